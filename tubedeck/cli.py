@@ -1,0 +1,69 @@
+"""The ``tubedeck`` command line: parse, call the library, print.
+
+Errors caused by input (``TubedeckError``: bad data, options or names) print a message and exit
+with code 2; no traceback ever reaches a user for them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from . import __version__
+from .commands import data
+from .errors import DataError, TubedeckError
+
+app = typer.Typer(
+    help="Print-and-play decks and sheets for London Underground games, and CP-SAT deal checkers.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+build_app = typer.Typer(help="Build a game's print files (PDF, PNG, SVG) into --out.", no_args_is_help=True)
+check_app = typer.Typer(help="Check many seeded deals of a game with its solver.", no_args_is_help=True)
+solve_app = typer.Typer(help="Solve one position of a game.", no_args_is_help=True)
+app.add_typer(data.app, name="data")
+app.add_typer(build_app, name="build")
+app.add_typer(check_app, name="check")
+app.add_typer(solve_app, name="solve")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tubedeck {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Show the version and exit.")) -> None:
+    """tubedeck: data -> network -> games -> print files and solvers."""
+
+
+def _register() -> None:
+    # Each command module adds its commands to the shared groups (one module per concern).
+    from .commands import build, klm, oneday
+
+    for module in (build, klm, oneday):
+        module.register(build_app, check_app, solve_app)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app; input errors -> message + exit 2 (click's own usage errors too)."""
+    try:
+        app(args=argv, prog_name="tubedeck")  # standalone: exits via SystemExit with click's code
+    except TubedeckError as exc:
+        typer.secho(str(exc) if isinstance(exc, DataError) else f"error: {exc}", fg="red", err=True)
+        return 2
+    except KeyboardInterrupt:
+        typer.secho("interrupted", fg="yellow", err=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""Read and validate a dataset directory: ``stations.csv``, ``lines.csv``, ``routes.csv``.
+
+The format (documented for other cities in the README):
+
+* ``stations.csv``: ``id, name, lat, lon, zone`` required; ``local_authority, opened, step_free,
+  listed, surface, interchanges`` optional columns (blank = unknown).
+* ``lines.csv``: ``id, name, colour, text_colour`` (``#RRGGBB``).
+* ``routes.csv``: ``line, branch, seq, station``: the ordered stops of every branch. Adjacency is
+  derived from consecutive stops, never typed twice.
+
+Validation collects every problem with file, line and column before raising one
+:class:`~tubedeck.errors.DataError`; it never raises anything else on bad content.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DataError, Problem
+
+STATION_COLUMNS = ("id", "name", "lat", "lon", "zone")
+STATION_OPTIONAL = ("local_authority", "opened", "step_free", "listed", "surface", "interchanges")
+LINE_COLUMNS = ("id", "name", "colour", "text_colour")
+ROUTE_COLUMNS = ("line", "branch", "seq", "station")
+
+STEP_FREE = {"", "yes", "partial", "no"}
+SURFACE = {"", "open", "tunnel"}
+INTERCHANGE_MODES = ("National Rail", "Overground", "Elizabeth line", "DLR", "Tram", "river", "airport")
+LISTED = {"", "I", "II*", "II", "listed"}
+
+_HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
+_ZONE = re.compile(r"^[1-9](/[1-9])?$")
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One CSV record with its 1-based file line number, for error messages."""
+
+    file: str
+    line: int
+    values: dict[str, str]
+
+    def __getitem__(self, key: str) -> str:
+        return self.values.get(key, "") or ""
+
+
+def read_table(path: Path, required: tuple[str, ...], problems: list[Problem]) -> list[Row]:
+    """Read one CSV file; report a missing file, bad encoding, empty file or missing columns."""
+    name = path.name
+    if not path.is_file():
+        problems.append(Problem(name, None, None, f"file not found in {path.parent}"))
+        return []
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        problems.append(Problem(name, line, None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}"))
+        return []
+    if not text.strip():
+        problems.append(Problem(name, None, None, "file is empty (a header row is required)"))
+        return []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = [h.strip() for h in next(reader)]
+    missing = [c for c in required if c not in header]
+    for col in missing:
+        problems.append(Problem(name, 1, col, "missing column"))
+    if missing:
+        return []
+    rows: list[Row] = []
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            problems.append(Problem(name, line, None, f"expected {len(header)} fields, found {len(values)}"))
+            continue
+        rows.append(Row(name, line, {h: v.strip() for h, v in zip(header, values)}))
+    if not rows:
+        problems.append(Problem(name, None, None, "file has a header but no records"))
+    return rows
+
+
+def _float(row: Row, col: str, lo: float, hi: float, problems: list[Problem]) -> float | None:
+    try:
+        value = float(row[col])
+    except ValueError:
+        problems.append(Problem(row.file, row.line, col, f"not a number: {row[col]!r}"))
+        return None
+    if not lo <= value <= hi:
+        problems.append(Problem(row.file, row.line, col, f"{value} out of range {lo}..{hi}"))
+        return None
+    return value
+
+
+def _unique_ids(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
+    seen: dict[str, Row] = {}
+    for row in rows:
+        ident = row["id"]
+        if not _ID.match(ident):
+            problems.append(Problem(row.file, row.line, "id", f"bad id {ident!r}: use lowercase letters, digits and '-'"))
+        elif ident in seen:
+            problems.append(Problem(row.file, row.line, "id", f"duplicate id {ident!r} (first on line {seen[ident].line})"))
+        else:
+            seen[ident] = row
+    return seen
+
+
+def check_stations(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
+    """Validate station records; return the valid-id ones by id."""
+    by_id = _unique_ids(rows, problems)
+    for row in rows:
+        if not row["name"]:
+            problems.append(Problem(row.file, row.line, "name", "empty name"))
+        _float(row, "lat", -90.0, 90.0, problems)
+        _float(row, "lon", -180.0, 180.0, problems)
+        if not _ZONE.match(row["zone"]):
+            problems.append(Problem(row.file, row.line, "zone", f"bad zone {row['zone']!r}: use '1' or '2/3'"))
+        if row["step_free"] not in STEP_FREE:
+            problems.append(Problem(row.file, row.line, "step_free", f"{row['step_free']!r} is not yes/partial/no/blank"))
+        if row["surface"] not in SURFACE:
+            problems.append(Problem(row.file, row.line, "surface", f"{row['surface']!r} is not open/tunnel/blank"))
+        if row["listed"] not in LISTED:
+            problems.append(Problem(row.file, row.line, "listed", f"{row['listed']!r} is not I/II*/II/listed/blank"))
+        if row["opened"] and not _DATE.match(row["opened"]):
+            problems.append(Problem(row.file, row.line, "opened", f"{row['opened']!r} is not YYYY or YYYY-MM-DD"))
+        for mode in filter(None, (m.strip() for m in row["interchanges"].split(";"))):
+            if mode not in INTERCHANGE_MODES:
+                problems.append(Problem(row.file, row.line, "interchanges", f"unknown mode {mode!r}"))
+    return by_id
+
+
+def check_lines(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
+    """Validate line records; return them by id."""
+    by_id = _unique_ids(rows, problems)
+    for row in rows:
+        if not row["name"]:
+            problems.append(Problem(row.file, row.line, "name", "empty name"))
+        for col in ("colour", "text_colour"):
+            if not _HEX.match(row[col]):
+                problems.append(Problem(row.file, row.line, col, f"bad hex colour {row[col]!r}: use #RRGGBB"))
+    return by_id
+
+
+def check_routes(
+    rows: list[Row], stations: dict[str, Row], lines: dict[str, Row], problems: list[Problem]
+) -> dict[tuple[str, str], list[str]]:
+    """Validate route records; return ``{(line, branch): [station ids in seq order]}``."""
+    stops: dict[tuple[str, str], list[tuple[int, Row]]] = {}
+    for row in rows:
+        ok = True
+        if row["line"] not in lines:
+            problems.append(Problem(row.file, row.line, "line", f"unknown line {row['line']!r}"))
+            ok = False
+        if row["station"] not in stations:
+            problems.append(Problem(row.file, row.line, "station", f"unknown station {row['station']!r}"))
+            ok = False
+        if not row["branch"]:
+            problems.append(Problem(row.file, row.line, "branch", "empty branch name"))
+            ok = False
+        try:
+            seq = int(row["seq"])
+        except ValueError:
+            problems.append(Problem(row.file, row.line, "seq", f"not a whole number: {row['seq']!r}"))
+            continue
+        if ok:
+            stops.setdefault((row["line"], row["branch"]), []).append((seq, row))
+    branches: dict[tuple[str, str], list[str]] = {}
+    for key, items in stops.items():
+        items.sort(key=lambda item: item[0])
+        for (s1, r1), (s2, r2) in zip(items, items[1:]):
+            if s1 == s2:
+                problems.append(Problem(r2.file, r2.line, "seq", f"seq {s2} repeated on {key[0]}/{key[1]} (line {r1.line})"))
+            elif r1["station"] == r2["station"]:
+                problems.append(Problem(r2.file, r2.line, "station", f"{r2['station']!r} repeats the previous stop on {key[0]}/{key[1]}"))
+        if len(items) < 2:
+            r = items[0][1]
+            problems.append(Problem(r.file, r.line, "branch", f"branch {key[0]}/{key[1]} has a single stop"))
+        branches[key] = [r["station"] for _, r in items]
+    served = {line for line, _ in branches}
+    for ident, row in lines.items():
+        if ident not in served:
+            problems.append(Problem(row.file, row.line, "id", f"line {ident!r} has no route"))
+    on_route = {s for seq in branches.values() for s in seq}
+    for ident, row in stations.items():
+        if ident not in on_route:
+            problems.append(Problem(row.file, row.line, "id", f"station {ident!r} is on no route"))
+    return branches
+
+
+@dataclass(frozen=True)
+class RawDataset:
+    """Validated records, ready for :class:`tubedeck.network.Network`."""
+
+    directory: Path
+    stations: dict[str, Row]
+    lines: dict[str, Row]
+    branches: dict[tuple[str, str], list[str]]
+
+
+def read_dataset(directory: Path | str) -> RawDataset:
+    """Read and validate a dataset directory; raise DataError listing every problem."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise DataError([Problem(str(directory), None, None, "dataset directory not found")])
+    problems: list[Problem] = []
+    station_rows = read_table(directory / "stations.csv", STATION_COLUMNS, problems)
+    line_rows = read_table(directory / "lines.csv", LINE_COLUMNS, problems)
+    route_rows = read_table(directory / "routes.csv", ROUTE_COLUMNS, problems)
+    stations = check_stations(station_rows, problems)
+    lines = check_lines(line_rows, problems)
+    branches = check_routes(route_rows, stations, lines, problems) if station_rows and line_rows else {}
+    if problems:
+        raise DataError(problems)
+    return RawDataset(directory, stations, lines, branches)
