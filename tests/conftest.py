@@ -1,0 +1,54 @@
+"""Shared fixtures: the bundled London network and a tiny hand-made dataset writer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tubedeck.network import Network
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TINY_STATIONS = """id,name,lat,lon,zone,local_authority,opened,step_free,listed,surface,interchanges
+alpha,Alpha,51.50,-0.10,1,Camden,1900-01-01,yes,II,tunnel,National Rail
+bravo,Bravo,51.51,-0.11,1,Camden,1901,no,,open,
+charlie,Charlie's Cross,51.52,-0.12,1/2,Islington,,partial,,,
+delta,Delta & Echo,51.53,-0.13,2,Islington,,,,,DLR;river
+foxtrot,Foxtrot,51.54,-0.14,2,Hackney,,,,,
+golf,Golf,51.49,-0.09,1,Camden,,,,,
+"""
+TINY_LINES = """id,name,colour,text_colour
+red,Red Line,#E32017,#FFFFFF
+blue,Blue Line,#0098D4,#000000
+"""
+TINY_ROUTES = """line,branch,seq,station
+red,main,1,alpha
+red,main,2,bravo
+red,main,3,charlie
+red,main,4,delta
+red,spur,1,charlie
+red,spur,2,foxtrot
+blue,main,1,golf
+blue,main,2,alpha
+blue,main,3,charlie
+"""
+
+
+def write_dataset(directory: Path, stations: str = TINY_STATIONS, lines: str = TINY_LINES,
+                  routes: str = TINY_ROUTES) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "stations.csv").write_text(stations, encoding="utf-8")
+    (directory / "lines.csv").write_text(lines, encoding="utf-8")
+    (directory / "routes.csv").write_text(routes, encoding="utf-8")
+    return directory
+
+
+@pytest.fixture
+def tiny_dir(tmp_path: Path) -> Path:
+    return write_dataset(tmp_path / "tiny")
+
+
+@pytest.fixture(scope="session")
+def london() -> Network:
+    return Network.load()
