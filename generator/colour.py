@@ -1,0 +1,104 @@
+"""Colour modes: one face, four ways to spend ink.
+
+A face always asks for the colour it means (``"#DC241F"``, or an ``(r, g, b)`` tuple of 0-1
+floats); the Pen maps it through the document's :class:`Mode`:
+
+* ``colour``: RGB as asked, for screens and home colour printers;
+* ``ink-saver``: fills become light tints, light text turns dark so it stays readable on them,
+  and faces skip full-bleed backgrounds (``pen.ink_saver``); strokes keep their colour;
+* ``greyscale``: luminance only (DeviceGray), for black-and-white printers;
+* ``cmyk``: DeviceCMYK for print shops (a simple naive separation: pure black stays K-only).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from functools import lru_cache
+
+from tubedeck.errors import UsageError
+
+ColourSpec = str | tuple[float, float, float]
+
+INK_SAVER_TINT = 0.22  # share of the asked colour kept in an ink-saver fill (rest is paper white)
+
+
+class Mode(str, Enum):
+    COLOUR = "colour"
+    INK_SAVER = "ink-saver"
+    GREYSCALE = "greyscale"
+    CMYK = "cmyk"
+
+
+def parse_mode(name: str) -> Mode:
+    key = name.strip().lower().replace("_", "-")
+    key = {"color": "colour", "inksaver": "ink-saver", "grayscale": "greyscale", "grey": "greyscale",
+           "gray": "greyscale"}.get(key, key)
+    try:
+        return Mode(key)
+    except ValueError:
+        raise UsageError(f"unknown mode {name!r}: use {', '.join(m.value for m in Mode)}") from None
+
+
+@lru_cache(maxsize=4096)
+def rgb(spec: ColourSpec) -> tuple[float, float, float]:
+    """``"#RRGGBB"`` / ``"RRGGBB"`` / ``(r, g, b)`` -> floats 0-1; a UsageError otherwise."""
+    if isinstance(spec, tuple) and len(spec) == 3:
+        return tuple(min(1.0, max(0.0, float(v))) for v in spec)  # type: ignore[return-value]
+    text = str(spec).strip().lstrip("#")
+    if len(text) == 6:
+        try:
+            return (int(text[0:2], 16) / 255, int(text[2:4], 16) / 255, int(text[4:6], 16) / 255)
+        except ValueError:
+            pass
+    raise UsageError(f"bad colour {spec!r}: use '#RRGGBB' or an (r, g, b) tuple of 0-1 floats")
+
+
+def luminance(c: tuple[float, float, float]) -> float:
+    """Perceived brightness 0-1 (Rec. 601 weights, as printers' greyscale conversion does)."""
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def to_cmyk(c: tuple[float, float, float]) -> tuple[float, float, float, float]:
+    k = 1.0 - max(c)
+    if k >= 1.0:
+        return (0.0, 0.0, 0.0, 1.0)
+    return tuple(round((1.0 - v - k) / (1.0 - k), 4) for v in c) + (round(k, 4),)  # type: ignore[return-value]
+
+
+def _tint(c: tuple[float, float, float], share: float) -> tuple[float, float, float]:
+    return tuple(1.0 - share * (1.0 - v) for v in c)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=8192)
+def resolve(spec: ColourSpec, mode: Mode, role: str) -> tuple:
+    """Map an asked colour for ``role`` (``fill``, ``stroke`` or ``text``) under ``mode``.
+
+    Returns ``("rgb", r, g, b)``, ``("gray", g)`` or ``("cmyk", c, m, y, k)``.
+    """
+    c = rgb(spec)
+    if mode is Mode.INK_SAVER:
+        if role == "fill":
+            c = _tint(c, INK_SAVER_TINT)
+        elif role == "text" and luminance(c) > 0.6:
+            c = (0.1, 0.1, 0.1)  # white-on-colour text would vanish on a pale tint
+        return ("rgb", *(round(v, 4) for v in c))
+    if mode is Mode.GREYSCALE:
+        return ("gray", round(luminance(c), 4))
+    if mode is Mode.CMYK:
+        return ("cmyk", *to_cmyk(c))
+    return ("rgb", *(round(v, 4) for v in c))
+
+
+def as_rgb(mapped: tuple) -> tuple[float, float, float]:
+    """An already-mapped colour as RGB, for backends without CMYK/grey (SVG)."""
+    kind = mapped[0]
+    if kind == "gray":
+        return (mapped[1],) * 3
+    if kind == "cmyk":
+        c, m, y, k = mapped[1:]
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return tuple(mapped[1:4])  # type: ignore[return-value]
+
+
+def hex_of(c: tuple[float, float, float]) -> str:
+    return "#%02x%02x%02x" % tuple(round(v * 255) for v in c)

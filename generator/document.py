@@ -1,0 +1,107 @@
+"""What a game hands the engine: decks of cards, and full-page sheets.
+
+* A :class:`Deck` is a named list of :class:`Card` s. Every card has a stable ``id`` (used in
+  file names and the manifest), a ``front`` face and optionally its own ``back`` face; cards
+  without one use the deck's shared ``back`` (and a deck with neither prints single-sided).
+* A :class:`Face` is any callable ``face(pen) -> None`` drawing in card coordinates (see
+  :mod:`generator.pen`). Bind per-card data with a closure or ``functools.partial``.
+* A :class:`Sheet` is a full-page document (play field, map, rack, score pad): one or more
+  page-drawing callables ``draw(pen)`` in page millimetres; the engine adds the ruler and the
+  print-at-100% note in a reserved strip at the bottom, outside ``pen.safe``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from tubedeck.errors import UsageError
+
+from .sizes import CardSize, Paper
+
+Face = Callable[["Pen"], None]  # noqa: F821 - a forward reference for readers; any callable(pen) works
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def _check_id(kind: str, ident: str) -> None:
+    if not _ID.match(ident):
+        raise UsageError(f"{kind} id {ident!r}: use letters, digits, '-', '_' and '.' (it names files)")
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card: stable ``id`` (file-name safe), ``front`` face, optional own ``back`` face.
+
+    ``label`` is a human name for manifests and errors (default: the id)."""
+
+    id: str
+    front: Face
+    back: Face | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        _check_id("card", self.id)
+
+    @property
+    def name(self) -> str:
+        return self.label or self.id
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A named deck. ``back`` is the shared back for cards without their own.
+
+    ``size`` fixes the card format for this deck (``None``: the build's ``--card`` option).
+    ``copies`` > 1 prints every card that many times (e.g. two identical sets)."""
+
+    name: str
+    cards: tuple[Card, ...]
+    back: Face | None = None
+    size: CardSize | None = None
+    title: str = ""
+    copies: int = 1
+
+    def __post_init__(self) -> None:
+        _check_id("deck", self.name)
+        object.__setattr__(self, "cards", tuple(self.cards))
+        seen: set[str] = set()
+        for card in self.cards:
+            if card.id in seen:
+                raise UsageError(f"deck {self.name!r}: duplicate card id {card.id!r}")
+            seen.add(card.id)
+        if not self.cards:
+            raise UsageError(f"deck {self.name!r} has no cards")
+        if self.copies < 1:
+            raise UsageError(f"deck {self.name!r}: copies must be >= 1")
+
+    @property
+    def double_sided(self) -> bool:
+        return self.back is not None or any(c.back is not None for c in self.cards)
+
+    def back_of(self, card: Card) -> Face | None:
+        return card.back if card.back is not None else self.back
+
+    def printed(self) -> tuple[Card, ...]:
+        """The cards in print order, with copies."""
+        return tuple(c for c in self.cards for _ in range(self.copies))
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A full-page document: ``pages`` are ``draw(pen)`` callables in page mm (origin bottom-left).
+
+    ``paper`` fixes the paper (``None``: the build's ``--paper``/orientation options)."""
+
+    name: str
+    pages: tuple[Callable, ...]
+    title: str = ""
+    paper: Paper | None = None
+    landscape: bool | None = None  # None: as the build options say
+
+    def __post_init__(self) -> None:
+        _check_id("sheet", self.name)
+        object.__setattr__(self, "pages", tuple(self.pages))
+        if not self.pages:
+            raise UsageError(f"sheet {self.name!r} has no pages")

@@ -1,0 +1,90 @@
+"""Per-card exports for print-on-demand shops, and the contact sheet.
+
+* PNG: each face of the one-card-per-page PDF rasterised by PyMuPDF at ``dpi`` (300), so PNGs
+  are pixel-for-pixel what the PDF prints. Size = (card + 2 x bleed) at dpi, rounded: The Game
+  Crafter's poker template (1/8 in bleed) is 825 x 1125 px, MakePlayingCards' (0.12 in) 822 x 1122.
+* SVG: each face drawn again through :class:`~generator.svgpen.SvgPen` (vector, mm units).
+* Contact sheet: every front (and the backs) as a thumbnail grid with ids, one PNG per deck.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pymupdf
+
+from .document import Deck
+from .options import PrintOptions
+from .pdf import card_faces, deck_size, draw_face, new_canvas
+from .sizes import CardGeometry
+from .svgpen import SvgPen
+
+CONTACT_MAX_PX = 2400  # contact sheet width in pixels (at most)
+
+
+def _pixmap_png(page, width_px: int, height_px: int) -> bytes:
+    r = page.rect
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(width_px / r.width, height_px / r.height), alpha=False)
+    if (pix.width, pix.height) != (width_px, height_px):  # float rounding: clip to the exact size
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(width_px / r.width, height_px / r.height), alpha=False,
+                              clip=pymupdf.Rect(0, 0, r.width - 1e-3, r.height - 1e-3))
+    return pix.tobytes("png")
+
+
+def png_size(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
+    return round(width_mm / 25.4 * dpi), round(height_mm / 25.4 * dpi)
+
+
+def card_pngs(cards_pdf: bytes, width_mm: float, height_mm: float, dpi: int) -> list[bytes]:
+    """Rasterise every page of a one-card-per-page PDF (page = card + bleed) to PNG bytes."""
+    w, h = png_size(width_mm, height_mm, dpi)
+    with pymupdf.open(stream=cards_pdf, filetype="pdf") as doc:
+        return [_pixmap_png(page, w, h) for page in doc]
+
+
+def card_svgs(deck: Deck, options: PrintOptions, bleed: float) -> list[bytes]:
+    """One SVG per face, in the order of :func:`generator.pdf.card_faces`."""
+    size = deck_size(deck, options)
+    geom = CardGeometry(size.width, size.height, bleed)
+    out = []
+    for card, side, face in card_faces(deck):
+        pen = SvgPen(geom, options.mode, f"{deck.name}/{card.id} {side}")
+        with pen.clip(geom.bleed_box):
+            face(pen)
+        out.append(pen.tostring().encode("utf-8"))
+    return out
+
+
+def contact_sheet(deck: Deck, options: PrintOptions) -> bytes:
+    """A PNG grid of every card (fronts, then each distinct back once) labelled with ids."""
+    size = deck_size(deck, options)
+    geom = CardGeometry(size.width, size.height, 0.0)
+    items = [(c.id, "front", c.front) for c in deck.cards]
+    if deck.back is not None:
+        items.append(("(shared back)", "back", deck.back))
+    items += [(c.id, "back", c.back) for c in deck.cards if c.back is not None]
+    gap, label_h = 3.0, 4.0
+    cell_w, cell_h = size.width + gap, size.height + gap + label_h
+    cols = max(1, min(len(items), round(math.sqrt(len(items) * cell_h / cell_w))))
+    rows = math.ceil(len(items) / cols)
+    width, height = cols * cell_w + gap, rows * cell_h + gap
+    buf = io.BytesIO()
+    c = new_canvas(buf, width, height, f"{deck.title or deck.name}: contact sheet", options.author, options.mode)
+    from .pen import PdfPen  # local: the label pen needs no card geometry
+
+    for i, (ident, side, face) in enumerate(items):
+        r, col = divmod(i, cols)
+        x = gap + col * cell_w
+        y = height - (r + 1) * cell_h + label_h
+        draw_face(c, face, (x, y), geom, None, options.mode, f"{deck.name}/{ident} {side}")
+        pen = PdfPen(c, (x, y - label_h), geom.trim, geom.trim, geom.trim, options.mode)
+        with pen.placed():
+            pen.rect(0, label_h, size.width, size.height, stroke="#999999", width=0.2)
+            text = ident if side == "front" else f"{ident} (back)"
+            pen.text(size.width / 2, 1.2, text[:40], size=7, colour="#333333", align="centre")
+    c.showPage()
+    c.save()
+    dpi = min(150.0, CONTACT_MAX_PX / (width / 25.4))
+    with pymupdf.open(stream=buf.getvalue(), filetype="pdf") as doc:
+        return doc[0].get_pixmap(dpi=max(20, int(dpi)), alpha=False).tobytes("png")

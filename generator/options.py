@@ -1,0 +1,89 @@
+"""Print options: one frozen value holding every choice a user makes about printing.
+
+``PrintOptions.parse(...)`` turns CLI strings into a checked value (UsageError on anything bad);
+games receive the result and usually only read ``options.mode`` (if at all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from tubedeck.errors import UsageError
+
+from .colour import Mode, parse_mode
+from .sizes import CARD_SIZES, CardSize, Paper, parse_card, parse_paper
+
+EXPORTS = ("pdf", "cards", "png", "svg", "contact")
+DUPLEX = ("long", "short", "none")
+MARKS = ("short", "edge", "none")
+ORIENTATIONS = ("auto", "portrait", "landscape")
+
+# Print-on-demand presets: the bleed each shop's templates expect around a poker card at 300 dpi
+# (The Game Crafter 825 x 1125 px = 1/8 in; MakePlayingCards 822 x 1122 px = 0.12 in).
+POD_BLEED = {"tgc": 25.4 / 8, "mpc": 25.4 * 0.12}
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """Every print choice. Lengths in mm. See ``tubedeck build sampler --help`` for each one."""
+
+    paper: Paper = field(default_factory=lambda: parse_paper("a4"))
+    orientation: str = "auto"  # auto: whichever orientation fits more cards (portrait on a tie)
+    card: CardSize = CARD_SIZES["poker"]
+    bleed: float = 0.0
+    gap: float = 0.0
+    marks: str = "short"  # short marks in the margin, marks to the paper edge, or none
+    duplex: str = "long"  # long-edge flip mirrors columns, short-edge flip mirrors rows
+    fold: bool = False  # fold-over sheets instead of duplex pages
+    back_offset: tuple[float, float] = (0.0, 0.0)  # shift of back pages, for misregistering printers
+    mode: Mode = Mode.COLOUR
+    exports: tuple[str, ...] = ("pdf", "contact")
+    pod: str | None = None  # "tgc" / "mpc": per-card exports use that shop's bleed
+    dpi: int = 300
+    title: str = "tubedeck"
+    author: str = "tubedeck"
+
+    @property
+    def export_bleed(self) -> float:
+        """Bleed of the per-card exports (PNG, SVG, one-card PDF): the shop's, else ``bleed``."""
+        return POD_BLEED[self.pod] if self.pod else self.bleed
+
+    def with_(self, **changes) -> "PrintOptions":
+        return replace(self, **changes)
+
+    @classmethod
+    def parse(cls, *, paper: str = "a4", orientation: str = "auto", card: str = "poker", bleed: float = 0.0,
+              gap: float = 0.0, marks: str = "short", duplex: str = "long", fold: bool = False,
+              back_offset: str = "0,0", mode: str = "colour", export: str = "pdf,contact",
+              pod: str | None = None, dpi: int = 300) -> "PrintOptions":
+        """Check and convert the CLI's strings; a UsageError names the bad option."""
+        if orientation not in ORIENTATIONS:
+            raise UsageError(f"--orientation must be one of {', '.join(ORIENTATIONS)}, not {orientation!r}")
+        if not 0 <= bleed <= 6:
+            raise UsageError(f"--bleed {bleed:g}: use 0 to 6 mm (3 is usual)")
+        if not 0 <= gap <= 20:
+            raise UsageError(f"--gap {gap:g}: use 0 to 20 mm")
+        if marks not in MARKS:
+            raise UsageError(f"--marks must be one of {', '.join(MARKS)}, not {marks!r}")
+        if duplex not in DUPLEX:
+            raise UsageError(f"--duplex must be one of {', '.join(DUPLEX)}, not {duplex!r}")
+        try:
+            dx, dy = (float(v) for v in back_offset.replace(" ", "").split(","))
+        except ValueError:
+            raise UsageError(f"--back-offset {back_offset!r}: use DX,DY in mm, e.g. 0.5,-1") from None
+        if abs(dx) > 10 or abs(dy) > 10:
+            raise UsageError(f"--back-offset {back_offset!r}: at most 10 mm each way")
+        exports = tuple(dict.fromkeys(e.strip().lower() for e in export.split(",") if e.strip()))
+        bad = [e for e in exports if e not in EXPORTS]
+        if bad or not exports:
+            raise UsageError(f"--export {export!r}: choose from {', '.join(EXPORTS)} (comma-separated)")
+        if pod is not None:
+            pod = pod.strip().lower()
+            if pod not in POD_BLEED:
+                raise UsageError(f"--pod must be one of {', '.join(POD_BLEED)}, not {pod!r}")
+            exports = tuple(dict.fromkeys(exports + ("png", "cards")))
+        if not 72 <= dpi <= 1200:
+            raise UsageError(f"--dpi {dpi}: use 72 to 1200")
+        return cls(paper=parse_paper(paper), orientation=orientation, card=parse_card(card), bleed=float(bleed),
+                   gap=float(gap), marks=marks, duplex=duplex, fold=fold, back_offset=(dx, dy),
+                   mode=parse_mode(mode), exports=exports, pod=pod, dpi=dpi)

@@ -1,0 +1,256 @@
+"""The Pen: everything a card face or a sheet may draw, in millimetres.
+
+A face is ``face(pen)``. It draws in *card coordinates*: millimetres, origin at the trim's
+bottom-left, y upwards; negative coordinates (and those past the width/height) reach into the
+bleed. ``pen.trim``, ``pen.bleed_box`` and ``pen.safe`` are the card's rectangles and
+``pen.mode`` the colour mode. The face never knows where the card sits on a sheet, whether it
+is mirrored for duplex, or whether it goes to PDF, SVG or PNG: the engine moves the origin and
+picks the backend.
+
+Units: every length (coordinates, radii, line widths) is in mm; font sizes are in points, as
+typographers expect. Colours are ``"#RRGGBB"`` or ``(r, g, b)`` 0-1 and are mapped by the
+Pen through the colour mode (see :mod:`generator.colour`).
+
+Two backends implement the four primitives (``_rect``, ``_path``, ``_circle``, ``_text``) and
+clipping: :class:`PdfPen` (ReportLab) here and ``SvgPen`` (svgwrite) in :mod:`generator.svgpen`.
+Fitting text is shared, so a card wraps and shrinks identically in every format.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from abc import ABC, abstractmethod
+from typing import Iterator, Sequence
+
+from tubedeck.errors import UsageError
+
+from . import fonts
+from .colour import ColourSpec, Mode, resolve
+from .sizes import MM, PT, Rect
+from .text import FittedText, fit
+
+Point = tuple[float, float]
+ALIGNS = ("left", "centre", "right")
+
+
+class Pen(ABC):
+    """The drawing surface handed to faces. Subclasses are backends; faces use only this API."""
+
+    def __init__(self, trim: Rect, bleed_box: Rect, safe: Rect, mode: Mode, label: str = "card"):
+        self.trim = trim  #: the finished card (or the whole page for a Sheet)
+        self.bleed_box = bleed_box  #: trim grown by the bleed: where backgrounds must reach
+        self.safe = safe  #: where text belongs
+        self.mode = mode  #: the colour mode; colours are mapped for you
+        self.label = label  #: "deck/card-id front": names the card in errors
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def ink_saver(self) -> bool:
+        """True in ink-saver mode: skip full-bleed backgrounds and big solid areas."""
+        return self.mode is Mode.INK_SAVER
+
+    @staticmethod
+    def text_width(text: str, font: str = fonts.DEFAULT_FONT, size: float = 8.0) -> float:
+        """Width of ``text`` in mm at ``size`` pt."""
+        return fonts.text_width(text, font, size)
+
+    # -- shapes -------------------------------------------------------------------------
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: ColourSpec | None = None,
+             stroke: ColourSpec | None = None, width: float = 0.25, radius: float = 0.0) -> None:
+        """A rectangle (bottom-left x, y), optionally with rounded corners of ``radius`` mm."""
+        if fill is None and stroke is None:
+            return
+        self._rect(x, y, w, h, self._col(fill, "fill"), self._col(stroke, "stroke"), width, radius)
+
+    def background(self, fill: ColourSpec) -> None:
+        """Fill the whole bleed box (a full-bleed background), except in ink-saver mode."""
+        if not self.ink_saver:
+            b = self.bleed_box
+            self._rect(b.x, b.y, b.w, b.h, self._col(fill, "fill"), None, 0.0, 0.0)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: ColourSpec = "#000000",
+             width: float = 0.25, dash: Sequence[float] | None = None) -> None:
+        self._path(((x1, y1), (x2, y2)), None, self._col(stroke, "stroke"), width, False, dash)
+
+    def polyline(self, points: Sequence[Point], *, stroke: ColourSpec = "#000000", width: float = 0.25,
+                 dash: Sequence[float] | None = None) -> None:
+        """Connected line segments through ``points`` (open)."""
+        if len(points) >= 2:
+            self._path(tuple(points), None, self._col(stroke, "stroke"), width, False, dash)
+
+    def polygon(self, points: Sequence[Point], *, fill: ColourSpec | None = None,
+                stroke: ColourSpec | None = None, width: float = 0.25) -> None:
+        """A closed shape through ``points``."""
+        if len(points) >= 3 and (fill is not None or stroke is not None):
+            self._path(tuple(points), self._col(fill, "fill"), self._col(stroke, "stroke"), width, True, None)
+
+    def circle(self, cx: float, cy: float, r: float, *, fill: ColourSpec | None = None,
+               stroke: ColourSpec | None = None, width: float = 0.25) -> None:
+        if fill is not None or stroke is not None:
+            self._circle(cx, cy, r, self._col(fill, "fill"), self._col(stroke, "stroke"), width)
+
+    # -- text ---------------------------------------------------------------------------
+    def text(self, x: float, y: float, text: str, *, font: str = fonts.DEFAULT_FONT, size: float = 8.0,
+             colour: ColourSpec = "#000000", align: str = "left", angle: float = 0.0,
+             field: str = "text") -> None:
+        """One line of text with its baseline at ``y``; ``x`` is its left end, centre or right
+        end per ``align``; ``angle`` in degrees counter-clockwise about (x, y)."""
+        if align not in ALIGNS:
+            raise UsageError(f"{self.label}: align must be one of {', '.join(ALIGNS)}, not {align!r}")
+        self._check_glyphs(text, font, field)
+        self._text(x, y, text, fonts.face(font).name, size, self._col(colour, "text"), align, angle)
+
+    def text_box(self, box: Rect, text: str, *, font: str = fonts.DEFAULT_FONT, size: float = 10.0,
+                 min_size: float = 6.0, colour: ColourSpec = "#000000", align: str = "centre",
+                 valign: str = "middle", max_lines: int | None = None, field: str = "text") -> FittedText:
+        """Wrap and shrink ``text`` (from ``size`` down to ``min_size`` pt) to fit ``box`` wholly.
+
+        Raises :class:`~generator.text.TextFitError` (a UsageError) naming this card and ``field``
+        if it cannot fit. Returns the fit (size used, lines) for faces that lay out around it."""
+        self._check_glyphs(text, font, field)
+        fitted = fit(text, font, size, min_size, box.w, box.h, max_lines=max_lines, card=self.label, field=field)
+        if valign == "top":
+            top = box.top
+        elif valign == "bottom":
+            top = box.y + fitted.height
+        else:
+            top = box.y + (box.h + fitted.height) / 2
+        x = {"left": box.x, "centre": box.x + box.w / 2, "right": box.right}.get(align)
+        if x is None:
+            raise UsageError(f"{self.label}: align must be one of {', '.join(ALIGNS)}, not {align!r}")
+        baseline = top - fitted.ascent
+        col = self._col(colour, "text")
+        for line in fitted.lines:
+            self._text(x, baseline, line, font, fitted.size, col, align, 0.0)
+            baseline -= fitted.leading
+        return fitted
+
+    # -- clipping -----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def clip(self, box: Rect | None = None) -> Iterator["Pen"]:
+        """Draw inside ``box`` only (default: the bleed box), e.g. for art that spills over."""
+        self._push_clip(box or self.bleed_box)
+        try:
+            yield self
+        finally:
+            self._pop_clip()
+
+    # -- backend hooks ------------------------------------------------------------------
+    def _col(self, spec: ColourSpec | None, role: str) -> tuple | None:
+        return None if spec is None else resolve(spec if isinstance(spec, (str, tuple)) else str(spec), self.mode, role)
+
+    def _check_glyphs(self, text: str, font: str, field: str) -> None:
+        missing = fonts.missing_glyphs(text, font)
+        if missing:
+            raise UsageError(f"{self.label}: field {field!r}: font {font!r} has no glyph for {missing!r} in {text!r}")
+
+    @abstractmethod
+    def _rect(self, x, y, w, h, fill, stroke, width, radius) -> None: ...
+
+    @abstractmethod
+    def _path(self, points, fill, stroke, width, closed, dash) -> None: ...
+
+    @abstractmethod
+    def _circle(self, cx, cy, r, fill, stroke, width) -> None: ...
+
+    @abstractmethod
+    def _text(self, x, y, text, font, size, colour, align, angle) -> None: ...
+
+    @abstractmethod
+    def _push_clip(self, box: Rect) -> None: ...
+
+    @abstractmethod
+    def _pop_clip(self) -> None: ...
+
+
+def _set_colour(canvas, mapped: tuple, fill: bool) -> None:
+    kind = mapped[0]
+    if kind == "rgb":
+        (canvas.setFillColorRGB if fill else canvas.setStrokeColorRGB)(*mapped[1:])
+    elif kind == "gray":
+        (canvas.setFillGray if fill else canvas.setStrokeGray)(mapped[1])
+    else:
+        (canvas.setFillColorCMYK if fill else canvas.setStrokeColorCMYK)(*mapped[1:])
+
+
+class PdfPen(Pen):
+    """Draws on a ReportLab canvas. The canvas is moved to the card's origin and scaled to mm,
+    so the face's numbers go straight into the PDF (one transform per card, not per point)."""
+
+    def __init__(self, canvas, origin: Point, trim: Rect, bleed_box: Rect, safe: Rect, mode: Mode,
+                 label: str = "card"):
+        super().__init__(trim, bleed_box, safe, mode, label)
+        self.canvas = canvas
+        self.origin = origin
+
+    @contextlib.contextmanager
+    def placed(self) -> Iterator["PdfPen"]:
+        """Enter card coordinates on the canvas (used by the engine around each face)."""
+        c = self.canvas
+        c.saveState()
+        c.translate(self.origin[0] * MM, self.origin[1] * MM)
+        c.scale(MM, MM)
+        try:
+            yield self
+        finally:
+            c.restoreState()
+
+    def _paint(self, fill, stroke, width) -> tuple[int, int]:
+        c = self.canvas
+        if fill is not None:
+            _set_colour(c, fill, True)
+        if stroke is not None:
+            _set_colour(c, stroke, False)
+            c.setLineWidth(width)
+        return (1 if stroke is not None else 0, 1 if fill is not None else 0)
+
+    def _rect(self, x, y, w, h, fill, stroke, width, radius) -> None:
+        s, f = self._paint(fill, stroke, width)
+        if radius > 0:
+            self.canvas.roundRect(x, y, w, h, radius, stroke=s, fill=f)
+        else:
+            self.canvas.rect(x, y, w, h, stroke=s, fill=f)
+
+    def _path(self, points, fill, stroke, width, closed, dash) -> None:
+        c = self.canvas
+        s, f = self._paint(fill, stroke, width)
+        if dash:
+            c.saveState()
+            c.setDash(list(dash))
+        p = c.beginPath()
+        p.moveTo(*points[0])
+        for pt in points[1:]:
+            p.lineTo(*pt)
+        if closed:
+            p.close()
+        c.drawPath(p, stroke=s, fill=f)
+        if dash:
+            c.restoreState()
+
+    def _circle(self, cx, cy, r, fill, stroke, width) -> None:
+        s, f = self._paint(fill, stroke, width)
+        self.canvas.circle(cx, cy, r, stroke=s, fill=f)
+
+    def _text(self, x, y, text, font, size, colour, align, angle) -> None:
+        c = self.canvas
+        _set_colour(c, colour, True)
+        c.setFont(fonts.pdf_name(font), size * PT)  # size in mm: the canvas is scaled to mm
+        draw = {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align]
+        if angle:
+            c.saveState()
+            c.translate(x, y)
+            c.rotate(angle)
+            draw(0, 0, text)
+            c.restoreState()
+        else:
+            draw(x, y, text)
+
+    def _push_clip(self, box: Rect) -> None:
+        c = self.canvas
+        c.saveState()
+        p = c.beginPath()
+        p.rect(box.x, box.y, box.w, box.h)
+        c.clipPath(p, stroke=0, fill=0)
+
+    def _pop_clip(self) -> None:
+        self.canvas.restoreState()
