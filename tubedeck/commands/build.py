@@ -164,7 +164,8 @@ def print_manifest(manifest: Manifest, as_json: bool = False) -> None:
     for deck, cards in manifest.decks.items():
         layout = manifest.layouts.get(deck, "")
         console.print(f"[bold]{deck}[/bold]: {len(cards)} cards" + (f" [dim]({layout})[/dim]" if layout else ""))
-        console.print("  " + ", ".join(cards), soft_wrap=False, highlight=False)
+        shown = ", ".join(cards[:12]) + (f", ... ({len(cards) - 12} more; --json lists every card)" if len(cards) > 12 else "")
+        console.print("  " + shown, soft_wrap=False, highlight=False)
 
 
 # -- commands ---------------------------------------------------------------------------------
