@@ -1,0 +1,169 @@
+"""One Day in London: the minimum-exchange solver against an independent exhaustive search,
+the CP-SAT model against the exact bound, and the solve / check commands."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import numpy as np
+import pytest
+
+from solver.oneday import caps_for, solve_rack, state_space
+from tubedeck.cli import main
+from tubedeck.games.oneday import GameMap, GameStation, Run, build_deck, derive_map, load_recipe
+from tubedeck.games.oneday_rules import validate
+from tubedeck.network import Line
+
+# A toy map: "m" and "p" share the track b-g-h (like the Metropolitan and H&C).
+TOY_RUNS = {"red": "abcde", "blue": "fcgh", "m": "bgh", "p": "ebgh"}
+
+
+def toy_map(slots: int) -> GameMap:
+    lines_at = {s: tuple(sorted(l for l, r in TOY_RUNS.items() if s in r)) for s in "abcdefgh"}
+    stations = {s: GameStation(s, s.upper(), 51.5, -0.1, (s,), lines_at[s]) for s in "abcdefgh"}
+    lines = {l: Line(l, l, "#000000", "#FFFFFF") for l in TOY_RUNS}
+    runs = {l: Run(l, tuple(r)) for l, r in TOY_RUNS.items()}
+    recipe = dataclasses.replace(load_recipe(), slots=slots, shared_track=((("m", "p"), "toy"),))
+    return GameMap(stations, lines, runs, (frozenset({"m", "p"}),), recipe)
+
+
+def exhaustive_best(runs: dict[str, str], rack: str, caps: dict[str, int]) -> int | None:
+    """Most kept slots over every valid journey, by depth-first search straight from the rules
+    (independent of the solver's state space and of the validator)."""
+    best = None
+
+    def dfs(stops: list[str], last: tuple | None, used: dict[str, int]) -> None:
+        nonlocal best
+        if len(stops) == len(rack):
+            kept = sum(a == b for a, b in zip(stops, rack))
+            best = kept if best is None or kept > best else best
+            return
+        here = stops[-1]
+        for line, run in runs.items():
+            if here not in run:
+                continue
+            for nxt in run:
+                if nxt == here or used.get(nxt, 0) >= caps[nxt]:
+                    continue
+                d = 1 if run.index(nxt) > run.index(here) else -1
+                if last and last[0] == line and last[1] != d:
+                    continue  # backtracking on the same line
+                used[nxt] = used.get(nxt, 0) + 1
+                dfs(stops + [nxt], (line, d), used)
+                used[nxt] -= 1
+
+    for s in caps:
+        if caps[s] > 0:
+            dfs([s], None, {s: 1})
+    return best
+
+
+def test_solver_agrees_with_exhaustive_search_on_a_small_network():
+    gmap = toy_map(slots=6)
+    space = state_space(gmap)
+    rng = random.Random(11)
+    for trial in range(25):
+        rack = "".join(rng.choice("abcdefgh") for _ in range(6))
+        caps = {s: rng.choice([0, 1, 1, 2, 3]) for s in "abcdefgh"}
+        for s in rack:
+            caps[s] = max(caps[s], 1)  # a card in the rack is in the game
+        expected = exhaustive_best(TOY_RUNS, rack, caps)
+        cap_arr = np.array([caps[s] for s in space.stations])
+        for engine in ("auto", "cp-sat"):
+            sol = solve_rack(gmap, space, list(rack), cap_arr, engine)
+            if expected is None:
+                assert sol.status == "INFEASIBLE" and sol.journey is None
+                continue
+            assert sol.status == "OPTIMAL" and sol.exchanges == 6 - expected, (trial, engine, rack, caps)
+            assert validate(gmap, sol.journey.stations, 6).valid
+            for s in set(sol.journey.stations):
+                assert sol.journey.stations.count(s) <= caps[s]
+            assert all(sol.journey.stations[k - 1] == rack[k - 1] for k in sol.kept)
+
+
+@pytest.fixture(scope="module")
+def game(london):
+    gmap = derive_map(london, load_recipe())
+    deck = build_deck(gmap)
+    return gmap, deck, state_space(gmap)
+
+
+def test_cp_sat_agrees_with_the_bound_on_london_deals(game):
+    gmap, deck, space = game
+    rng = random.Random(3)
+    for _ in range(4):
+        cards = rng.sample(deck.cards, 40)
+        rack = [c.station for c in cards[:10]]
+        caps = caps_for(space, deck.copies(), [c.station for c in cards[10:]])
+        auto, cpsat = solve_rack(gmap, space, rack, caps), solve_rack(gmap, space, rack, caps, "cp-sat")
+        assert cpsat.engine == "cp-sat" and cpsat.status == "OPTIMAL"
+        assert auto.exchanges == cpsat.exchanges
+
+
+def test_a_valid_rack_needs_no_exchange_and_copies_bind(game):
+    gmap, deck, space = game
+    rack = ["blackfriars", "tower-hill", "aldgate", "farringdon", "baker-street", "oxford-circus",
+            "elephant-castle", "kings-cross-st-pancras", "waterloo", "edgware-road-bakerloo"]
+    caps = caps_for(space, deck.copies())
+    assert solve_rack(gmap, space, rack, caps).exchanges == 0
+    # if another player holds Farringdon, slot 4 must change
+    sol = solve_rack(gmap, space, rack, caps_for(space, deck.copies(), ["farringdon"]))
+    assert sol.exchanges == 1 and 4 not in sol.kept and "farringdon" not in sol.journey.stations
+
+
+def run(*args: str) -> int:
+    """The CLI's exit code (click exits via SystemExit on success, main returns 2 on input errors)."""
+    try:
+        return main(list(args))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+WIN = ("Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,Elephant and Castle,"
+       "Kings Cross St. Pancras,Waterloo,Edgware Road (Bakerloo)")
+
+
+def test_solve_command(capsys):
+    assert run(*["solve", "oneday", "--rack", WIN, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["validation"]["valid"] and out["solution"]["exchanges"] == 0
+    swapped = WIN.replace("Farringdon", "Pimlico")
+    assert run(*["solve", "oneday", "--rack", swapped, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["validation"]["rule"] == "connect" and out["solution"]["exchanges"] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rack", "Bank,Monument"], "exactly 10"),
+    (["--rack", WIN.replace("Blackfriars", "Blackfryers")], "did you mean"),
+    (["--rack", WIN, "--engine", "magic"], "unknown engine"),
+    (["--rack", WIN, "--held", "Farringdon"], "deck has 1"),
+])
+def test_solve_bad_input_exits_2(args, message, capsys):
+    assert run(*["solve", "oneday", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_check_command_is_resumable(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    base = ["check", "oneday", "--players", "3", "--seed", "5", "--results", str(results), "--json"]
+    assert run(*[*base, "--deals", "3"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["deals"] == 3 and sum(first["exchanges"].values()) == 9 and first["unreachable"] == []
+    assert run(*[*base, "--deals", "5", "--workers", "2"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    lines = results.read_text().splitlines()
+    assert len(lines) == 1 + 5 and json.loads(lines[0])["kind"] == "header"
+    assert [json.loads(l)["seed"] for l in lines[1:]] == [5, 6, 7, 8, 9]
+    record = json.loads(lines[1])
+    assert len(record["players"]) == 3 and all(len(p["rack"]) == 10 for p in record["players"])
+    assert second["closest_player"]["exchanges"] <= first["closest_player"]["exchanges"]
+    assert run(*["check", "oneday", "--players", "4", "--seed", "5", "--results", str(results), "--deals", "1"]) == 2
+
+
+@pytest.mark.parametrize("players", ["1", "5"])
+def test_check_players_out_of_range(players, capsys):
+    assert run(*["check", "oneday", "--players", players, "--deals", "1"]) == 2
+    assert "2-4" in capsys.readouterr().err

@@ -1,0 +1,393 @@
+"""One Day in London: the game's network, its 72-card deck and seeded deals, derived from the data.
+
+The rules text describes a zone-1 Underground without the Circle line. Nothing here types that
+network in: :func:`load_recipe` reads ``data/oneday/recipe.toml`` (zones, excluded lines and
+stations, merges, shared track, copy rule, run orientation, each with its reason) and
+:func:`derive_map` applies it to the dataset's :class:`~tubedeck.network.Network`.
+
+Vocabulary (used by the validator in :mod:`tubedeck.games.oneday_rules` and the solver):
+
+* a **Run** is a line's zone-1 part as one ordered row of stops. The recipe must leave every
+  line a single run (a path); the Northern's Bank and Charing Cross branches meet at Euston and,
+  with Kennington left out, make one run from Elephant & Castle "all the way" to Waterloo;
+* a **Band** is a line on a card with the numbers ``before`` / ``after``: how many of the game's
+  stations stand before / after this one on the line's run, in the run's order. The order is
+  the recipe's ``orientation`` where the text fixes it (District from Edgware Road so Sloane
+  Square is 8 + 11; Victoria from King's Cross; Piccadilly ending at King's Cross; Northern from
+  Elephant & Castle), else from the west end (north end for a line running mainly north-south);
+* a **copy**: a station has ``copies`` identical cards, numbered ``1/3, 2/3, 3/3``.
+
+Decisions where the text is silent or contradicts itself (tested in tests/test_oneday_deck.py):
+
+* copies = ``max(1, L - 1)`` where L counts the station's game lines, lines that share track
+  (Metropolitan and Hammersmith & City) once. This is "one card per intersection" and gives all
+  the stated figures: 62 stations, 72 cards, King's Cross St Pancras 3, Embankment 2, Sloane
+  Square 1 (8 before, 11 after on the District). ``one-per-line`` and ``single`` are options;
+* Paddington is one station (the dataset splits it), the two Edgware Roads stay two: the only
+  combination that gives 62 stations (merging both gives 61, merging neither 63; all give 72).
+* a deal places each player's cards in the slots in the order drawn (slot 1 first): the text
+  leaves placement to the player, and a fixed rule keeps deals reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import networkx as nx
+
+from tubedeck.errors import DataError, Problem, UsageError
+from tubedeck.names import fold, match_station
+from tubedeck.network import Line, Network
+
+DEFAULT_RECIPE = Path(__file__).resolve().parents[2] / "data" / "oneday" / "recipe.toml"
+COPY_RULES = ("lines-minus-one", "one-per-line", "single")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """The parsed recipe. Every exception keeps its reason (printed in the README and the rules card)."""
+
+    name: str
+    slots: int
+    players_min: int
+    players_max: int
+    discard_piles: int
+    zones: tuple[int, ...]
+    opened_before: str
+    copy_rule: str
+    exclude_lines: tuple[tuple[str, str], ...]  # (line, reason)
+    exclude_stations: tuple[tuple[str, str], ...]  # (station, reason)
+    merges: tuple[tuple[str, str, tuple[str, ...], str], ...]  # (id, name, members, reason)
+    keep_apart: tuple[tuple[tuple[str, ...], str], ...]
+    shared_track: tuple[tuple[tuple[str, ...], str], ...]
+    orientation: tuple[tuple[str, str, str], ...]  # (line, first station, reason)
+    source: str = ""
+
+
+def load_recipe(path: Path | str | None = None, copy_rule: str | None = None) -> Recipe:
+    """Read the recipe TOML; DataError naming the file on a missing or malformed entry."""
+    path = Path(path or DEFAULT_RECIPE)
+    where = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError([Problem(where, None, None, "recipe file not found")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError([Problem(where, None, None, f"not valid TOML: {exc}")]) from None
+    try:
+        game, scope = raw["game"], raw["scope"]
+        rule = copy_rule or raw["copies"]["rule"]
+        recipe = Recipe(
+            game["name"], int(game["slots"]), int(game["players_min"]), int(game["players_max"]),
+            int(game["discard_piles"]), tuple(int(z) for z in scope["zones"]), str(scope["opened_before"]), rule,
+            tuple((e["line"], e["reason"]) for e in raw.get("exclude_lines", [])),
+            tuple((e["station"], e["reason"]) for e in raw.get("exclude_stations", [])),
+            tuple((e["id"], e["name"], tuple(e["stations"]), e["reason"]) for e in raw.get("merge", [])),
+            tuple((tuple(e["stations"]), e["reason"]) for e in raw.get("keep_apart", [])),
+            tuple((tuple(e["lines"]), e["reason"]) for e in raw.get("shared_track", [])),
+            tuple((e["line"], e["first"], e["reason"]) for e in raw.get("orientation", [])),
+            where,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError([Problem(where, None, None, f"missing or malformed entry: {exc}")]) from None
+    if recipe.copy_rule not in COPY_RULES:
+        raise UsageError(f"unknown copy rule {recipe.copy_rule!r} (known: {', '.join(COPY_RULES)})")
+    return recipe
+
+
+@dataclass(frozen=True)
+class GameStation:
+    """A station of the game: one dataset station, or several merged (``members``)."""
+
+    id: str
+    name: str
+    lat: float
+    lon: float
+    members: tuple[str, ...]
+    lines: tuple[str, ...]  # game lines, sorted by id
+    aliases: tuple[str, ...] = ()  # the dataset names of merged members ("Aldgate East")
+
+
+@dataclass(frozen=True)
+class Run:
+    """A line's zone-1 stops as one ordered row; index 0 is the first stop."""
+
+    line: str
+    stations: tuple[str, ...]
+
+    def index(self, station: str) -> int:
+        return self.stations.index(station)
+
+    def before_after(self, station: str) -> tuple[int, int]:
+        i = self.index(station)
+        return i, len(self.stations) - 1 - i
+
+
+@dataclass(frozen=True)
+class GameMap:
+    """The game's network: stations, lines (with colours) and one run per line."""
+
+    stations: Mapping[str, GameStation]
+    lines: Mapping[str, Line]
+    runs: Mapping[str, Run]
+    shared_track: tuple[frozenset[str], ...]
+    recipe: Recipe
+
+    def lines_at(self, station: str) -> tuple[str, ...]:
+        return self.stations[station].lines
+
+    def track_groups_at(self, station: str) -> int:
+        """Lines at the station, lines sharing track counted once (the copy rule's L)."""
+        groups = set()
+        for line in self.lines_at(station):
+            group = next((g for g in self.shared_track if line in g), frozenset([line]))
+            groups.add(group)
+        return len(groups)
+
+    def common_lines(self, a: str, b: str) -> tuple[str, ...]:
+        return tuple(sorted(set(self.lines_at(a)) & set(self.lines_at(b))))
+
+    def direction(self, line: str, a: str, b: str) -> int:
+        """+1 when riding ``line`` from ``a`` to ``b`` follows the run's order, -1 against it."""
+        run = self.runs[line]
+        return 1 if run.index(b) > run.index(a) else -1
+
+    def towards(self, line: str, direction: int) -> str:
+        """The station a ride in ``direction`` heads for: the run's last (or first) stop."""
+        run = self.runs[line]
+        return run.stations[-1] if direction > 0 else run.stations[0]
+
+    def name(self, station: str) -> str:
+        return self.stations[station].name
+
+    def preference(self, line: str) -> tuple[int, str]:
+        """Sort key for equally good rides: on a shared track, the recipe's first-listed line wins
+        (the text rides "the Metropolitan" from Aldgate to Baker Street, not the H&C)."""
+        for group in self.recipe.shared_track:
+            if line in group[0]:
+                return group[0].index(line), line
+        return 0, line
+
+
+def _problem(recipe: Recipe, message: str) -> Problem:
+    return Problem(recipe.source or "recipe", None, None, message)
+
+
+def _orient(net: Network, stations: dict[str, tuple[float, float]], path: list[str]) -> list[str]:
+    """West end first, or north end first when the run's ends lie mainly north-south."""
+    (lat0, lon0), (lat1, lon1) = stations[path[0]], stations[path[-1]]
+    dx_km = abs(lon1 - lon0) * 69.3  # km per degree of longitude at 51.5 N
+    dy_km = abs(lat1 - lat0) * 111.2
+    if dy_km > dx_km:
+        return path if lat0 >= lat1 else path[::-1]
+    return path if lon0 <= lon1 else path[::-1]
+
+
+def derive_map(net: Network, recipe: Recipe) -> GameMap:
+    """Apply the recipe to the dataset: zone scope, exclusions, merges, one run per line."""
+    problems: list[Problem] = []
+    for line, _ in recipe.exclude_lines:
+        if line not in net.lines:
+            problems.append(_problem(recipe, f"exclude_lines: unknown line {line!r}"))
+    named = [s for s, _ in recipe.exclude_stations] + [m for _, _, ms, _ in recipe.merges for m in ms]
+    named += [s for ss, _ in recipe.keep_apart for s in ss] + [s for _, s, _ in recipe.orientation]
+    for s in named:
+        if s not in net.stations and s not in {m[0] for m in recipe.merges}:
+            problems.append(_problem(recipe, f"unknown station {s!r}"))
+    for lines, _ in recipe.shared_track:
+        problems += [_problem(recipe, f"shared_track: unknown line {l!r}") for l in lines if l not in net.lines]
+    if problems:
+        raise DataError(problems)
+
+    excluded_lines = {l for l, _ in recipe.exclude_lines}
+    excluded = {s for s, _ in recipe.exclude_stations}
+    alias = {m: mid for mid, _, members, _ in recipe.merges for m in members}
+
+    def in_scope(ident: str) -> bool:
+        st = net.stations[ident]
+        opened = st.opened or ""
+        return (ident not in excluded and bool(set(st.zones) & set(recipe.zones))
+                and not (opened and opened[:10] >= recipe.opened_before))
+
+    graphs: dict[str, nx.Graph] = {}
+    for b in net.branches:
+        if b.line in excluded_lines:
+            continue
+        g = graphs.setdefault(b.line, nx.Graph())
+        prev = None
+        for s in b.stations:
+            cur = alias.get(s, s) if in_scope(s) else None
+            if cur is not None:
+                g.add_node(cur)
+                if prev is not None and prev != cur:
+                    g.add_edge(prev, cur)
+            prev = cur
+    graphs = {l: g for l, g in graphs.items() if g.number_of_nodes() > 0}
+
+    members: dict[str, list[str]] = {}
+    for line_graph in graphs.values():
+        for node in line_graph:
+            members.setdefault(node, [])
+    for s in net.stations:
+        gid = alias.get(s, s)
+        if gid in members and in_scope(s):
+            members[gid].append(s)
+    coords = {gid: (sum(net.stations[m].lat for m in ms) / len(ms), sum(net.stations[m].lon for m in ms) / len(ms))
+              for gid, ms in members.items()}
+
+    pinned = {line: (first, reason) for line, first, reason in recipe.orientation}
+    runs: dict[str, Run] = {}
+    for line, g in sorted(graphs.items()):
+        ends = [n for n in g if g.degree(n) == 1]
+        if not nx.is_connected(g) or (g.number_of_nodes() > 1 and (len(ends) != 2 or max(d for _, d in g.degree()) > 2)):
+            problems.append(_problem(recipe, f"line {line!r}: its zone-1 part is not one run of stops "
+                                             f"(ends: {sorted(ends)}); exclude or merge stations in the recipe"))
+            continue
+        path = list(nx.shortest_path(g, ends[0], ends[1])) if len(ends) == 2 else list(g.nodes)
+        if line in pinned:
+            first = pinned[line][0]
+            if first not in (path[0], path[-1]):
+                problems.append(_problem(recipe, f"orientation: {first!r} is not an end of the {line} run "
+                                                 f"({path[0]} .. {path[-1]})"))
+                continue
+            path = path if path[0] == first else path[::-1]
+        else:
+            path = _orient(net, coords, path)
+        runs[line] = Run(line, tuple(path))
+    if problems:
+        raise DataError(problems)
+
+    merge_names = {mid: name for mid, name, _, _ in recipe.merges}
+    stations = {}
+    for gid in sorted(members):
+        ms = tuple(sorted(members[gid]))
+        name = merge_names.get(gid) or net.stations[ms[0]].name
+        lat, lon = coords[gid]
+        lines = tuple(sorted(l for l, r in runs.items() if gid in r.stations))
+        aliases = tuple(net.stations[m].name for m in ms if net.stations[m].name != name)
+        stations[gid] = GameStation(gid, name, round(lat, 6), round(lon, 6), ms, lines, aliases)
+    shared = tuple(frozenset(ls) for ls, _ in recipe.shared_track)
+    return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe)
+
+
+def load_map(data: Path | str | None = None, recipe: Path | str | None = None, copy_rule: str | None = None) -> GameMap:
+    """The game's map from a dataset directory and a recipe (the bundled ones by default)."""
+    return derive_map(Network.load(data), load_recipe(recipe, copy_rule))
+
+
+def parse_stations(gmap: GameMap, text: str | Sequence[str]) -> tuple[str, ...]:
+    """Station ids from comma-separated names (forgiving: case, St/St., &/and; merged members'
+    names such as "Aldgate East" too); UsageError with "did you mean" for an unknown name."""
+    names = [n.strip() for n in text.split(",")] if isinstance(text, str) else [n.strip() for n in text]
+    pairs = [(s.id, s.name) for s in gmap.stations.values()]
+    pairs += [(s.id, a) for s in gmap.stations.values() for a in s.aliases]
+    out = []
+    for i, name in enumerate(names, 1):
+        if not name:
+            raise UsageError(f"slot {i} is empty")
+        try:
+            out.append(match_station(name, pairs))
+        except UsageError as exc:
+            starts = sorted({n for _, n in pairs if fold(n).startswith(fold(name) + " ")})
+            if len(starts) > 1:
+                raise UsageError(f"slot {i}: {name!r} is ambiguous: {' or '.join(map(repr, starts))}?") from None
+            raise UsageError(f"slot {i}: {exc}") from None
+    return tuple(out)
+
+
+# -- cards -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Band:
+    """One line on a card: its colour band and the stations before / after this one on the run."""
+
+    line: str
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical card: a station, its bands, and which copy it is (``copy`` of ``copies``)."""
+
+    station: str
+    name: str
+    bands: tuple[Band, ...]
+    copy: int
+    copies: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.station}#{self.copy}"
+
+    @property
+    def copy_mark(self) -> str:
+        return f"{self.copy}/{self.copies}"
+
+
+@dataclass(frozen=True)
+class Deck:
+    cards: tuple[Card, ...]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def copies(self) -> dict[str, int]:
+        """Copies per station id."""
+        out: dict[str, int] = {}
+        for c in self.cards:
+            out[c.station] = out.get(c.station, 0) + 1
+        return out
+
+
+def copies_of(gmap: GameMap, station: str, rule: str | None = None) -> int:
+    """How many cards a station gets under ``rule`` (the recipe's by default)."""
+    rule = rule or gmap.recipe.copy_rule
+    groups = gmap.track_groups_at(station)
+    if rule == "lines-minus-one":
+        return max(1, groups - 1)
+    if rule == "one-per-line":
+        return groups
+    if rule == "single":
+        return 1
+    raise UsageError(f"unknown copy rule {rule!r} (known: {', '.join(COPY_RULES)})")
+
+
+def build_deck(gmap: GameMap, rule: str | None = None) -> Deck:
+    """Every card of the game, stations in name order, copies together."""
+    cards = []
+    for st in sorted(gmap.stations.values(), key=lambda s: (s.name, s.id)):
+        bands = tuple(Band(l, *gmap.runs[l].before_after(st.id)) for l in st.lines)
+        n = copies_of(gmap, st.id, rule)
+        cards += [Card(st.id, st.name, bands, k, n) for k in range(1, n + 1)]
+    return Deck(tuple(cards))
+
+
+# -- deals -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Deal:
+    """A seeded set-up: one rack per player (slot order), the face-up discard piles, the draw pile."""
+
+    seed: int
+    racks: tuple[tuple[Card, ...], ...]
+    discards: tuple[Card, ...]
+    draw_pile: tuple[Card, ...]
+
+
+def deal(deck: Deck, players: int, seed: int, slots: int = 10, piles: int = 3,
+         players_range: tuple[int, int] = (2, 4)) -> Deal:
+    """Shuffle with ``random.Random(seed)``; deal ``slots`` cards to each player one at a time,
+    round the table, each into the next slot; then one card face up on each discard pile."""
+    lo, hi = players_range
+    if not lo <= players <= hi:
+        raise UsageError(f"players must be {lo}-{hi}, got {players}")
+    if players * slots + piles > len(deck):
+        raise UsageError(f"a deck of {len(deck)} cards cannot deal {players} racks of {slots} and {piles} piles")
+    cards = list(deck.cards)
+    random.Random(seed).shuffle(cards)
+    racks = tuple(tuple(cards[p: players * slots: players]) for p in range(players))
+    rest = cards[players * slots:]
+    return Deal(seed, racks, tuple(rest[:piles]), tuple(rest[piles:]))
