@@ -14,6 +14,7 @@ from rich.table import Table
 from tubedeck.errors import UsageError
 from tubedeck.games.klm_deal import check_players
 
+from .build import BuildJob, print_command, register_builder
 from .common import DataOption, JsonOption, console, print_json
 
 ScopeOption = typer.Option(None, "--scope", help="Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,victoria', "
@@ -178,18 +179,28 @@ def bound(
         console.print(line)
 
 
-def build(
-    scope: Optional[str] = ScopeOption,
-    out: Path = typer.Option(Path("output"), "--out", help="Output root; files go to OUT/klm/."),
-    data: Optional[Path] = DataOption,
-) -> None:
-    """Build the Keep London Moving print files into OUT/klm/."""
-    raise UsageError("the klm faces are not built yet")
+def klm_documents(options, network, scope: Optional[str] = None) -> list:
+    """The builder behind ``build klm`` and ``build all``: Station deck of the scope, Fortune deck,
+    reference cards and the Play Field sheet."""
+    from generator.klm_faces import documents
+    from tubedeck.games.klm import build_deck, fortune_deck, load_fortune
+
+    deck = build_deck(network, _scope(network, scope))
+    return documents(deck, fortune_deck(load_fortune()), network, (options.card.width, options.card.height))
 
 
 def register(build_app: typer.Typer, check_app: typer.Typer, solve_app: typer.Typer) -> None:
     """Add this module's commands to the shared groups."""
-    build_app.command("klm")(build)
+    register_builder("klm", klm_documents)
+
+    @build_app.command("klm")
+    @print_command
+    def build_klm(job: BuildJob, scope: Optional[str] = ScopeOption) -> None:
+        """Build Keep London Moving: Station and Fortune decks, backs, reference cards, Play Field."""
+        net = job.network()
+        _scope(net, scope)  # a bad scope is a UsageError before anything is written
+        job.run("klm", lambda options, network: klm_documents(options, network, scope))
+
     check_app.command("klm")(check)
     check_app.command("klm-bound")(bound)
     solve_app.command("klm")(solve)

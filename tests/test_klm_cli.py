@@ -1,0 +1,121 @@
+"""``tubedeck check klm`` / ``solve klm`` / ``check klm-bound``: results file, resume, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tubedeck.cli import main
+
+from conftest import write_dataset
+
+
+def toy_dataset(directory: Path) -> Path:
+    """A 30-station toy city: two long lines crossing, a loop-ish third line and a spur."""
+    ids = [f"t{i:02d}" for i in range(30)]
+    stations = "id,name,lat,lon,zone\n" + "".join(f"{s},Toy {s},51.5,-0.1,{1 + i // 15}\n" for i, s in enumerate(ids))
+    lines = "id,name,colour,text_colour\nred,Red,#E32017,#FFFFFF\nblue,Blue,#0098D4,#FFFFFF\ngreen,Green,#00782A,#FFFFFF\n"
+    runs = {"red": ids[0:14], "blue": ids[14:26] + [ids[6]], "green": [ids[3], ids[17], ids[9], ids[22]] + ids[26:30]}
+    routes = "line,branch,seq,station\n" + "".join(
+        f"{line},main,{k + 1},{s}\n" for line, seq in runs.items() for k, s in enumerate(seq))
+    return write_dataset(directory, stations, lines, routes)
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def toy(tmp_path):
+    return toy_dataset(tmp_path / "toy")
+
+
+def check(capsys, toy, results, *extra):
+    return run(capsys, "check", "klm", "--data", str(toy), "--scope", "all", "--players", "2", "--seed", "7",
+               "--results", str(results), "--no-progress", *extra)
+
+
+def test_check_writes_resumes_and_never_rewrites(capsys, toy, tmp_path):
+    results = tmp_path / "r.jsonl"
+    code, out, _ = check(capsys, toy, results, "--deals", "6", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["deals"] == 6 and payload["statuses"] == {"OPTIMAL": 6}
+    assert "fortune card effects" in payload["outside_the_check"]
+    first = results.read_bytes()
+    lines = first.decode().splitlines()
+    assert json.loads(lines[0])["kind"] == "header" and [json.loads(x)["seed"] for x in lines[1:]] == list(range(7, 13))
+    code, out, _ = check(capsys, toy, results, "--deals", "10", "--json", "--workers", "2")
+    assert code == 0 and json.loads(out)["deals"] == 10
+    again = results.read_bytes()
+    assert again.startswith(first) and len(again.decode().splitlines()) == 11  # appended, not rewritten
+    # the same run again computes nothing new and reports the same figures
+    code, out2, _ = check(capsys, toy, results, "--deals", "10", "--json")
+    assert results.read_bytes() == again and json.loads(out2) == json.loads(out)
+
+
+def test_same_seeds_same_bytes(capsys, toy, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    check(capsys, toy, a, "--deals", "5")
+    check(capsys, toy, b, "--deals", "5", "--workers", "2")
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_corrupt_results_file_is_refused_and_kept(capsys, toy, tmp_path):
+    results = tmp_path / "r.jsonl"
+    check(capsys, toy, results, "--deals", "3")
+    results.write_bytes(results.read_bytes() + b'{"seed": 10, "status": "OPT')
+    before = results.read_bytes()
+    code, _, err = check(capsys, toy, results, "--deals", "5")
+    assert code == 2 and "corrupt results file" in err
+    assert results.read_bytes() == before
+
+
+def test_other_parameters_are_refused(capsys, toy, tmp_path):
+    results = tmp_path / "r.jsonl"
+    check(capsys, toy, results, "--deals", "2")
+    before = results.read_bytes()
+    code, _, err = run(capsys, "check", "klm", "--data", str(toy), "--scope", "all", "--players", "3",
+                       "--results", str(results), "--deals", "2", "--no-progress")
+    assert code == 2 and "other parameters" in err and results.read_bytes() == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--players", "7"), "2-6"), (("--players", "1"), "2-6"), (("--deals", "0"), "--deals"),
+    (("--scope", "zone 9"), "unknown zone"), (("--scope", "purple"), "unknown line"),
+    (("--workers", "0"), "--workers"),
+])
+def test_bad_input_exits_2(capsys, toy, tmp_path, args, message):
+    results = tmp_path / "r.jsonl"
+    base = {"--players": "2", "--deals": "3", "--scope": "all", "--workers": "1"}
+    base.update(dict(zip(args[::2], args[1::2])))
+    flat = [x for kv in base.items() for x in kv]
+    code, _, err = run(capsys, "check", "klm", "--data", str(toy), "--results", str(results), "--no-progress", *flat)
+    assert code == 2 and message in err
+    assert not results.exists() or results.read_text().count("\n") <= 1
+
+
+def test_require_all_exits_1_on_an_unwinnable_deal(capsys, toy, tmp_path):
+    code, out, _ = check(capsys, toy, tmp_path / "r.jsonl", "--deals", "20", "--json", "--require-all")
+    payload = json.loads(out)
+    assert payload["unwinnable_count"] > 0 and code == 1
+    assert set(payload["unwinnable_seeds"]) <= set(range(7, 27))
+    code, _, _ = check(capsys, toy, tmp_path / "w.jsonl", "--deals", "1", "--seed",
+                       str(next(s for s in range(7, 27) if s not in payload["unwinnable_seeds"])), "--require-all")
+    assert code == 0
+
+
+def test_solve_one_deal(capsys, toy):
+    code, out, _ = run(capsys, "solve", "klm", "--data", str(toy), "--scope", "all", "--players", "2",
+                       "--seed", "3", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["seed"] == 3 and len(record["players"]) == 2
+    code, text, _ = run(capsys, "solve", "klm", "--data", str(toy), "--scope", "all", "--players", "2", "--seed", "3")
+    assert code == 0 and "first possible win" in text
