@@ -42,12 +42,14 @@ def test_unwritable_destination_is_a_usage_error(tmp_path):
 
 # -- names -------------------------------------------------------------------------------------
 
-NAMES = {"kx": "King's Cross St Pancras", "hw": "Harrow & Wealdstone", "sjp": "St James's Park", "ec": "Elephant & Castle"}
+NAMES = {"kx": "King's Cross St Pancras", "hw": "Harrow & Wealdstone", "sjp": "St James's Park", "ec": "Elephant & Castle",
+         "bs": "Baker Street", "erb": "Edgware Road (Bakerloo)", "erh": "Edgware Road (Hammersmith & City)"}
 
 
 @pytest.mark.parametrize("typed,ident", [
     ("kings cross st. pancras", "kx"), ("KING'S CROSS ST PANCRAS", "kx"), ("Harrow and Wealdstone", "hw"),
     ("Saint James's Park", "sjp"), ("st jamess park", "sjp"), ("elephant and castle", "ec"), ("kx", "kx"),
+    ("baker st", "bs"), ("Baker St.", "bs"), ("kings cross", "kx"), ("edgware rd (bakerloo)", "erb"),
 ])
 def test_names_match_forgivingly(typed, ident):
     assert match_station(typed, NAMES) == ident
@@ -59,6 +61,18 @@ def test_unknown_name_suggests():
     with pytest.raises(UsageError) as info:
         match_station("Zzyzx", NAMES)
     assert "did you mean" not in str(info.value)
+
+
+def test_ambiguous_prefix_lists_the_choices():
+    with pytest.raises(UsageError, match=r"ambiguous: 'Edgware Road \(Bakerloo\)' or 'Edgware Road \(Hammersmith & City\)'"):
+        match_station("Edgware Rd", NAMES)
+
+
+def test_every_london_name_finds_itself(london):
+    pairs = {s: st.name for s, st in london.stations.items()}
+    for ident, name in pairs.items():
+        assert match_station(name, pairs) == ident
+        assert match_station(name.upper().replace("'", ""), pairs) == ident
 
 
 def test_fold_is_idempotent():
@@ -120,3 +134,20 @@ def test_runner_refuses_other_parameters(tmp_path):
 def test_runner_rejects_zero_workers():
     with pytest.raises(UsageError):
         list(run_deals(FACTORY, [1], HEADER, workers=0, progress=False))
+
+
+def test_written_files_get_the_usual_permissions(tmp_path):
+    """mkstemp creates 0600 files; a finished file must be readable as any other (0666 & ~umask)."""
+    import stat
+
+    from tubedeck.atomic import _umask
+
+    path = write_bytes(tmp_path / "deck.pdf", b"x")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~_umask()
+
+
+def test_destination_that_is_a_directory_is_a_usage_error(tmp_path):
+    (tmp_path / "deck.pdf").mkdir()
+    with pytest.raises(UsageError, match="cannot write"):
+        write_bytes(tmp_path / "deck.pdf", b"x")
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.pdf"]  # no temporary file left behind

@@ -12,6 +12,7 @@ from conftest import TINY_LINES, TINY_ROUTES, TINY_STATIONS, write_dataset
 from tubedeck.cli import main
 from tubedeck.dataset import read_dataset
 from tubedeck.errors import DataError
+from tubedeck.network import Network
 
 
 def problems_of(directory):
@@ -68,7 +69,7 @@ def test_bad_hex_colour(tmp_path):
     assert p.line == 2 and "bad hex colour 'red'" in p.message
 
 
-@pytest.mark.parametrize("zone", ["0", "1-2", "A", "", "12"])
+@pytest.mark.parametrize("zone", ["0", "1-2", "A", "", "12", "3/2", "2/4"])
 def test_bad_zone(tmp_path, zone):
     d = write_dataset(tmp_path, stations=TINY_STATIONS.replace("Hackney", "Hackney").replace(",51.54,-0.14,2,", f",51.54,-0.14,{zone},"))
     p = one(problems_of(d), "stations.csv", "zone")
@@ -147,7 +148,16 @@ def test_random_edits_never_raise_anything_but_data_error(tmp_path, file, edits,
         data += raw_bytes
     (d / file).write_bytes(data)
     try:
-        read_dataset(d)
+        Network.load(d)  # validation and the model built on it: only DataError may escape
     except DataError as exc:
         assert exc.problems and all(p.file in {"stations.csv", "lines.csv", "routes.csv"} for p in exc.problems)
         assert all(isinstance(p.message, str) and p.message for p in exc.problems)
+
+
+def test_cli_json_errors_are_json(tmp_path, capsys):
+    import json
+
+    d = write_dataset(tmp_path, lines=TINY_LINES.replace("#E32017", "#XYZ"))
+    assert main(["data", "check", "--data", str(d), "--json"]) == 2
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["ok"] is False and payload["problems"][0]["column"] == "colour"

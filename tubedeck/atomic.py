@@ -16,6 +16,15 @@ from typing import IO, Iterator
 from .errors import UsageError
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_umask()
+
+
 def ensure_dir(path: Path) -> Path:
     """Create ``path`` (and parents); a clear error if that is impossible."""
     try:
@@ -41,7 +50,11 @@ def atomic_open(path: Path | str, mode: str = "wb", encoding: str | None = None)
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.chmod(tmp, _FILE_MODE)  # mkstemp makes 0600; a finished file gets the usual 0666 & ~umask
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

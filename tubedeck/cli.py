@@ -6,6 +6,7 @@ with code 2; no traceback ever reaches a user for them.
 
 from __future__ import annotations
 
+import json
 import sys
 
 import typer
@@ -58,6 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         app(args=argv, prog_name="tubedeck")  # standalone: exits via SystemExit with click's code
     except TubedeckError as exc:
         typer.secho(str(exc) if isinstance(exc, DataError) else f"error: {exc}", fg="red", err=True)
+        if "--json" in (sys.argv[1:] if argv is None else argv):
+            # Scripts asked for JSON: they get the error as JSON on stdout too.
+            payload: dict = {"ok": False, "error": exc.args[0] if exc.args else str(exc)}
+            if isinstance(exc, DataError):
+                payload = {"ok": False, "error": "bad data", "problems": [p.as_dict() for p in exc.problems]}
+            sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
         return 2
     except KeyboardInterrupt:
         typer.secho("interrupted", fg="yellow", err=True)

@@ -120,8 +120,9 @@ def check_stations(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
             problems.append(Problem(row.file, row.line, "name", "empty name"))
         _float(row, "lat", -90.0, 90.0, problems)
         _float(row, "lon", -180.0, 180.0, problems)
-        if not _ZONE.match(row["zone"]):
-            problems.append(Problem(row.file, row.line, "zone", f"bad zone {row['zone']!r}: use '1' or '2/3'"))
+        zone = row["zone"]
+        if not _ZONE.match(zone) or ("/" in zone and int(zone[2]) != int(zone[0]) + 1):
+            problems.append(Problem(row.file, row.line, "zone", f"bad zone {zone!r}: use '1', or '2/3' for a boundary station"))
         if row["step_free"] not in STEP_FREE:
             problems.append(Problem(row.file, row.line, "step_free", f"{row['step_free']!r} is not yes/partial/no/blank"))
         if row["surface"] not in SURFACE:

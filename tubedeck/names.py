@@ -1,8 +1,10 @@
 """Forgiving station-name matching for anything a person types.
 
-``King's Cross St. Pancras``, ``kings cross st pancras`` and ``Kings Cross & St Pancras`` all
-find the same station: case, punctuation, ``St``/``St.``/``Saint`` and ``&``/``and`` are
-folded. An unknown name raises a UsageError with "did you mean ..." suggestions.
+``King's Cross St. Pancras``, ``kings cross st pancras``, ``Kings Cross & St Pancras`` and
+``kings cross`` all find the same station: case, accents, punctuation, ``St``/``St.``/``Saint``/
+``Street``, ``Rd``/``Road`` and ``&``/``and`` are folded, and a unique leading run of words is
+enough. (``St`` may stand for Saint or Street; no two stations differ only by that.) An unknown
+name raises a UsageError with "did you mean ..." suggestions; an ambiguous one lists the choices.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Iterable, Mapping
 
 from .errors import UsageError
 
-_WORDS = {"st": "st", "saint": "st", "and": "&", "&": "&"}
+_WORDS = {"st": "st", "saint": "st", "street": "st", "rd": "rd", "road": "rd", "and": "&", "&": "&"}
 
 
 def fold(name: str) -> str:
@@ -35,6 +37,12 @@ def match_station(name: str, stations: Mapping[str, str] | Iterable[tuple[str, s
         by_key.setdefault(fold(ident.replace("-", " ")), ident)
     if key in by_key:
         return by_key[key]
+    starts = {ident: display for ident, display in items if key and fold(display).startswith(key + " ")}
+    if len(starts) == 1:
+        return next(iter(starts))
+    if len(starts) > 1:
+        choices = " or ".join(repr(d) for d in sorted(set(starts.values())))
+        raise UsageError(f"{what} {name!r} is ambiguous: {choices}?")
     names = {fold(d): d for _, d in items}
     close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(names[c]) for c in close)}?" if close else ""
