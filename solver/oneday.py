@@ -1,4 +1,4 @@
-"""One Day in London: the fewest exchanges that turn a rack into a valid journey (CP-SAT).
+"""One Day in London: the fewest exchanges that turn a rack into a valid journey.
 
 **The question.** A rack is 10 cards in slots. An exchange replaces the card in one slot. A
 target journey ``J`` keeps slot ``k`` when ``J[k]`` is the station already there, so the fewest
@@ -7,38 +7,40 @@ exchanges is ``10 - max kept`` over every valid journey ``J`` whose stations are
 the copies in the *other* players' racks. (The player's own cards count as obtainable: a card
 exchanged out goes face up on a discard pile and can be drawn again.)
 
+**The engines** (:func:`solve_rack`):
+
+* ``cp-sat`` (the default, the engine of record): the CP-SAT model of
+  :mod:`solver.oneday_model` decides every rack on its own (no hint, no bound from elsewhere).
+  Its status is reported as it is: OPTIMAL, FEASIBLE (time ran out with a journey), INFEASIBLE,
+  UNKNOWN (time ran out without one; never read as INFEASIBLE). ``engine = "cp-sat"``.
+* ``auto``: the exact bound below decides when its journey respects every cap
+  (``engine = "bound"``); otherwise CP-SAT with the bound as a cut and its journey as a hint
+  (``engine = "cp-sat+bound"``). An independent cross-check of the model, and ~5x faster.
+
 **The state space.** A journey is a walk over *states*: at slot 1 a station; at later slots a
 ``(station, line, direction)`` triple saying how the rider arrived. State ``q -> q'`` is a legal
 step when ``q``'s station is on ``q'``'s line on the correct side of ``q'``'s station, and
 ``q`` did not arrive on the same line going the other way (the backtracking rule). The rules of
 :mod:`tubedeck.games.oneday_rules` are exactly the walks of this layered automaton.
 
-**The CP-SAT model (engine of record)** (:func:`build_model`, :func:`solve_model`,
-:func:`extract`): one Boolean ``y[k][q]`` per slot and live state (states pruned by forward and
-backward reachability, and stations with ``cap = 0`` removed); ``ExactlyOne`` per slot; a clause
-``y[k][q'] => OR y[k-1][pred(q')]`` per state; ``sum_k [station at k = s] <= cap(s)``;
-maximise the kept slots. A hint and an upper bound come from the bound below.
-
-**The exact bound** (:func:`relaxed_best`): the same automaton as a longest-path dynamic
-programme with numpy (max-plus products over the transition matrices), ignoring only the
-multi-use ``cap`` limits (``cap = 0`` stations are still removed). Its value is an upper bound on
-kept slots; when the journey it finds also respects ``cap`` it *is* optimal, and with
-``engine="auto"`` CP-SAT is then skipped (``engine`` in the result says which proved it). If the
-relaxation has no journey at all, neither has the model (INFEASIBLE). Otherwise CP-SAT decides;
-its status is reported as it is (UNKNOWN is not INFEASIBLE).
+**The exact bound** (:func:`relaxed_best`, :func:`lazy_best`): the same automaton as a
+longest-path dynamic programme with numpy (max-plus products over the transition matrices),
+enforcing ``cap = 0`` and, lazily, the caps of the stations its journeys over-use. Its value is
+an upper bound on kept slots, and optimal when its journey respects every cap. If the relaxation
+has no journey at all, neither has the model (INFEASIBLE).
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from tubedeck.games.oneday import GameMap
 from tubedeck.games.oneday_rules import Journey, validate
+
+from .oneday_model import JourneyTemplate, build_model, build_template, extract, solve_model
 
 NEG = -(10**6)
 
@@ -53,6 +55,15 @@ class StateSpace:
     first_step: np.ndarray  # (S, H) bool: slot-1 station -> hop state
     step: np.ndarray  # (H, H) bool: hop state -> hop state
     slots: int
+    lines: tuple[str, ...] = ()  # line index -> id (sorted)
+    runs: tuple[tuple[int, ...], ...] = ()  # per line, its station indices in line order
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def template(self) -> JourneyTemplate:
+        """The CP-SAT model's rack-independent part, built on first use and kept."""
+        if "template" not in self._cache:
+            self._cache["template"] = build_template(self.runs, len(self.stations), self.slots)
+        return self._cache["template"]
 
     @property
     def index(self) -> dict[str, int]:
@@ -85,7 +96,9 @@ def state_space(gmap: GameMap, slots: int | None = None) -> StateSpace:
             if first[s, h] and not (hops[h][1] == line and hops[h][2] != d):
                 step[q, h] = True
     hop_station = np.array([h[0] for h in hops], dtype=np.int64)
-    return StateSpace(stations, tuple(hops), hop_station, first, step, slots or gmap.recipe.slots)
+    lines = tuple(sorted(gmap.runs))
+    runs = tuple(tuple(idx[s] for s in gmap.runs[line].stations) for line in lines)
+    return StateSpace(stations, tuple(hops), hop_station, first, step, slots or gmap.recipe.slots, lines, runs)
 
 
 @dataclass(frozen=True)
@@ -101,7 +114,7 @@ class Solution:
     lower_bound: int
     kept: tuple[int, ...]
     journey: Journey | None
-    engine: str  # "bound" (exact relaxation certificate) or "cp-sat"
+    engine: str  # which engine decided: "cp-sat", "bound" or "cp-sat+bound" (see the module docstring)
 
     @property
     def reachable(self) -> bool | None:
@@ -191,97 +204,12 @@ def _stations(space: StateSpace, states: Sequence[int]) -> list[int]:
     return [states[0]] + [int(space.hop_station[h]) for h in states[1:]]
 
 
-def _journey(gmap: GameMap, space: StateSpace, states: Sequence[int]) -> Journey:
-    """The journey through the chosen states, described with the validator's fewest rides."""
-    stops = [space.stations[states[0]]] + [space.stations[space.hops[h][0]] for h in states[1:]]
+def _journey(gmap: GameMap, space: StateSpace, stations: Sequence[int]) -> Journey:
+    """The journey through the chosen stations, described with the validator's fewest rides."""
+    stops = [space.stations[s] for s in stations]
     verdict = validate(gmap, stops, space.slots)
     assert verdict.journey is not None, f"solver produced an invalid journey: {verdict.message}"
     return verdict.journey
-
-
-@dataclass(frozen=True)
-class ModelVars:
-    """The model's decision variables: ``y[k]`` maps state index -> BoolVar for slot ``k``."""
-
-    y: tuple[dict[int, cp_model.IntVar], ...]
-    kept: cp_model.LinearExpr
-
-
-def _station(space: StateSpace, slot: int, q: int) -> int:
-    """Station index of state ``q`` at 0-based ``slot`` (slot 0 states are stations)."""
-    return q if slot == 0 else int(space.hop_station[q])
-
-
-def _state_name(space: StateSpace, slot: int, q: int) -> str:
-    if slot == 0:
-        return f"y[{slot}][{space.stations[q]}]"
-    s, line, d = space.hops[q]
-    return f"y[{slot}][{space.stations[s]}|{line}|{d:+d}]"
-
-
-def _live(space: StateSpace, caps: np.ndarray) -> list[np.ndarray]:
-    """Per slot, the states on some full-length walk (forward and backward reachability)."""
-    ok_s, ok_h = _masks(space, caps)
-    fwd = [ok_s]
-    trans = space.first_step
-    for _ in range(1, space.slots):
-        fwd.append(ok_h & (fwd[-1] @ trans))
-        trans = space.step
-    live = [fwd[-1]]
-    for k in range(space.slots - 2, -1, -1):
-        trans = space.first_step if k == 0 else space.step
-        live.append(fwd[k] & (trans @ live[-1]))
-    return live[::-1]
-
-
-def build_model(space: StateSpace, rack: Sequence[int], caps: np.ndarray, hint: Sequence[int] = (),
-                upper: int | None = None) -> tuple[cp_model.CpModel, ModelVars]:
-    """The layered-automaton model of the module docstring."""
-    model = cp_model.CpModel()
-    live = _live(space, caps)
-    y = tuple({int(q): model.new_bool_var(_state_name(space, k, int(q))) for q in np.flatnonzero(live[k])}
-              for k in range(space.slots))
-    for k in range(space.slots):
-        model.add_exactly_one(y[k].values())
-    for k in range(1, space.slots):
-        trans = space.first_step if k == 1 else space.step
-        for q, var in y[k].items():
-            preds = [y[k - 1][p] for p in np.flatnonzero(trans[:, q]) if p in y[k - 1]]
-            model.add_bool_or(preds).only_enforce_if(var)
-    uses: dict[int, list] = {}
-    kept_terms = []
-    for k in range(space.slots):
-        for q, var in y[k].items():
-            s = _station(space, k, q)
-            uses.setdefault(s, []).append(var)
-            if s == rack[k]:
-                kept_terms.append(var)
-    for s, vars_ in uses.items():
-        if caps[s] < space.slots:
-            model.add(sum(vars_) <= int(caps[s]))
-    kept = sum(kept_terms) if kept_terms else cp_model.LinearExpr.constant(0)
-    if upper is not None:
-        model.add(kept <= upper)
-    model.maximize(kept)
-    for k, q in enumerate(hint):
-        if q in y[k]:
-            for other, var in y[k].items():
-                model.add_hint(var, other == q)
-    return model, ModelVars(y, kept)
-
-
-def solve_model(model: cp_model.CpModel, time_limit: float = 10.0, workers: int = 1) -> tuple[str, cp_model.CpSolver]:
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.num_workers = workers
-    solver.parameters.cp_model_presolve = False  # measured: presolve costs more than it saves here
-    status = solver.solve(model)
-    return solver.status_name(status), solver
-
-
-def extract(space: StateSpace, vars_: ModelVars, solver: cp_model.CpSolver) -> list[int]:
-    """The state chosen at every slot."""
-    return [next(q for q, v in vars_.y[k].items() if solver.boolean_value(v)) for k in range(space.slots)]
 
 
 def caps_for(space: StateSpace, copies: Mapping[str, int], others: Sequence[str] = ()) -> np.ndarray:
@@ -294,27 +222,44 @@ def caps_for(space: StateSpace, copies: Mapping[str, int], others: Sequence[str]
 
 
 def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.ndarray,
-               engine: str = "auto", time_limit: float = 10.0) -> Solution:
-    """Fewest exchanges for ``rack`` (station ids).
-
-    ``engine="auto"``: the exact bound decides when it can (see the module docstring), else
-    CP-SAT with the bound as a cut and the bound's journey as a hint. ``engine="cp-sat"``: always
-    CP-SAT, hinted but without the bound, so its OPTIMAL owes nothing to the dynamic programme."""
+               engine: str = "cp-sat", time_limit: float = 10.0) -> Solution:
+    """Fewest exchanges for ``rack`` (station ids) with the given engine (module docstring)."""
     idx = space.index
     r = np.array([idx[s] for s in rack], dtype=np.int64)
     n = space.slots
+    tpl = space.template()
+    if engine == "cp-sat":
+        return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat")
+    if engine != "auto":
+        raise ValueError(f"unknown engine {engine!r}")
     value, states, exact = lazy_best(space, r, caps)
     if not states:
         return Solution("INFEASIBLE", None, n, (), None, "bound")
-    if exact and engine == "auto":
-        kept = tuple(k + 1 for k, q in enumerate(states) if _station(space, k, q) == r[k])
-        return Solution("OPTIMAL", n - value, n - value, kept, _journey(gmap, space, states), "bound")
-    model, vars_ = build_model(space, r, caps, hint=states, upper=None if engine == "cp-sat" else value)
-    status, solver = solve_model(model, time_limit)
+    stations = _stations(space, states)
+    if exact:
+        kept = tuple(k + 1 for k in range(n) if stations[k] == r[k])
+        return Solution("OPTIMAL", n - value, n - value, kept, _journey(gmap, space, stations), "bound")
+    ride_of = {rd: i for i, rd in enumerate(tpl.rides)}
+    line_of = {line: i for i, line in enumerate(space.lines)}
+    hint = [(stations[0], None)] + [(stations[k], ride_of[(line_of[space.hops[h][1]], space.hops[h][2])])
+                                    for k, h in enumerate(states[1:], 1)]
+    return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat+bound", hint, value)
+
+
+def _cp_sat(gmap: GameMap, space: StateSpace, tpl: JourneyTemplate, r: np.ndarray, caps: np.ndarray,
+            time_limit: float, label: str, hint: Sequence = (), upper: int | None = None) -> Solution:
+    """Build, solve, extract; the status as CP-SAT reports it (UNKNOWN is never INFEASIBLE)."""
+    n = space.slots
+    rm = build_model(tpl, r, caps, hint, upper)
+    status, solver = solve_model(rm, time_limit)
+    if status == "INFEASIBLE":
+        return Solution(status, None, n, (), None, label)
+    most = n if upper is None else upper  # most kept slots proved possible
     if status in ("OPTIMAL", "FEASIBLE"):
-        chosen = extract(space, vars_, solver)
-        kept_n = int(round(solver.objective_value))
-        bound = n - int(min(value, np.floor(solver.best_objective_bound + 1e-9)))
-        kept = tuple(k + 1 for k, q in enumerate(chosen) if _station(space, k, q) == r[k])
-        return Solution(status, n - kept_n, bound, kept, _journey(gmap, space, chosen), "cp-sat")
-    return Solution(status, None, n - value, (), None, "cp-sat")
+        stations = extract(tpl, solver)
+        kept = tuple(k + 1 for k in range(n) if stations[k] == r[k])
+        bound = int(np.floor(solver.best_objective_bound + 1e-9))
+        if status == "OPTIMAL" or bound > len(kept):  # CP-SAT's bound when set (unset it reads 0)
+            most = min(most, bound)
+        return Solution(status, n - len(kept), n - most, kept, _journey(gmap, space, stations), label)
+    return Solution(status, None, n - most, (), None, label)

@@ -28,7 +28,7 @@ class DealChecker:
     data: str | None = None
     recipe: str | None = None
     copy_rule: str | None = None
-    engine: str = "auto"
+    engine: str = "cp-sat"
     time_limit: float = 10.0
 
     def __call__(self) -> Callable[[int], dict]:

@@ -1,5 +1,6 @@
-"""One Day in London: the minimum-exchange solver against an independent exhaustive search,
-the CP-SAT model against the exact bound, and the solve / check commands."""
+"""One Day in London: the minimum-exchange solver against an independent exhaustive search (on
+hundreds of small random networks), the CP-SAT model (the default engine) against the exact
+dynamic-programming bound on London racks, and the solve / check commands."""
 
 from __future__ import annotations
 
@@ -20,13 +21,27 @@ from tubedeck.network import Line
 TOY_RUNS = {"red": "abcde", "blue": "fcgh", "m": "bgh", "p": "ebgh"}
 
 
-def toy_map(slots: int) -> GameMap:
-    lines_at = {s: tuple(sorted(l for l, r in TOY_RUNS.items() if s in r)) for s in "abcdefgh"}
-    stations = {s: GameStation(s, s.upper(), 51.5, -0.1, (s,), lines_at[s]) for s in "abcdefgh"}
-    lines = {l: Line(l, l, "#000000", "#FFFFFF") for l in TOY_RUNS}
-    runs = {l: Run(l, tuple(r)) for l, r in TOY_RUNS.items()}
-    recipe = dataclasses.replace(load_recipe(), slots=slots, shared_track=((("m", "p"), "toy"),))
-    return GameMap(stations, lines, runs, (frozenset({"m", "p"}),), recipe)
+def toy_map(slots: int, toy_runs: dict[str, str] = TOY_RUNS) -> GameMap:
+    names = sorted(set("".join(toy_runs.values())))
+    lines_at = {s: tuple(sorted(l for l, r in toy_runs.items() if s in r)) for s in names}
+    stations = {s: GameStation(s, s.upper(), 51.5, -0.1, (s,), lines_at[s]) for s in names}
+    lines = {l: Line(l, l, "#000000", "#FFFFFF") for l in toy_runs}
+    runs = {l: Run(l, tuple(r)) for l, r in toy_runs.items()}
+    shared = ((("m", "p"), "toy"),) if {"m", "p"} <= set(toy_runs) else ()
+    recipe = dataclasses.replace(load_recipe(), slots=slots, shared_track=shared)
+    return GameMap(stations, lines, runs, tuple(frozenset(ls) for ls, _ in shared), recipe)
+
+
+def random_runs(rng: random.Random) -> dict[str, str]:
+    """2-4 lines over 4-7 stations; every station on some line, lines may share track."""
+    names = "abcdefg"[: rng.randint(4, 7)]
+    runs = {f"l{i}": "".join(rng.sample(names, rng.randint(2, min(5, len(names))))) for i in range(rng.randint(2, 4))}
+    for s in names:
+        if not any(s in r for r in runs.values()):
+            line = rng.choice(sorted(runs))
+            at = rng.randint(0, len(runs[line]))
+            runs[line] = runs[line][:at] + s + runs[line][at:]
+    return runs
 
 
 def exhaustive_best(runs: dict[str, str], rack: str, caps: dict[str, int]) -> int | None:
@@ -60,27 +75,49 @@ def exhaustive_best(runs: dict[str, str], rack: str, caps: dict[str, int]) -> in
     return best
 
 
+def check_against_exhaustive(gmap: GameMap, runs: dict[str, str], rack: str, caps: dict[str, int]) -> None:
+    space = state_space(gmap)
+    n = len(rack)
+    expected = exhaustive_best(runs, rack, caps)
+    cap_arr = np.array([caps[s] for s in space.stations])
+    for engine in ("cp-sat", "auto"):
+        sol = solve_rack(gmap, space, list(rack), cap_arr, engine)
+        if expected is None:
+            assert sol.status == "INFEASIBLE" and sol.reachable is False, (engine, runs, rack, caps)
+            assert sol.journey is None
+            continue
+        assert sol.status == "OPTIMAL" and sol.exchanges == n - expected, (engine, runs, rack, caps, sol)
+        assert sol.lower_bound == sol.exchanges
+        assert validate(gmap, sol.journey.stations, n).valid
+        for s in set(sol.journey.stations):
+            assert sol.journey.stations.count(s) <= caps[s]
+        assert sol.kept == tuple(k for k in range(1, n + 1) if sol.journey.stations[k - 1] == rack[k - 1])
+
+
 def test_solver_agrees_with_exhaustive_search_on_a_small_network():
     gmap = toy_map(slots=6)
-    space = state_space(gmap)
     rng = random.Random(11)
-    for trial in range(25):
+    for _ in range(60):
         rack = "".join(rng.choice("abcdefgh") for _ in range(6))
         caps = {s: rng.choice([0, 1, 1, 2, 3]) for s in "abcdefgh"}
         for s in rack:
             caps[s] = max(caps[s], 1)  # a card in the rack is in the game
-        expected = exhaustive_best(TOY_RUNS, rack, caps)
-        cap_arr = np.array([caps[s] for s in space.stations])
-        for engine in ("auto", "cp-sat"):
-            sol = solve_rack(gmap, space, list(rack), cap_arr, engine)
-            if expected is None:
-                assert sol.status == "INFEASIBLE" and sol.journey is None
-                continue
-            assert sol.status == "OPTIMAL" and sol.exchanges == 6 - expected, (trial, engine, rack, caps)
-            assert validate(gmap, sol.journey.stations, 6).valid
-            for s in set(sol.journey.stations):
-                assert sol.journey.stations.count(s) <= caps[s]
-            assert all(sol.journey.stations[k - 1] == rack[k - 1] for k in sol.kept)
+        check_against_exhaustive(gmap, TOY_RUNS, rack, caps)
+
+
+def test_solver_agrees_with_exhaustive_search_on_random_networks():
+    """Hundreds of random small networks, racks and copy limits (some with no journey at all)."""
+    rng = random.Random(2024)
+    for _ in range(300):
+        runs = random_runs(rng)
+        slots = rng.randint(3, 6)
+        gmap = toy_map(slots, runs)
+        names = sorted(gmap.stations)
+        rack = "".join(rng.choice(names) for _ in range(slots))
+        caps = {s: rng.choice([0, 1, 1, 1, 2, 3]) for s in names}
+        for s in rack:
+            caps[s] = max(caps[s], rng.choice([0, 1]))  # sometimes the rack's own card is unobtainable
+        check_against_exhaustive(gmap, runs, rack, caps)
 
 
 @pytest.fixture(scope="module")
@@ -91,15 +128,37 @@ def game(london):
 
 
 def test_cp_sat_agrees_with_the_bound_on_london_deals(game):
+    """CP-SAT alone (the default) against the dynamic programme, on racks from 2-4 player deals."""
     gmap, deck, space = game
     rng = random.Random(3)
-    for _ in range(4):
-        cards = rng.sample(deck.cards, 40)
+    engines = set()
+    for trial in range(240):
+        players = 2 + trial % 3
+        cards = rng.sample(deck.cards, 10 * players)
         rack = [c.station for c in cards[:10]]
         caps = caps_for(space, deck.copies(), [c.station for c in cards[10:]])
-        auto, cpsat = solve_rack(gmap, space, rack, caps), solve_rack(gmap, space, rack, caps, "cp-sat")
-        assert cpsat.engine == "cp-sat" and cpsat.status == "OPTIMAL"
-        assert auto.exchanges == cpsat.exchanges
+        cpsat, auto = solve_rack(gmap, space, rack, caps), solve_rack(gmap, space, rack, caps, "auto")
+        assert cpsat.engine == "cp-sat" and cpsat.status == "OPTIMAL" and auto.status == "OPTIMAL"
+        assert cpsat.exchanges == auto.exchanges == cpsat.lower_bound, (rack, cpsat, auto)
+        assert validate(gmap, cpsat.journey.stations).valid
+        used = np.bincount([space.index[s] for s in cpsat.journey.stations], minlength=len(caps))
+        assert (used <= caps).all()
+        engines.add(auto.engine)
+    assert "bound" in engines
+
+
+def test_cp_sat_status_is_reported_as_it_is(game):
+    """A time limit too short to prove anything gives UNKNOWN or FEASIBLE, never INFEASIBLE."""
+    gmap, deck, space = game
+    rack = [c.station for c in random.Random(8).sample(deck.cards, 10)]
+    best = solve_rack(gmap, space, rack, caps_for(space, deck.copies()))
+    sol = solve_rack(gmap, space, rack, caps_for(space, deck.copies()), time_limit=1e-9)
+    assert sol.engine == "cp-sat" and sol.status in ("UNKNOWN", "FEASIBLE", "OPTIMAL")
+    assert sol.lower_bound <= best.exchanges == best.lower_bound
+    if sol.status == "UNKNOWN":
+        assert sol.exchanges is None and sol.reachable is None and sol.journey is None
+    with pytest.raises(ValueError, match="unknown engine"):
+        solve_rack(gmap, space, rack, caps_for(space, deck.copies()), "dp")
 
 
 def test_a_valid_rack_needs_no_exchange_and_copies_bind(game):
@@ -108,6 +167,7 @@ def test_a_valid_rack_needs_no_exchange_and_copies_bind(game):
             "elephant-castle", "kings-cross-st-pancras", "waterloo", "edgware-road-bakerloo"]
     caps = caps_for(space, deck.copies())
     assert solve_rack(gmap, space, rack, caps).exchanges == 0
+    assert solve_rack(gmap, space, rack, caps).engine == "cp-sat"
     # if another player holds Farringdon, slot 4 must change
     sol = solve_rack(gmap, space, rack, caps_for(space, deck.copies(), ["farringdon"]))
     assert sol.exchanges == 1 and 4 not in sol.kept and "farringdon" not in sol.journey.stations
@@ -129,6 +189,7 @@ def test_solve_command(capsys):
     assert run(*["solve", "oneday", "--rack", WIN, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["validation"]["valid"] and out["solution"]["exchanges"] == 0
+    assert out["solution"]["engine"] == "cp-sat" and out["solution"]["status"] == "OPTIMAL"
     swapped = WIN.replace("Farringdon", "Pimlico")
     assert run(*["solve", "oneday", "--rack", swapped, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
