@@ -8,6 +8,10 @@ floats); the Pen maps it through the document's :class:`Mode`:
   and faces skip full-bleed backgrounds (``pen.ink_saver``); strokes keep their colour;
 * ``greyscale``: luminance only (DeviceGray), for black-and-white printers;
 * ``cmyk``: DeviceCMYK for print shops (a simple naive separation: pure black stays K-only).
+
+In ``greyscale`` and ``ink-saver`` the Pen also checks text against the fill drawn under it
+(see :func:`text_on`): text below 4.5:1 contrast there turns black or white, whichever reads
+(white on the Jubilee grey becomes black). Colour and CMYK print what the face asked.
 """
 
 from __future__ import annotations
@@ -56,6 +60,33 @@ def rgb(spec: ColourSpec) -> tuple[float, float, float]:
 def luminance(c: tuple[float, float, float]) -> float:
     """Perceived brightness 0-1 (Rec. 601 weights, as printers' greyscale conversion does)."""
     return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG contrast ratio of two RGB colours (1 to 21; body text wants >= 4.5)."""
+    def rel(c: tuple[float, float, float]) -> float:
+        lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((rel(a), rel(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+MIN_CONTRAST = 4.5  # below this (after the mode's mapping), text on a fill switches to black or white
+
+
+@lru_cache(maxsize=4096)
+def text_on(fill: ColourSpec, mode: "Mode", colour: ColourSpec | None = None) -> ColourSpec:
+    """The text colour for an area filled with ``fill``, as the page will print in ``mode``:
+    ``colour`` if it reads (contrast >= 4.5:1 against the mapped fill), else black or white,
+    whichever contrasts more. ``colour=None``: just the better of black and white."""
+    back = as_rgb(resolve(fill, mode, "fill"))
+    best = max(("#000000", "#FFFFFF"), key=lambda c: contrast(as_rgb(resolve(c, mode, "text")), back))
+    if colour is None:
+        return best
+    asked = contrast(as_rgb(resolve(colour, mode, "text")), back)
+    if asked >= MIN_CONTRAST or contrast(as_rgb(resolve(best, mode, "text")), back) <= asked:
+        return colour
+    return best
 
 
 def to_cmyk(c: tuple[float, float, float]) -> tuple[float, float, float, float]:

@@ -3,6 +3,7 @@
 * PNG: each face of the one-card-per-page PDF rasterised by PyMuPDF at ``dpi`` (300), so PNGs
   are pixel-for-pixel what the PDF prints. Size = (card + 2 x bleed) at dpi, rounded: The Game
   Crafter's poker template (1/8 in bleed) is 825 x 1125 px, MakePlayingCards' (0.12 in) 822 x 1122.
+  Every PNG (contact sheets too) is tagged with its resolution (pHYs), so it opens at its real size.
 * SVG: each face drawn again through :class:`~generator.svgpen.SvgPen` (vector, mm units).
 * Contact sheet: every front (and the backs) as a thumbnail grid with ids, one PNG per deck.
 """
@@ -23,13 +24,19 @@ from .svgpen import SvgPen
 CONTACT_MAX_PX = 2400  # contact sheet width in pixels (at most)
 
 
-def _pixmap_png(page, width_px: int, height_px: int) -> bytes:
+def png_bytes(pix: "pymupdf.Pixmap", dpi: float) -> bytes:
+    """PNG bytes tagged with ``dpi`` (the pHYs chunk), so a print shop or viewer sees the true size."""
+    pix.set_dpi(round(dpi), round(dpi))
+    return pix.tobytes("png")
+
+
+def _pixmap_png(page, width_px: int, height_px: int, dpi: int) -> bytes:
     r = page.rect
     pix = page.get_pixmap(matrix=pymupdf.Matrix(width_px / r.width, height_px / r.height), alpha=False)
     if (pix.width, pix.height) != (width_px, height_px):  # float rounding: clip to the exact size
         pix = page.get_pixmap(matrix=pymupdf.Matrix(width_px / r.width, height_px / r.height), alpha=False,
                               clip=pymupdf.Rect(0, 0, r.width - 1e-3, r.height - 1e-3))
-    return pix.tobytes("png")
+    return png_bytes(pix, dpi)
 
 
 def png_size(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
@@ -40,7 +47,7 @@ def card_pngs(cards_pdf: bytes, width_mm: float, height_mm: float, dpi: int) -> 
     """Rasterise every page of a one-card-per-page PDF (page = card + bleed) to PNG bytes."""
     w, h = png_size(width_mm, height_mm, dpi)
     with pymupdf.open(stream=cards_pdf, filetype="pdf") as doc:
-        return [_pixmap_png(page, w, h) for page in doc]
+        return [_pixmap_png(page, w, h, dpi) for page in doc]
 
 
 def card_svgs(deck: Deck, options: PrintOptions, bleed: float) -> list[bytes]:
@@ -85,6 +92,6 @@ def contact_sheet(deck: Deck, options: PrintOptions) -> bytes:
             pen.text(size.width / 2, 1.2, text[:40], size=7, colour="#333333", align="centre")
     c.showPage()
     c.save()
-    dpi = min(150.0, CONTACT_MAX_PX / (width / 25.4))
+    dpi = max(20, int(min(150.0, CONTACT_MAX_PX / (width / 25.4))))
     with pymupdf.open(stream=buf.getvalue(), filetype="pdf") as doc:
-        return doc[0].get_pixmap(dpi=max(20, int(dpi)), alpha=False).tobytes("png")
+        return png_bytes(doc[0].get_pixmap(dpi=dpi, alpha=False), dpi)

@@ -3,6 +3,8 @@
 Page coordinates are millimetres from the paper's bottom-left. The grid of card trims is
 centred inside the printable area (paper inset by 6.35 mm, the usual home-printer limit), with
 an optional ``gap`` between cards. Slot 0 is the top-left card; slots run in reading order.
+``make_layout(..., reserve=mm)`` keeps a strip free at the bottom of the printable area (the
+engine's last resort when no margin has room for the ruler block, see :mod:`generator.ruler`).
 
 Bleed on a sheet: art may extend ``bleed`` past the trim on the grid's outer edges (but not
 into the printer margin) and ``min(bleed, gap / 2)`` between cards, so neighbours never
@@ -123,9 +125,11 @@ def _capacity(paper: Paper, card: CardSize, gap: float, fold: bool) -> int:
     return cols * rows
 
 
-def _regions(paper: Paper, fold: bool) -> tuple[Rect, Rect]:
-    """The printable region for fronts, and the outer limit for bleed."""
+def _regions(paper: Paper, fold: bool, reserve: float = 0.0) -> tuple[Rect, Rect]:
+    """The printable region for fronts, and the outer limit for bleed (both above ``reserve``
+    mm kept free at the bottom of the printable area)."""
     printable = paper.rect.inset(PRINTER_MARGIN)
+    printable = Rect(printable.x, printable.y + reserve, printable.w, printable.h - reserve)
     if not fold:
         return printable, printable
     half = Rect(printable.x, printable.y, paper.width / 2 - FOLD_GUTTER - printable.x, printable.h)
@@ -133,14 +137,21 @@ def _regions(paper: Paper, fold: bool) -> tuple[Rect, Rect]:
 
 
 def make_layout(paper: Paper, card: CardSize, *, gap: float = 0.0, bleed: float = 0.0, duplex: str = "long",
-                fold: bool = False, back_offset: tuple[float, float] = (0.0, 0.0), double_sided: bool = True) -> Layout:
-    """Compute the page layout of a deck; UsageError if not one card fits the paper."""
+                fold: bool = False, back_offset: tuple[float, float] = (0.0, 0.0), double_sided: bool = True,
+                reserve: float = 0.0) -> Layout:
+    """Compute the page layout of a deck; UsageError if not one card fits the paper.
+
+    ``reserve`` keeps that many mm free at the bottom of the printable area (for the ruler
+    block when the margins have no room for it; the grid then loses a row)."""
     fold = fold and double_sided  # nothing to fold over without backs
-    region, outer = _regions(paper, fold)
+    region, outer = _regions(paper, fold, reserve)
     cols, rows, x0, y0 = _grid(region, card, gap, align="right" if fold else "centre")
     if cols < 1:
-        raise UsageError(f"a {card.label()} card does not fit on {paper.name} {paper.orientation} paper "
-                         f"({'fold-over, ' if fold else ''}{PRINTER_MARGIN} mm margins)")
+        why = f"{'fold-over halves, ' if fold else ''}{PRINTER_MARGIN} mm margins"
+        if reserve:
+            why += f" and a {reserve:g} mm strip for the 50 mm ruler"
+        raise UsageError(f"a {card.label()} card does not fit on {paper.name} {paper.orientation} paper: "
+                         f"the space for cards is {region.w:.1f} x {region.h:.1f} mm ({why})")
     if fold:
         # Fronts end FOLD_GUTTER before the fold line: their bleed must not cross it.
         fold_outer = Rect(outer.x, outer.y, paper.width / 2 - outer.x, outer.h)

@@ -1,131 +1,119 @@
-"""Sheet furniture: cut marks, the fold line, the 50 mm ruler and the print-at-100% note.
+"""Sheet furniture: cut marks and the fold line (the ruler block is :mod:`generator.ruler`).
 
 Cut marks sit outside the card grid at every cut line, so a guillotine or rotary-cutter user
-lines the blade up with a mark on each side. They start 1 mm beyond the grid's outer bleed and
-run 5 mm (``short``) or to the paper edge (``edge``), 0.25 pt black (K only in CMYK).
+lines the blade up with a mark on each side. They start 1 mm beyond the grid's outer bleed,
+0.25 pt black (K only in CMYK), and run:
 
-The ruler proves the sheet printed at 100%: if the bar does not measure 50 mm, the printer
-scaled the page ("fit to page") and the cards will be the wrong size. It goes in the widest
-margin, in a stretch free of cut marks, turned sideways when a side margin is the widest.
+* ``short``: 5 mm outwards, but never into the 6.35 mm unprintable margin when at least 2 mm
+  of mark fits before it (the mark is shortened). Where the grid itself comes within ~3 mm of
+  the margin (Letter portrait top and bottom, A4 sides with a 3 mm bleed) there is no such
+  room: the mark keeps its 5 mm and runs into the margin as a best effort (printers that reach
+  closer to the edge print it; the others drop it, and the other side's marks still guide the cut);
+* ``edge``: to the paper edge, through the margin (the user asked for it), except that a mark
+  stops short of the ruler block when it would cross it;
+* ``none``: no marks.
+
+Distances here are "depths": millimetres from the paper edge a mark lies along.
 """
 
 from __future__ import annotations
 
 from .layout import Slot, cut_lines
 from .pen import Pen
+from .fonts import text_width
 from .sizes import PRINTER_MARGIN, PT, Paper, Rect
-from .text import TextFitError, fit
+from .text import block
 
 MARK_WIDTH = 0.25 * PT  # 0.25 pt in mm
 MARK_LENGTH = 5.0
 MARK_CLEAR = 1.0  # mm between the outer bleed and the start of a mark
+MIN_MARK = 2.0  # shortest mark worth drawing inside the printable area
 BLACK = "#000000"
-NOTE = "Print at 100% / actual size (no fit to page): this bar is 50 mm"
-RULER_BLOCK = 9.6  # mm across: page label, note, tick labels, ruler
 
 
-def cut_marks(pen: Pen, slots: tuple[Slot, ...], paper: Paper, style: str) -> None:
-    """Marks at every grid line, outside the grid's bleed on all four sides."""
+def grid_depths(paper: Paper, slots: tuple[Slot, ...]) -> dict[str, float]:
+    """How far the grid's clip boxes (trim + bleed) stay from each paper edge, in mm."""
+    clip = [s.clip for s in slots]
+    return {"bottom": min(c.y for c in clip), "top": paper.height - max(c.top for c in clip),
+            "left": min(c.x for c in clip), "right": paper.width - max(c.right for c in clip)}
+
+
+def mark_reach(depth: float, style: str) -> tuple[float, float] | None:
+    """(inner, outer) end of a cut mark, as depths from the paper edge, for a grid edge
+    ``depth`` mm from it; None when ``style`` draws no mark there."""
+    if style == "none":
+        return None
+    inner = depth - MARK_CLEAR
+    outer = 0.0 if style == "edge" else inner - MARK_LENGTH
+    if style == "short" and inner - PRINTER_MARGIN >= MIN_MARK:
+        outer = max(outer, PRINTER_MARGIN)  # room to stay printable: do
+    outer = max(outer, 0.0)
+    return (inner, outer) if inner - outer > 0.5 else None
+
+
+def edge_point(paper: Paper, side: str, along: float, depth: float) -> tuple[float, float]:
+    """The page point ``depth`` mm in from ``side``'s edge, at ``along`` (x for bottom/top, y for left/right)."""
+    return {"bottom": (along, depth), "top": (along, paper.height - depth),
+            "left": (depth, along), "right": (paper.width - depth, along)}[side]
+
+
+def cut_marks(pen: Pen, slots: tuple[Slot, ...], paper: Paper, style: str, keep_out: list[Rect] = ()) -> None:
+    """Marks at every grid line, outside the grid's bleed on all four sides. A mark that would
+    cross a ``keep_out`` box (the ruler block; only ``edge`` marks reach that far) stops
+    :data:`KEEP_CLEAR` short of it."""
     if style == "none" or not slots:
         return
     xs, ys = cut_lines(slots)
-    clip = [s.clip for s in slots]
-    left, right = min(c.x for c in clip), max(c.right for c in clip)
-    bottom, top = min(c.y for c in clip), max(c.top for c in clip)
-
-    def span(start: float, edge: float) -> tuple[float, float]:
-        direction = 1 if edge > start else -1
-        a = start + direction * MARK_CLEAR
-        b = edge if style == "edge" else a + direction * MARK_LENGTH
-        if direction * (b - edge) > 0:  # never past the paper edge
-            b = edge
-        return a, b
-
-    for x in xs:
-        for a, b in (span(top, paper.height), span(bottom, 0.0)):
-            if abs(b - a) > 0.5:
-                pen.line(x, a, x, b, stroke=BLACK, width=MARK_WIDTH)
-    for y in ys:
-        for a, b in (span(right, paper.width), span(left, 0.0)):
-            if abs(b - a) > 0.5:
-                pen.line(a, y, b, y, stroke=BLACK, width=MARK_WIDTH)
+    for side, depth in grid_depths(paper, slots).items():
+        reach = mark_reach(depth, style)
+        if reach is None:
+            continue
+        for along in (xs if side in ("bottom", "top") else ys):
+            inner, outer = reach
+            for box in keep_out:
+                outer = max(outer, _blocked_at(paper, side, along, box) + KEEP_CLEAR)
+            if inner - outer > 0.5:
+                pen.line(*edge_point(paper, side, along, inner), *edge_point(paper, side, along, outer),
+                         stroke=BLACK, width=MARK_WIDTH)
 
 
-def fold_line(pen: Pen, paper: Paper) -> None:
-    """The dashed fold line down the centre of a fold-over page, with a small label."""
+KEEP_CLEAR = 0.6  # mm between a shortened mark and the box it stops at
+
+
+def _blocked_at(paper: Paper, side: str, along: float, box: Rect) -> float:
+    """The depth where a mark at ``along`` on ``side`` first meets ``box`` (-inf if never)."""
+    pad = KEEP_CLEAR - 0.1  # a mark passing at the ruler's own clearance is not blocked
+    if side in ("bottom", "top"):
+        if not box.x - pad < along < box.right + pad:
+            return float("-inf")
+        return box.top if side == "bottom" else paper.height - box.y
+    if not box.y - pad < along < box.top + pad:
+        return float("-inf")
+    return box.right if side == "left" else paper.width - box.x
+
+
+FOLD_LABEL_SIZE = 4.5
+
+
+def fold_line(pen: Pen, paper: Paper, slots: tuple[Slot, ...] = ()) -> None:
+    """The dashed fold line down the centre of a fold-over page, labelled "fold" (turned to read
+    down the line, just right of it) in the top or bottom margin when that margin has room."""
     x = paper.width / 2
     pen.line(x, 0.0, x, paper.height, stroke="#808080", width=0.2, dash=(2.0, 1.5))
-    pen.text(x - 1.0, paper.height - PRINTER_MARGIN - 2.0, "fold", size=5, colour="#606060", align="right")
+    rect = fold_label_rect(paper, slots)
+    if rect is not None:
+        line = block(("fold",), "sans", FOLD_LABEL_SIZE)
+        pen.text(rect.x + line.height - line.ascent, rect.top, "fold", size=FOLD_LABEL_SIZE, colour="#606060",
+                 angle=-90.0)
 
 
-def _free_spans(marks: tuple[float, ...], lo: float, hi: float) -> list[tuple[float, float]]:
-    cuts = [lo] + [m for m in marks if lo < m < hi] + [hi]
-    return [(a, b) for a, b in zip(cuts, cuts[1:])]
-
-
-def ruler(pen: Pen, paper: Paper, slots: tuple[Slot, ...], label: str) -> None:
-    """Place the ruler block in the widest margin around ``slots`` (all of the page if none)."""
-    if slots:
-        xs, ys = cut_lines(slots)
-        clip = [s.clip for s in slots]
-        margins = {
-            "bottom": min(c.y for c in clip),
-            "left": min(c.x for c in clip),
-            "right": paper.width - max(c.right for c in clip),
-        }
-    else:
-        xs, ys, margins = (), (), {"bottom": paper.height}
-    side = "bottom" if margins["bottom"] >= RULER_BLOCK + 2 * MARK_CLEAR else max(margins, key=margins.get)
-    if side == "bottom":
-        top_v = margins["bottom"] - MARK_CLEAR - 0.5  # block's grid-side edge, mm from the edge
-        spans = _free_spans(xs, PRINTER_MARGIN, paper.width - PRINTER_MARGIN)
-        a, b = max(spans, key=lambda s: s[1] - s[0])
-        frame = ((a + 1.0, max(top_v - RULER_BLOCK, 0.8)), (1.0, 0.0), (0.0, 1.0), 0.0)
-    else:
-        spans = _free_spans(ys, PRINTER_MARGIN, paper.height - PRINTER_MARGIN)
-        a, b = max(spans, key=lambda s: s[1] - s[0])
-        depth = max(margins[side] - MARK_CLEAR - 0.5 - RULER_BLOCK, 0.8)
-        if side == "left":  # reads top to bottom, text tops toward the cards
-            frame = ((depth, b - 1.0), (0.0, -1.0), (1.0, 0.0), -90.0)
-        else:  # right margin: reads bottom to top, text tops toward the cards
-            frame = ((paper.width - depth, a + 1.0), (0.0, 1.0), (-1.0, 0.0), 90.0)
-    _draw_block(pen, frame, b - a - 2.0, label)
-
-
-def _draw_block(pen: Pen, frame, length: float, label: str) -> None:
-    """The block in a local frame: u along the ruler, v toward the cards (all mm)."""
-    (ox, oy), (ux, uy), (vx, vy), angle = frame
-
-    def at(u: float, v: float) -> tuple[float, float]:
-        return (ox + u * ux + v * vx, oy + u * uy + v * vy)
-
-    def text(u: float, v: float, s: str, size: float, align: str = "left") -> None:
-        pen.text(*at(u, v), s, size=size, colour=BLACK, align=align, angle=angle, field="ruler")
-
-    # Page label (outermost: least important if the printer clips the margin).
-    try:
-        f = fit(label, "sans", 5.0, 3.5, max(length, 10.0), 3.0, max_lines=1)
-        text(0.0, 0.3, f.lines[0], f.size)
-    except TextFitError:
-        pass
-    note = fit(NOTE, "sans-bold", 5.5, 3.0, max(length, 50.0), 3.0, max_lines=1)
-    text(0.0, 2.6, note.lines[0], note.size)
-    for mm in range(0, 51, 10):
-        text(float(mm), 4.9, f"{mm}" if mm < 50 else "50 mm", 4.0, "left" if mm == 0 else "centre")
-    base = 6.6
-    pen.line(*at(0, base), *at(50, base), stroke=BLACK, width=0.15)
-    for mm in range(51):
-        h = 2.4 if mm % 10 == 0 else 1.6 if mm % 5 == 0 else 0.9
-        pen.line(*at(mm, base), *at(mm, base + h), stroke=BLACK, width=0.12)
-
-
-def sheet_safe(paper: Paper) -> Rect:
-    """Where a Sheet may draw: the printable area above the ruler strip."""
-    strip = 10.0  # the ruler block (9.6 mm) and a little air
-    return Rect(PRINTER_MARGIN, PRINTER_MARGIN + strip, paper.width - 2 * PRINTER_MARGIN,
-                paper.height - 2 * PRINTER_MARGIN - strip)
-
-
-def sheet_ruler(pen: Pen, paper: Paper, label: str) -> None:
-    frame = ((PRINTER_MARGIN, PRINTER_MARGIN), (1.0, 0.0), (0.0, 1.0), 0.0)
-    _draw_block(pen, frame, paper.width - 2 * PRINTER_MARGIN, label)
+def fold_label_rect(paper: Paper, slots: tuple[Slot, ...]) -> Rect | None:
+    """The fold label's box (page mm): between the fold line and the nearest cut line (3 mm
+    right of it), in the printable part of the top (else bottom) margin; None if neither has room."""
+    length, thick = text_width("fold", "sans", FOLD_LABEL_SIZE), block(("fold",), "sans", FOLD_LABEL_SIZE).height
+    depths = grid_depths(paper, slots) if slots else {"top": paper.height, "bottom": paper.height}
+    for side in ("top", "bottom"):
+        if depths[side] - MARK_CLEAR - PRINTER_MARGIN >= length:
+            y = paper.height - PRINTER_MARGIN - length if side == "top" else PRINTER_MARGIN
+            return Rect(paper.width / 2 + 0.3, y, thick, length)
+    return None

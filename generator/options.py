@@ -6,6 +6,7 @@ games receive the result and usually only read ``options.mode`` (if at all).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from tubedeck.errors import UsageError
@@ -21,6 +22,16 @@ ORIENTATIONS = ("auto", "portrait", "landscape")
 # Print-on-demand presets: the bleed each shop's templates expect around a poker card at 300 dpi
 # (The Game Crafter 825 x 1125 px = 1/8 in; MakePlayingCards 822 x 1122 px = 0.12 in).
 POD_BLEED = {"tgc": 25.4 / 8, "mpc": 25.4 * 0.12}
+
+
+def _finite(option: str, raw, *values: float) -> None:
+    """UsageError unless every number given for ``option`` is finite (``nan``/``inf`` are not lengths)."""
+    try:
+        ok = all(math.isfinite(float(v)) for v in (values or (raw,)))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise UsageError(f"{option} {raw}: must be a finite number (not nan or inf)")
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,8 @@ class PrintOptions:
               back_offset: str = "0,0", mode: str = "colour", export: str = "pdf,contact",
               pod: str | None = None, dpi: int = 300) -> "PrintOptions":
         """Check and convert the CLI's strings; a UsageError names the bad option."""
+        _finite("--bleed", bleed)
+        _finite("--gap", gap)
         if orientation not in ORIENTATIONS:
             raise UsageError(f"--orientation must be one of {', '.join(ORIENTATIONS)}, not {orientation!r}")
         if not 0 <= bleed <= 6:
@@ -71,6 +84,7 @@ class PrintOptions:
             dx, dy = (float(v) for v in back_offset.replace(" ", "").split(","))
         except ValueError:
             raise UsageError(f"--back-offset {back_offset!r}: use DX,DY in mm, e.g. 0.5,-1") from None
+        _finite("--back-offset", back_offset, dx, dy)
         if abs(dx) > 10 or abs(dy) > 10:
             raise UsageError(f"--back-offset {back_offset!r}: at most 10 mm each way")
         exports = tuple(dict.fromkeys(e.strip().lower() for e in export.split(",") if e.strip()))
@@ -82,6 +96,7 @@ class PrintOptions:
             if pod not in POD_BLEED:
                 raise UsageError(f"--pod must be one of {', '.join(POD_BLEED)}, not {pod!r}")
             exports = tuple(dict.fromkeys(exports + ("png", "cards")))
+        _finite("--dpi", dpi)
         if not 72 <= dpi <= 1200:
             raise UsageError(f"--dpi {dpi}: use 72 to 1200")
         return cls(paper=parse_paper(paper), orientation=orientation, card=parse_card(card), bleed=float(bleed),

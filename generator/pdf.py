@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import io
 
-
 from reportlab.pdfgen.canvas import Canvas
 
-from . import fonts, marks
+from . import fonts, marks, ruler
 from .colour import Mode
 from .document import Card, Deck, Face, Sheet
 from .layout import Layout, Slot, make_layout, orient
@@ -51,22 +50,39 @@ def deck_size(deck: Deck, options: PrintOptions) -> CardSize:
 
 
 def deck_layout(deck: Deck, options: PrintOptions) -> Layout:
+    """The deck's page layout; if its margins leave no room for the ruler block on a front or a
+    back page, the same layout again with :data:`ruler.RESERVE` mm kept free at the bottom."""
     card = deck_size(deck, options)
     paper = orient(options.paper, options.orientation, card, options.gap, options.fold and deck.double_sided)
-    return make_layout(paper, card, gap=options.gap, bleed=options.bleed, duplex=options.duplex,
-                       fold=options.fold, back_offset=options.back_offset, double_sided=deck.double_sided)
+
+    def layout(reserve: float) -> Layout:
+        return make_layout(paper, card, gap=options.gap, bleed=options.bleed, duplex=options.duplex,
+                           fold=options.fold, back_offset=options.back_offset, double_sided=deck.double_sided,
+                           reserve=reserve)
+
+    first = layout(0.0)
+    return first if all(ruler.fits(paper, slots, style, first.fold) for slots, style in _pages(first, options)) \
+        else layout(ruler.RESERVE)
+
+
+def _pages(layout: Layout, options: PrintOptions) -> list[tuple[tuple[Slot, ...], str]]:
+    """The slots and cut-mark style of each kind of page: fronts (with fold-over backs), duplex backs."""
+    if layout.backs_on_same_page:
+        return [(layout.fronts + layout.backs, options.marks)]
+    return [(layout.fronts, options.marks)] + ([(layout.backs, "none")] if layout.backs else [])
 
 
 def _furniture(canvas: Canvas, layout: Layout, slots: tuple[Slot, ...], options: PrintOptions, label: str,
                with_marks: bool) -> None:
     paper = layout.paper
+    style = options.marks if with_marks else "none"
     pen = PdfPen(canvas, (0.0, 0.0), paper.rect, paper.rect, paper.rect, options.mode, label)
+    block = ruler.place(paper, slots, label, style, layout.fold)
     with pen.placed():
-        if with_marks:
-            marks.cut_marks(pen, slots, paper, options.marks)
-            if layout.fold:
-                marks.fold_line(pen, paper)
-        marks.ruler(pen, paper, slots, label)
+        marks.cut_marks(pen, slots, paper, style, keep_out=[p.box for p in block])
+        if layout.fold:
+            marks.fold_line(pen, paper, slots)
+        ruler.draw(pen, block)
 
 
 def deck_sheets_pdf(deck: Deck, options: PrintOptions) -> tuple[bytes, int, Layout]:
@@ -156,10 +172,10 @@ def sheet_pdf(sheet: Sheet, options: PrintOptions) -> tuple[bytes, int]:
     n = len(sheet.pages)
     for i, draw in enumerate(sheet.pages, 1):
         label = f"{sheet.name} page {i}"
-        pen = PdfPen(c, (0.0, 0.0), paper.rect, paper.rect, marks.sheet_safe(paper), options.mode, label)
+        pen = PdfPen(c, (0.0, 0.0), paper.rect, paper.rect, ruler.sheet_safe(paper), options.mode, label)
         with pen.placed():
             draw(pen)
-            marks.sheet_ruler(pen, paper, f"{title} - page {i} of {n}")
+            ruler.sheet_ruler(pen, paper, f"{title} - page {i} of {n}")
         c.showPage()
     c.save()
     return buf.getvalue(), n

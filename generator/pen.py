@@ -14,18 +14,23 @@ Pen through the colour mode (see :mod:`generator.colour`).
 Two backends implement the four primitives (``_rect``, ``_path``, ``_circle``, ``_text``) and
 clipping: :class:`PdfPen` (ReportLab) here and ``SvgPen`` (svgwrite) in :mod:`generator.svgpen`.
 Fitting text is shared, so a card wraps and shrinks identically in every format.
+
+In greyscale and ink-saver modes the Pen remembers the fills it drew and, when text lands on
+one, makes sure it reads there (:meth:`Pen.text_on`: black or white if the asked colour falls
+below 4.5:1 contrast after the mode's mapping).
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from abc import ABC, abstractmethod
 from typing import Iterator, Sequence
 
 from tubedeck.errors import UsageError
 
 from . import fonts
-from .colour import ColourSpec, Mode, resolve
+from .colour import ColourSpec, Mode, resolve, text_on
 from .sizes import MM, PT, Rect
 from .text import FittedText, fit
 
@@ -42,12 +47,22 @@ class Pen(ABC):
         self.safe = safe  #: where text belongs
         self.mode = mode  #: the colour mode; colours are mapped for you
         self.label = label  #: "deck/card-id front": names the card in errors
+        # Filled shapes so far, topmost last, for the text-contrast check of greyscale and ink-saver.
+        self._fills: list[tuple[str, tuple, ColourSpec]] = []
+        self._track = mode in (Mode.GREYSCALE, Mode.INK_SAVER)
 
     # -- queries ------------------------------------------------------------------------
     @property
     def ink_saver(self) -> bool:
         """True in ink-saver mode: skip full-bleed backgrounds and big solid areas."""
         return self.mode is Mode.INK_SAVER
+
+    def text_on(self, fill: ColourSpec, colour: ColourSpec | None = None) -> ColourSpec:
+        """The colour for text on an area filled with ``fill``, as this page prints: ``colour``
+        if it reads there (contrast >= 4.5:1 after the colour mode's mapping), else black or white,
+        whichever reads better (``colour=None``: just that). Greyscale and ink-saver pages already
+        apply this to text drawn over a fill; call it to decide in colour mode too."""
+        return text_on(fill, self.mode, colour)
 
     @staticmethod
     def text_width(text: str, font: str = fonts.DEFAULT_FONT, size: float = 8.0) -> float:
@@ -60,12 +75,14 @@ class Pen(ABC):
         """A rectangle (bottom-left x, y), optionally with rounded corners of ``radius`` mm."""
         if fill is None and stroke is None:
             return
+        self._remember("rect", (x, y, w, h), fill)
         self._rect(x, y, w, h, self._col(fill, "fill"), self._col(stroke, "stroke"), width, radius)
 
     def background(self, fill: ColourSpec) -> None:
         """Fill the whole bleed box (a full-bleed background), except in ink-saver mode."""
         if not self.ink_saver:
             b = self.bleed_box
+            self._remember("rect", (b.x, b.y, b.w, b.h), fill)
             self._rect(b.x, b.y, b.w, b.h, self._col(fill, "fill"), None, 0.0, 0.0)
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: ColourSpec = "#000000",
@@ -82,11 +99,13 @@ class Pen(ABC):
                 stroke: ColourSpec | None = None, width: float = 0.25) -> None:
         """A closed shape through ``points``."""
         if len(points) >= 3 and (fill is not None or stroke is not None):
+            self._remember("polygon", tuple(points), fill)
             self._path(tuple(points), self._col(fill, "fill"), self._col(stroke, "stroke"), width, True, None)
 
     def circle(self, cx: float, cy: float, r: float, *, fill: ColourSpec | None = None,
                stroke: ColourSpec | None = None, width: float = 0.25) -> None:
         if fill is not None or stroke is not None:
+            self._remember("circle", (cx, cy, r), fill)
             self._circle(cx, cy, r, self._col(fill, "fill"), self._col(stroke, "stroke"), width)
 
     # -- text ---------------------------------------------------------------------------
@@ -98,6 +117,11 @@ class Pen(ABC):
         if align not in ALIGNS:
             raise UsageError(f"{self.label}: align must be one of {', '.join(ALIGNS)}, not {align!r}")
         self._check_glyphs(text, font, field)
+        if self._track:  # judge contrast at the middle of the line
+            w = fonts.text_width(text, font, size)
+            du, dv = {"left": w / 2, "centre": 0.0, "right": -w / 2}[align], 0.35 * size * PT
+            cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            colour = self._readable(colour, x + du * cos - dv * sin, y + du * sin + dv * cos)
         self._text(x, y, text, fonts.face(font).name, size, self._col(colour, "text"), align, angle)
 
     def text_box(self, box: Rect, text: str, *, font: str = fonts.DEFAULT_FONT, size: float = 10.0,
@@ -119,6 +143,8 @@ class Pen(ABC):
         if x is None:
             raise UsageError(f"{self.label}: align must be one of {', '.join(ALIGNS)}, not {align!r}")
         baseline = top - fitted.ascent
+        if self._track:
+            colour = self._readable(colour, box.x + box.w / 2, top - fitted.height / 2)
         col = self._col(colour, "text")
         for line in fitted.lines:
             self._text(x, baseline, line, font, fitted.size, col, align, 0.0)
@@ -134,6 +160,18 @@ class Pen(ABC):
             yield self
         finally:
             self._pop_clip()
+
+    # -- text contrast (greyscale, ink-saver) -----------------------------------------------
+    def _remember(self, kind: str, shape: tuple, fill: ColourSpec | None) -> None:
+        if self._track and fill is not None:
+            self._fills.append((kind, shape, fill))
+
+    def _readable(self, colour: ColourSpec, x: float, y: float) -> ColourSpec:
+        """``colour``, or black/white if it would not read on the topmost fill under (x, y)."""
+        for kind, shape, fill in reversed(self._fills):
+            if _covers(kind, shape, x, y):
+                return text_on(fill, self.mode, colour)
+        return colour  # no known fill beneath: leave the face's choice alone
 
     # -- backend hooks ------------------------------------------------------------------
     def _col(self, spec: ColourSpec | None, role: str) -> tuple | None:
@@ -161,6 +199,21 @@ class Pen(ABC):
 
     @abstractmethod
     def _pop_clip(self) -> None: ...
+
+
+def _covers(kind: str, shape: tuple, x: float, y: float) -> bool:
+    """Whether a remembered filled shape contains the point (x, y)."""
+    if kind == "rect":
+        rx, ry, rw, rh = shape
+        return min(rx, rx + rw) <= x <= max(rx, rx + rw) and min(ry, ry + rh) <= y <= max(ry, ry + rh)
+    if kind == "circle":
+        cx, cy, r = shape
+        return (x - cx) ** 2 + (y - cy) ** 2 <= r * r
+    inside = False  # polygon: even-odd ray casting
+    for (x1, y1), (x2, y2) in zip(shape, shape[1:] + shape[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
 
 
 def _set_colour(canvas, mapped: tuple, fill: bool) -> None:

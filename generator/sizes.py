@@ -14,6 +14,7 @@ All lengths are millimetres; ``MM`` converts to PDF points (1/72 inch).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -75,7 +76,9 @@ class CardSize:
         return CardSize(self.name if self.name.endswith("-landscape") else f"{self.name}-landscape", w, h)
 
     def label(self) -> str:
-        return f"{self.name} {self.width:g} x {self.height:g} mm"
+        """``poker 63.5 x 88.9 mm``; a custom size is just ``60 x 90 mm``."""
+        dims = f"{self.width:g} x {self.height:g} mm"
+        return dims if self.name.replace(" ", "") == f"{self.width:g}x{self.height:g}" else f"{self.name} {dims}"
 
 
 CARD_SIZES: dict[str, CardSize] = {
@@ -99,6 +102,8 @@ def parse_card(spec: str) -> CardSize:
     m = _WXH.match(key)
     if m:
         w, h = float(m.group(1)), float(m.group(2))
+        if not (math.isfinite(w) and math.isfinite(h)):
+            raise UsageError(f"card size {spec!r}: width and height must be finite numbers of mm")
         if not (10 <= w <= 300 and 10 <= h <= 300):
             raise UsageError(f"card size {spec!r}: each side must be 10-300 mm")
         return CardSize(f"{w:g}x{h:g}", w, h)

@@ -25,6 +25,13 @@ class TextFitError(UsageError):
 
     def __init__(self, card: str, field: str, text: str, width: float, height: float, min_size: float):
         self.card, self.field, self.text = card, field, text
+        if width <= 0 or height <= 0:  # the face's layout left the field no room at all
+            super().__init__(
+                f"{card}: field {field!r} has no room for {text!r}: its box is "
+                f"{max(width, 0.0):.1f} mm wide and {max(height, 0.0):.1f} mm high on this card "
+                f"(use a bigger card size, or give the field room in the face's layout)"
+            )
+            return
         super().__init__(
             f"{card}: field {field!r} does not fit: {text!r} needs more than {width:.1f} x {height:.1f} mm "
             f"even at {min_size:g} pt (shorten it, enlarge the box or lower min_size)"
@@ -83,7 +90,7 @@ def block(lines: tuple[str, ...], font: str, size: float) -> FittedText:
 def fit(text: str, font: str, size: float, min_size: float, width: float, height: float, *,
         max_lines: int | None = None, card: str = "card", field: str = "text") -> FittedText:
     """The largest size <= ``size`` (and >= ``min_size``) at which ``text`` fits ``width`` x ``height`` mm."""
-    s = size
+    s = size if width > 0 and height > 0 else min_size - 1.0  # an empty box: fail at once
     while s >= min_size - 1e-9:
         lines = wrap(text, font, s, width, max_lines)
         if lines is not None:

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from generator import CARD_SIZES, Card, Deck, PrintOptions, Rect, TextFitError
+from generator import Card, Deck, PrintOptions, Rect, TextFitError
 from generator.layout import make_layout
 from generator.options import POD_BLEED
-from generator.pdf import deck_cards_pdf, deck_layout, deck_sheets_pdf
+from generator.pdf import deck_cards_pdf, deck_sheets_pdf
 from generator.sampler import sampler_deck
 from generator.sizes import MM, PRINTER_MARGIN, CardSize, parse_card, parse_paper
 from tubedeck.errors import UsageError
@@ -279,9 +279,43 @@ def test_missing_glyph_is_an_error():
         deck_sheets_pdf(Deck("glyph", [Card("x", face)]), PrintOptions.parse())
 
 
-def test_sampler_fits_every_station_on_mini_and_landscape_cards(london):
-    for card in ("mini", "poker-landscape", "square"):
-        deck_sheets_pdf(sampler_deck(london), PrintOptions.parse(card=card))
+@pytest.mark.parametrize("card, per_page", [("mini", 18), ("poker-landscape", 9), ("square", 8)])
+def test_sampler_fits_every_station_on_mini_and_landscape_cards(london, card, per_page):
+    deck = sampler_deck(london)
+    data, pages, layout = deck_sheets_pdf(deck, PrintOptions.parse(card=card))
+    n = len(deck.cards)
+    assert layout.per_page == per_page and pages == open_pdf(data).page_count == 2 * -(-n // per_page)
+    names = spans_in_safe_areas(data, layout)  # asserts every span on a card lies in its safe area
+    text = " ".join(sorted(names))
+    for name in ("King's Cross St Pancras", "Heathrow Terminals 2 & 3", "Harrow & Wealdstone", "Bank"):
+        assert all(word in text for word in name.split()), name
+    assert sum("Zone" in t for t in names) >= 1
+
+
+def test_an_empty_text_box_says_so_without_negative_sizes():
+    def squeezed(pen):
+        pen.text_box(Rect(4, 10, 2.0, -3.1), "Bank", size=8, min_size=6, field="name")
+
+    with pytest.raises(TextFitError) as err:
+        deck_sheets_pdf(Deck("tiny", [Card("bank", squeezed)]), PrintOptions.parse())
+    message = str(err.value)
+    assert "-3.1" not in message and "needs more than" not in message
+    assert "tiny/bank front: field 'name' has no room for 'Bank'" in message
+    assert "2.0 mm wide and 0.0 mm high" in message
+
+
+@pytest.mark.parametrize("spec, expected", [("300x300", "a 300 x 300 mm card"), ("tarot", "a tarot 70 x 120 mm card")])
+def test_card_too_big_message_reads_well(spec, expected):
+    card = parse_card(spec)
+    assert card.label() == expected[2:-5]
+    big = CardSize(card.name, card.width * 3, card.height * 3) if spec == "tarot" else card
+    with pytest.raises(UsageError) as err:
+        make_layout(parse_paper("a4"), big)
+    message = str(err.value)
+    if spec == "300x300":
+        assert message.startswith("a 300 x 300 mm card does not fit on a4 portrait paper")
+        assert "300x300" not in message
+    assert "space for cards is 197.3 x 284.3 mm" in message
 
 
 # -- colour modes -----------------------------------------------------------------------------
@@ -309,3 +343,120 @@ def test_ink_saver_skips_backgrounds(london):
         return sum(1 - sum(pix.pixel(x, y)) / 765 for x in range(0, pix.width, 2) for y in range(0, pix.height, 2))
 
     assert ink(saver[1]) < 0.3 * ink(full[1])  # the back: no full-bleed blue
+
+
+# -- sheet furniture: ruler block, note, label, cut marks ----------------------------------------
+def page_items(page):
+    """(text spans, ruler lines, cut marks) on a page, as page-mm Rects (origin bottom-left)."""
+    h = page.rect.height / MM
+
+    def rect(r) -> Rect:
+        x0, y0, x1, y1 = (v / MM for v in r)
+        return Rect(x0, h - y1, x1 - x0, y1 - y0)
+
+    spans = [(s["text"], rect(s["bbox"])) for b in page.get_text("dict")["blocks"] for ln in b.get("lines", [])
+             for s in ln["spans"]]
+    ruler, cuts = [], []
+    for d in page.get_drawings():
+        if d.get("color") == (0.0, 0.0, 0.0) and d.get("width"):
+            (cuts if d["width"] / MM < 0.1 else ruler).append(rect(d["rect"]))
+    return spans, ruler, cuts
+
+
+def assert_clear_of_edges_cards_and_marks(page, paper, clips, cut_boxes=()):
+    printable = paper.rect.inset(PRINTER_MARGIN)
+    spans, ruler, cuts = page_items(page)
+    furniture = [(t, r) for t, r in spans if not any(r.x < c.right and r.right > c.x and r.y < c.top
+                                                       and r.top > c.y for c in clips)]
+    assert any("100%" in t for t, _ in furniture), "the print-at-100% note is missing"
+    assert any(abs(max(r.w, r.h) - 50) < 0.01 for r in ruler), "the 50 mm ruler bar is missing"
+    for what, r in furniture + [("ruler", r) for r in ruler]:
+        assert printable.contains(r, tol=0.01), (what, r)  # >= 6.35 mm from every paper edge
+        for c in clips:
+            assert not (r.x < c.right and r.right > c.x and r.y < c.top and r.top > c.y), (what, r, c)
+        for m in list(cuts) + list(cut_boxes):
+            assert not (r.x < m.right and r.right > m.x and r.y < m.top and r.top > m.y), (what, r, m)
+    return furniture
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [0, 3])
+def test_ruler_note_and_label_stay_printable_and_off_the_cards(paper, bleed):
+    deck = Deck("markers", [Card(f"c{k}", marker(k, 1), marker(k, 2)) for k in range(11)],
+                title="tubedeck sampler: station cards")
+    data, pages, layout = deck_sheets_pdf(deck, PrintOptions.parse(paper=paper, bleed=bleed, orientation="portrait"))
+    assert (layout.cols, layout.rows) == (3, 3)  # nine poker cards per page stay
+    doc = open_pdf(data)
+    p = parse_paper(paper)
+    for i in range(doc.page_count):
+        slots = layout.fronts if i % 2 == 0 else layout.backs
+        furniture = assert_clear_of_edges_cards_and_marks(doc[i], p, [s.clip for s in slots])
+        assert any(f"page {i + 1} of {pages}" in t for t, _ in furniture)  # the label is there too
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_sheet_ruler_stays_printable_and_below_the_safe_area(paper):
+    from generator import Sheet
+    from generator.pdf import sheet_pdf
+
+    seen = {}
+
+    def page(pen):
+        seen["safe"] = pen.safe
+        pen.rect(pen.safe.x, pen.safe.y, pen.safe.w, pen.safe.h, fill="#0a1030")
+
+    data, _ = sheet_pdf(Sheet("s", (page,), title="a sheet"), PrintOptions.parse(paper=paper))
+    assert_clear_of_edges_cards_and_marks(open_pdf(data)[0], parse_paper(paper), [seen["safe"]])
+
+
+@pytest.mark.parametrize("bleed", [0, 3])
+def test_short_cut_marks_stay_printable_where_there_is_room(bleed):
+    p = parse_paper("a4")
+    data, _, _ = deck_sheets_pdf(marker_deck(9), PrintOptions.parse(bleed=bleed))
+    _, _, cuts = page_items(open_pdf(data)[0])
+    vertical = [m for m in cuts if m.h > m.w]  # marks of the vertical cuts, in the top/bottom margins
+    assert len(vertical) == 8 and all(m.y >= PRINTER_MARGIN - 0.01 and m.top <= p.height - PRINTER_MARGIN + 0.01
+                                      for m in vertical)
+    edge = deck_sheets_pdf(marker_deck(9), PrintOptions.parse(bleed=bleed, marks="edge"))[0]
+    assert min(m.y for m in page_items(open_pdf(edge)[0])[2]) < 0.01  # asked for: to the paper edge
+
+
+def test_ruler_reserves_a_row_only_when_no_margin_has_room():
+    card = CardSize("tall", 197.0, 142.0)  # two rows fill A4's printable area: no margin left anywhere
+    deck = Deck("big", [Card("a", marker(0, 1)), Card("b", marker(1, 1))], size=card)
+    data, pages, layout = deck_sheets_pdf(deck, PrintOptions.parse(orientation="portrait"))
+    assert (layout.cols, layout.rows) == (1, 1) and pages == 2
+    assert_clear_of_edges_cards_and_marks(open_pdf(data)[0], layout.paper, [s.clip for s in layout.fronts])
+
+
+# -- text contrast in greyscale / ink-saver ------------------------------------------------------
+def jubilee_band(pen):
+    pen.rect(0, pen.trim.h - 20, pen.trim.w, 20, fill="#A0A5A9")  # the Jubilee line's grey
+    pen.text_box(Rect(4, pen.trim.h - 16, pen.trim.w - 8, 12), "Zone 2", size=12, colour="#FFFFFF", field="zone")
+    pen.text(4, 10, "Canary Wharf", size=9, colour="#FFFFFF")  # white on white paper: left alone
+    pen.rect(2, 30, 20, 10, fill="#0019A8")
+    pen.text(4, 33, "Blue", size=9, colour="#FFFFFF")  # reads on dark blue in every mode
+
+
+def span_colours(data: bytes) -> dict[str, int]:
+    page = open_pdf(data)[0]
+    return {s["text"]: s["color"] for b in page.get_text("dict")["blocks"] for ln in b.get("lines", [])
+            for s in ln["spans"]}
+
+
+def test_greyscale_text_on_a_light_grey_fill_turns_black():
+    deck = Deck("j", [Card("jubilee", jubilee_band)])
+    grey = span_colours(deck_sheets_pdf(deck, PrintOptions.parse(mode="greyscale"))[0])
+    colour = span_colours(deck_sheets_pdf(deck, PrintOptions.parse(mode="colour"))[0])
+    assert grey["Zone 2"] == 0x000000 and colour["Zone 2"] == 0xFFFFFF  # colour: the designer's choice
+    assert grey["Canary Wharf"] == 0xFFFFFF and grey["Blue"] == 0xFFFFFF
+
+
+def test_pen_text_on_picks_a_readable_colour():
+    from generator.colour import Mode, contrast, text_on
+
+    assert text_on("#A0A5A9", Mode.GREYSCALE, "#FFFFFF") == "#000000"
+    assert text_on("#0019A8", Mode.GREYSCALE, "#FFFFFF") == "#FFFFFF"
+    assert text_on("#0019A8", Mode.COLOUR) == "#FFFFFF" and text_on("#FFD300", Mode.COLOUR) == "#000000"
+    assert text_on("#DC241F", Mode.INK_SAVER, "#FFFFFF") == "#FFFFFF"  # ink-saver already darkens it
+    assert contrast((1, 1, 1), (0, 0, 0)) == pytest.approx(21)

@@ -141,3 +141,39 @@ def test_print_command_adds_shared_options_to_a_game_command(tmp_path, capsys):
     result = CliRunner().invoke(app, ["--scope", "z1", "--paper", "letter", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert seen == {"scope": "z1", "paper": "letter", "out": tmp_path}
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--back-offset", "nan,0"], "--back-offset"), (["--back-offset", "0,inf"], "--back-offset"),
+    (["--bleed", "nan"], "--bleed"), (["--gap", "inf"], "--gap"), (["--gap", "-inf"], "--gap"),
+    (["--card", "1" + "0" * 400 + "x90"], "card size"),
+])
+def test_non_finite_numbers_are_usage_errors(tmp_path, capsys, args, option):
+    code, _, err = run(capsys, "build", "sampler", "--data", str(TINY), "--out", str(tmp_path), *args)
+    assert code == 2 and option in err and "finite" in err
+    assert "Traceback" not in err and not list(tmp_path.rglob("*.pdf"))
+
+
+def png_dpi(data: bytes) -> tuple[float, float]:
+    """Horizontal and vertical dpi from a PNG's pHYs chunk (unit 1 = pixels per metre)."""
+    pos = 8
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[pos + 8:pos + 17])
+            assert unit == 1
+            return x * 0.0254, y * 0.0254
+        if kind == b"IDAT":
+            break  # pHYs must come before the image data
+        pos += 12 + length
+    raise AssertionError("no pHYs chunk")
+
+
+@pytest.mark.parametrize("dpi", [300, 150])
+def test_pngs_are_tagged_with_their_dpi(tmp_path, dpi):
+    deck = Deck("d", [Card("a", lambda pen: pen.background("#DC241F"))])
+    manifest = render([deck], PrintOptions.parse(export="png,contact", dpi=dpi), tmp_path / "g")
+    pngs = {f.kind: (tmp_path / f.path).read_bytes() for f in manifest.files}
+    assert png_dpi(pngs["png"]) == pytest.approx((dpi, dpi), abs=0.05)
+    assert png_size(tmp_path / "g/png/d/a-front.png") == (round(63.5 / 25.4 * dpi), round(88.9 / 25.4 * dpi))
+    assert png_dpi(pngs["contact"]) == pytest.approx((150, 150), abs=0.05)  # one small card: 150 dpi
