@@ -119,7 +119,7 @@ def register(build_app: typer.Typer, check_app: typer.Typer, solve_app: typer.Ty
         workers: int = typer.Option(1, "--workers", help="Worker processes."),
         results: Optional[Path] = typer.Option(None, "--results", help="JSON Lines results (appended, resumable). "
                                                "Default: output/check/oneday-pP-seedS.jsonl", dir_okay=False),
-        engine: str = typer.Option("auto", "--engine", help="auto (exact bound, CP-SAT when needed) or cp-sat."),
+        engine: str = typer.Option("cp-sat", "--engine", help="cp-sat (CP-SAT decides every rack) or auto (exact bound first)."),
         progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
         data: Optional[Path] = DataOption, recipe: Optional[Path] = RecipeOption,
         copy_rule: Optional[str] = CopyRuleOption, as_json: bool = JsonOption,
