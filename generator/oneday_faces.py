@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from pathlib import Path
 
 from tubedeck.games.oneday import Card as GameCard
 from tubedeck.games.oneday import GameMap, build_deck, derive_map, load_recipe
+from tubedeck.errors import DataError, NotApplicable
 from tubedeck.network import Network
 
 from .document import Card, Deck, Sheet
@@ -23,17 +25,6 @@ INK = "#1C1C1C"
 RED = "#DC241F"
 BLUE = "#0019A8"
 
-RULES = [
-    "Goal: a rack of 10 stops, read left to right, that is one continuous journey in zone 1.",
-    "Turn: draw the top card of a discard pile or of the draw pile; you may exchange it for a card in "
-    "your rack; discard onto any pile (onto an empty pile if there is one).",
-    "Consecutive stops share a line; ride any distance along it.",
-    "No backtracking on the same line: stops ridden on one line keep their direction.",
-    "Change lines at any station, even to another line on the same track.",
-    "A line or station may recur once another line has been used in between.",
-    "Never the same station twice in a row.",
-    "The numbers on a band count the stations before and after this one on that line.",
-]
 
 
 def card_front(pen: Pen, card: GameCard, gmap: GameMap) -> None:
@@ -62,14 +53,14 @@ def card_front(pen: Pen, card: GameCard, gmap: GameMap) -> None:
     pen.text(s.x, s.y + 1, "< before | after >", size=6, colour=INK, field="legend")
 
 
-def card_back(pen: Pen) -> None:
+def card_back(pen: Pen, title: str = "One Day in London") -> None:
     t = pen.trim
     pen.background(BLUE)
     r = min(t.w, t.h) * 0.3
     ring = RED if not pen.ink_saver else BLUE
     pen.circle(t.w / 2, t.h / 2, r * 0.82, stroke=ring, width=r * 0.36)
     pen.rect(t.w / 2 - r * 1.3, t.h / 2 - r * 0.3, r * 2.6, r * 0.6, fill=BLUE if not pen.ink_saver else "#FFFFFF")
-    pen.text_box(Rect(t.w / 2 - r * 1.25, t.h / 2 - r * 0.28, r * 2.5, r * 0.56), "ONE DAY IN LONDON",
+    pen.text_box(Rect(t.w / 2 - r * 1.25, t.h / 2 - r * 0.28, r * 2.5, r * 0.56), title.upper(),
                  font="sans-bold", size=12, min_size=4, colour="#FFFFFF" if not pen.ink_saver else BLUE,
                  max_lines=1, field="title")
 
@@ -77,9 +68,9 @@ def card_back(pen: Pen) -> None:
 def rules_front(pen: Pen, gmap: GameMap) -> None:
     s = pen.safe
     pen.background(PAPER)
-    pen.text_box(Rect(s.x, s.top - 8, s.w, 8), "One Day in London", font="sans-bold", size=11, min_size=7,
+    pen.text_box(Rect(s.x, s.top - 8, s.w, 8), gmap.recipe.name, font="sans-bold", size=11, min_size=7,
                  colour=INK, max_lines=1, field="title")
-    text = "\n".join(f"\u2022 {r}" for r in RULES)
+    text = "\n".join(f"\u2022 {r}" for r in gmap.recipe.texts("rules"))
     pen.text_box(Rect(s.x, s.y, s.w, s.h - 9), text, size=7, min_size=4, colour=INK, align="left", valign="top",
                  field="rules")
 
@@ -144,7 +135,7 @@ def place_labels(pen: Pen, gmap: GameMap, at: dict, size: float, area: Rect) -> 
 
 def map_page(pen: Pen, gmap: GameMap) -> None:
     s = pen.safe
-    pen.text(s.x, s.top - 6, "One Day in London: the game's map (zone 1, no Circle line)", font="sans-bold", size=12,
+    pen.text(s.x, s.top - 6, gmap.recipe.texts("map_title")[0], font="sans-bold", size=12,
              colour=INK)
     legend_w = 42
     box = Rect(s.x + 22, s.y + 4, s.w - legend_w - 40, s.h - 16)
@@ -181,15 +172,14 @@ def map_page(pen: Pen, gmap: GameMap) -> None:
     pen.circle(lx + 4, ly + 1, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
     pen.text(lx + 10, ly + 0.2, "station", size=7.5, colour=INK)
     pen.text_box(Rect(lx, s.y + 4, legend_w, ly - s.y - 10),
-                 f"{len(gmap.stations)} stations. Aldgate and Aldgate East are one station; Kennington is "
-                 "zone 2 in the game. Lines drawn side by side share the track between their stations.",
+                 " ".join(gmap.recipe.texts("map_note", stations=len(gmap.stations))),
                  size=6.5, min_size=4, colour=INK, align="left", valign="top", field="notes")
 
 
 def rack_page(pen: Pen, gmap: GameMap) -> None:
     s = pen.safe
     slots, players = gmap.recipe.slots, gmap.recipe.players_max
-    pen.text(s.x, s.top - 6, "One Day in London: racks (slot 1 is the start of the journey)", font="sans-bold",
+    pen.text(s.x, s.top - 6, f"{gmap.recipe.name}: racks (slot 1 is the start of the journey)", font="sans-bold",
              size=12, colour=INK)
     row_h = (s.h - 12) / players
     w = (s.w - 10) / slots
@@ -204,16 +194,30 @@ def rack_page(pen: Pen, gmap: GameMap) -> None:
                 pen.text(x + w, y + row_h / 2, ">", size=9, colour=RED, align="centre")
 
 
-def documents(options: PrintOptions, network: Network) -> list:
-    """The builder for ``tubedeck build oneday``: the deck, the rules card, the map and rack sheets."""
-    gmap = derive_map(network, load_recipe())
+def documents(options: PrintOptions, network: Network, recipe: str | Path | None = None,
+              copy_rule: str | None = None) -> list:
+    """The builder for ``tubedeck build oneday``: the deck, the rules card, the map and rack sheets.
+
+    The bundled recipe names London stations; on another city's dataset it raises NotApplicable
+    (``build all`` then skips the game) unless a recipe for that city is given."""
+    rec = load_recipe(recipe, copy_rule)
+    try:
+        gmap = derive_map(network, rec)
+    except DataError as exc:
+        if recipe is not None:
+            raise
+        first = exc.problems[0]
+        raise NotApplicable(f"the bundled One Day in London recipe does not fit the dataset {network.source} "
+                            f"({first.message}); build it with `tubedeck build oneday --data DIR --recipe FILE`") from None
     deck = build_deck(gmap)
+    name = gmap.recipe.name
+    back = partial(card_back, title=name)
     cards = [Card(c.id.replace("#", "-"), partial(card_front, card=c, gmap=gmap), label=f"{c.name} {c.copy_mark}")
              for c in deck.cards]
     rules = Card("rules", partial(rules_front, gmap=gmap), label="rules summary")
     return [
-        Deck("stations", cards, back=card_back, title="One Day in London: 72 station cards"),
-        Deck("rules", [rules], back=card_back, title="One Day in London: rules summary"),
-        Sheet("map", (partial(map_page, gmap=gmap),), title="One Day in London: map", landscape=True),
-        Sheet("racks", (partial(rack_page, gmap=gmap),), title="One Day in London: racks", landscape=True),
+        Deck("stations", cards, back=back, title=f"{name}: {len(cards)} station cards"),
+        Deck("rules", [rules], back=back, title=f"{name}: rules summary"),
+        Sheet("map", (partial(map_page, gmap=gmap),), title=f"{name}: map", landscape=True),
+        Sheet("racks", (partial(rack_page, gmap=gmap),), title=f"{name}: racks", landscape=True),
     ]

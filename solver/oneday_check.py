@@ -10,8 +10,9 @@ summary folds the results as they stream from :func:`solver.runner.run_deals`.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -57,9 +58,16 @@ class DealChecker:
     def header(self, seed: int) -> dict:
         gmap = load_map(self.data, self.recipe, self.copy_rule)
         deck = build_deck(gmap)
+        rec = gmap.recipe
+        # Check the deal is possible before the runner opens (and writes) the results file.
+        deal(deck, self.players, seed, rec.slots, rec.discard_piles, (rec.players_min, rec.players_max))
         digest = hashlib.sha256(",".join(c.id for c in deck.cards).encode()).hexdigest()[:12]
+        # Everything that shapes a deal or a rule, so a resumed run never mixes two games.
+        facts = {k: v for k, v in asdict(rec).items() if k not in ("source", "text")}
+        recipe_digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=list).encode()).hexdigest()[:12]
         return {"game": "oneday", "players": self.players, "seed": seed, "engine": self.engine,
-                "copy_rule": gmap.recipe.copy_rule, "deck": digest, "cards": len(deck)}
+                "copy_rule": rec.copy_rule, "deck": digest, "cards": len(deck), "slots": rec.slots,
+                "discard_piles": rec.discard_piles, "recipe": recipe_digest}
 
 
 @dataclass

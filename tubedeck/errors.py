@@ -49,3 +49,11 @@ class DataError(TubedeckError):
         lines = [f"{len(self.problems)} problem(s) in the data:"]
         lines += [f"  {p}" for p in self.problems]
         return "\n".join(lines)
+
+
+class NotApplicable(TubedeckError):
+    """A game's bundled content (say, a recipe naming London stations) does not fit the dataset.
+
+    ``tubedeck build GAME`` reports it like any input error (exit 2); ``tubedeck build all`` skips
+    that game with a note and builds the others.
+    """

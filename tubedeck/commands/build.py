@@ -23,10 +23,10 @@ import typer
 
 from generator import Deck, Manifest, PrintOptions, Sheet, render
 from generator.sampler import sampler_documents
-from tubedeck.errors import UsageError
+from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.network import Network
 
-from .common import DataOption, JsonOption, console, load_network, print_json
+from .common import DataOption, JsonOption, console, err_console, load_network, print_json
 from .data import print_stats
 
 Builder = Callable[[PrintOptions, Network], "list[Deck | Sheet]"]
@@ -184,6 +184,17 @@ def register(build_app: typer.Typer, check_app: typer.Typer, solve_app: typer.Ty
         if not _BUILDERS:
             raise UsageError("no game builders are registered")
         manifest = Manifest(str(job.out))
+        skipped: dict[str, str] = {}
         for name, fn in _BUILDERS.items():
-            manifest.extend(job.render(name, fn))
-        print_manifest(manifest, job.as_json)
+            try:
+                manifest.extend(job.render(name, fn))
+            except NotApplicable as exc:  # e.g. a London-only recipe on another city's data
+                skipped[name] = str(exc)
+                if not job.as_json:
+                    err_console.print(f"[yellow]skipped {name}[/yellow]: {exc}")
+        if len(skipped) == len(_BUILDERS):
+            raise UsageError("no game could be built from this dataset: " + "; ".join(skipped.values()))
+        if job.as_json:
+            print_json(manifest.as_dict() | {"skipped": skipped})
+        else:
+            print_manifest(manifest)

@@ -3,7 +3,9 @@ call the library, print)."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -11,6 +13,7 @@ import typer
 
 from tubedeck.errors import UsageError
 
+from .build import BuildJob, print_command, register_builder
 from .common import DataOption, JsonOption, console, print_json
 
 ENGINES = ("auto", "cp-sat")
@@ -31,12 +34,14 @@ def solve(rack: str, held: str, engine: str, time_limit: float, data: Optional[P
     from tubedeck.games.oneday_rules import validate
 
     engine = _engine(engine)
+    if not (math.isfinite(time_limit) and time_limit > 0):
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {time_limit}")
     gmap = load_map(data, recipe, copy_rule)
     slots = gmap.recipe.slots
     stations = parse_stations(gmap, rack)
     if len(stations) != slots:
         raise UsageError(f"--rack names {len(stations)} stations; a rack holds exactly {slots}")
-    others = parse_stations(gmap, held) if held.strip() else ()
+    others = parse_stations(gmap, held, what="--held card") if held.strip() else ()
     deck = build_deck(gmap)
     copies = deck.copies()
     for s, n in (Counter(stations) + Counter(others)).items():
@@ -126,8 +131,12 @@ def register(build_app: typer.Typer, check_app: typer.Typer, solve_app: typer.Ty
     ) -> None:
         """Deal N seeded games; per deal each player's minimum exchanges and reachability; a summary."""
         check(deals, players, seed, workers, results, engine, progress, data, recipe, copy_rule, as_json)
-    from .build import add_build_command
     from generator.oneday_faces import documents
 
-    add_build_command(build_app, "oneday", documents,
-                      help="Build One Day in London: 72 station cards, rules card, map sheet, rack sheet.")
+    register_builder("oneday", documents)
+
+    @build_app.command("oneday")
+    @print_command
+    def _build(job: BuildJob, recipe: Optional[Path] = RecipeOption, copy_rule: Optional[str] = CopyRuleOption) -> None:
+        """Build One Day in London: the station cards, rules card, map sheet and rack sheet."""
+        job.run("oneday", partial(documents, recipe=recipe, copy_rule=copy_rule))

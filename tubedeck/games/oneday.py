@@ -32,7 +32,6 @@ Decisions where the text is silent or contradicts itself (tested in tests/test_o
 from __future__ import annotations
 
 import random
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -40,64 +39,10 @@ from typing import Mapping, Sequence
 import networkx as nx
 
 from tubedeck.errors import DataError, Problem, UsageError
-from tubedeck.names import fold, match_station
+from tubedeck.names import match_station
 from tubedeck.network import Line, Network
 
-DEFAULT_RECIPE = Path(__file__).resolve().parents[2] / "data" / "oneday" / "recipe.toml"
-COPY_RULES = ("lines-minus-one", "one-per-line", "single")
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """The parsed recipe. Every exception keeps its reason (printed in the README and the rules card)."""
-
-    name: str
-    slots: int
-    players_min: int
-    players_max: int
-    discard_piles: int
-    zones: tuple[int, ...]
-    opened_before: str
-    copy_rule: str
-    exclude_lines: tuple[tuple[str, str], ...]  # (line, reason)
-    exclude_stations: tuple[tuple[str, str], ...]  # (station, reason)
-    merges: tuple[tuple[str, str, tuple[str, ...], str], ...]  # (id, name, members, reason)
-    keep_apart: tuple[tuple[tuple[str, ...], str], ...]
-    shared_track: tuple[tuple[tuple[str, ...], str], ...]
-    orientation: tuple[tuple[str, str, str], ...]  # (line, first station, reason)
-    source: str = ""
-
-
-def load_recipe(path: Path | str | None = None, copy_rule: str | None = None) -> Recipe:
-    """Read the recipe TOML; DataError naming the file on a missing or malformed entry."""
-    path = Path(path or DEFAULT_RECIPE)
-    where = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError([Problem(where, None, None, "recipe file not found")]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError([Problem(where, None, None, f"not valid TOML: {exc}")]) from None
-    try:
-        game, scope = raw["game"], raw["scope"]
-        rule = copy_rule or raw["copies"]["rule"]
-        recipe = Recipe(
-            game["name"], int(game["slots"]), int(game["players_min"]), int(game["players_max"]),
-            int(game["discard_piles"]), tuple(int(z) for z in scope["zones"]), str(scope["opened_before"]), rule,
-            tuple((e["line"], e["reason"]) for e in raw.get("exclude_lines", [])),
-            tuple((e["station"], e["reason"]) for e in raw.get("exclude_stations", [])),
-            tuple((e["id"], e["name"], tuple(e["stations"]), e["reason"]) for e in raw.get("merge", [])),
-            tuple((tuple(e["stations"]), e["reason"]) for e in raw.get("keep_apart", [])),
-            tuple((tuple(e["lines"]), e["reason"]) for e in raw.get("shared_track", [])),
-            tuple((e["line"], e["first"], e["reason"]) for e in raw.get("orientation", [])),
-            where,
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DataError([Problem(where, None, None, f"missing or malformed entry: {exc}")]) from None
-    if recipe.copy_rule not in COPY_RULES:
-        raise UsageError(f"unknown copy rule {recipe.copy_rule!r} (known: {', '.join(COPY_RULES)})")
-    return recipe
-
+from .oneday_recipe import COPY_RULES, DEFAULT_RECIPE, Recipe, load_recipe  # noqa: F401 (re-exported)
 
 @dataclass(frozen=True)
 class GameStation:
@@ -136,6 +81,8 @@ class GameMap:
     runs: Mapping[str, Run]
     shared_track: tuple[frozenset[str], ...]
     recipe: Recipe
+    # Names of the dataset's stations the recipe leaves out, so "Brixton" can be told apart from a typo.
+    outside: tuple[str, ...] = ()
 
     def lines_at(self, station: str) -> tuple[str, ...]:
         return self.stations[station].lines
@@ -271,7 +218,9 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
         aliases = tuple(net.stations[m].name for m in ms if net.stations[m].name != name)
         stations[gid] = GameStation(gid, name, round(lat, 6), round(lon, 6), ms, lines, aliases)
     shared = tuple(frozenset(ls) for ls, _ in recipe.shared_track)
-    return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe)
+    members = {m for st in stations.values() for m in st.members}
+    outside = tuple(sorted(st.name for sid, st in net.stations.items() if sid not in members))
+    return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe, outside)
 
 
 def load_map(data: Path | str | None = None, recipe: Path | str | None = None, copy_rule: str | None = None) -> GameMap:
@@ -279,23 +228,32 @@ def load_map(data: Path | str | None = None, recipe: Path | str | None = None, c
     return derive_map(Network.load(data), load_recipe(recipe, copy_rule))
 
 
-def parse_stations(gmap: GameMap, text: str | Sequence[str]) -> tuple[str, ...]:
-    """Station ids from comma-separated names (forgiving: case, St/St., &/and; merged members'
-    names such as "Aldgate East" too); UsageError with "did you mean" for an unknown name."""
+def parse_stations(gmap: GameMap, text: str | Sequence[str], what: str = "slot") -> tuple[str, ...]:
+    """Station ids from comma-separated names (forgiving: case, St/St./Street, &/and, a unique
+    leading part such as "kings cross"; merged members' names such as "Aldgate East" too).
+
+    Every name that fails is reported at once, by position (``what`` 1, 2, ...): unknown names
+    get "did you mean ...", ambiguous ones their choices, and a real station the game leaves out
+    says so."""
     names = [n.strip() for n in text.split(",")] if isinstance(text, str) else [n.strip() for n in text]
     pairs = [(s.id, s.name) for s in gmap.stations.values()]
     pairs += [(s.id, a) for s in gmap.stations.values() for a in s.aliases]
-    out = []
+    outside = [(f"outside-{i}", n) for i, n in enumerate(gmap.outside)]
+    out, errors = [], []
     for i, name in enumerate(names, 1):
         if not name:
-            raise UsageError(f"slot {i} is empty")
+            errors.append(f"{what} {i} is empty")
+            continue
         try:
             out.append(match_station(name, pairs))
         except UsageError as exc:
-            starts = sorted({n for _, n in pairs if fold(n).startswith(fold(name) + " ")})
-            if len(starts) > 1:
-                raise UsageError(f"slot {i}: {name!r} is ambiguous: {' or '.join(map(repr, starts))}?") from None
-            raise UsageError(f"slot {i}: {exc}") from None
+            try:
+                real = dict(outside)[match_station(name, outside)]
+                errors.append(f"{what} {i}: {real} is not on this game's map (the recipe leaves it out)")
+            except UsageError:
+                errors.append(f"{what} {i}: {exc}")
+    if errors:
+        raise UsageError("; ".join(errors))
     return tuple(out)
 
 
