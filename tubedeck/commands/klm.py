@@ -5,6 +5,8 @@ Thin: parse the options, call the library, print. Bad input is a UsageError (exi
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 from typing import Optional
 
@@ -20,6 +22,11 @@ from .common import DataOption, JsonOption, console, print_json
 ScopeOption = typer.Option(None, "--scope", help="Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,victoria', "
                            "'central in zones 1-2', or a name from data/klm/scopes.csv. Default: data/klm/scopes.csv's default.")
 
+
+
+def _check_time_limit(seconds: float) -> None:
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {seconds}")
 
 def _scope(net, scope: Optional[str]):
     from tubedeck.games.klm_scope import default_scope_recipe, parse_scope
@@ -51,8 +58,7 @@ def check(
     if deals <= 0:
         raise UsageError(f"--deals must be at least 1, got {deals}")
     check_players(players)
-    if time_limit <= 0:
-        raise UsageError("--time-limit must be positive")
+    _check_time_limit(time_limit)
     net = Network.load(data)
     sc = _scope(net, scope)
     deck = build_deck(net, sc)
@@ -169,6 +175,7 @@ def bound(
     from tubedeck.network import Network
 
     check_players(players)
+    _check_time_limit(time_limit)
     net = Network.load(data)
     deck = build_deck(net, _scope(net, scope))
     result = worst_deal(deck, players, time_limit)

@@ -1,0 +1,45 @@
+"""Bad input anywhere on the command line: a message, exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from tubedeck.cli import main
+
+BAD = [
+    ["check", "klm", "--time-limit", "nan", "--deals", "1"],
+    ["check", "klm", "--time-limit", "-1", "--deals", "1"],
+    ["check", "klm-bound", "--time-limit", "0"],
+    ["check", "klm", "--deals", "0"],
+    ["check", "klm", "--players", "7"],
+    ["check", "klm", "--scope", "zone 99"],
+    ["check", "klm", "--scope", "central,nosuchline"],
+    ["check", "klm", "--workers", "0", "--deals", "1"],
+    ["check", "oneday", "--players", "5"],
+    ["check", "oneday", "--deals", "-3"],
+    ["solve", "oneday", "--rack", "Bank,Bank"],
+    ["solve", "oneday", "--rack", "Bank,Monument,Zzyzx,a,b,c,d,e,f,g"],
+    ["solve", "oneday", "--rack", "Bank", "--engine", "magic"],
+    ["build", "sampler", "--paper", "a3"],
+    ["build", "sampler", "--card", "0x0"],
+    ["build", "sampler", "--bleed", "nan"],
+    ["build", "sampler", "--mode", "sepia"],
+    ["build", "sampler", "--export", "gif"],
+    ["build", "klm", "--scope", "zones 9-1"],
+    ["data", "check", "--data", "/nonexistent/dir"],
+    ["data", "stats", "--bogus"],
+    ["nosuchcommand"],
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=[" ".join(a) for a in BAD])
+def test_bad_input_exits_2_without_traceback(args, tmp_path, capsys):
+    try:
+        code = main(args + (["--out", str(tmp_path)] if args[0] == "build" else []))
+    except SystemExit as exc:
+        code = exc.code
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert "Traceback" not in captured.err + captured.out
+    assert captured.err.strip(), "a message must say what is wrong"
+    assert list(tmp_path.iterdir()) == []  # nothing written
