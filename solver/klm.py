@@ -44,6 +44,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from .cpsat import small_model_solver
+
 from tubedeck.games.klm_deal import Deal, PlayerWindow
 
 PATH = 5  # stations in a winning path
@@ -148,16 +150,7 @@ def build_model(problems: tuple[PlayerProblem, ...]) -> DealModel:
 
 def solve_model(dm: DealModel, time_limit: float = 10.0) -> tuple[str, cp_model.CpSolver]:
     """Solve single-threaded (deals run in parallel instead); return the status name."""
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.max_time_in_seconds = time_limit
-    # Tiny models: presolve, probing, symmetry, LP and inprocessing cost more than they save.
-    params.cp_model_presolve = False
-    params.cp_model_probing_level = 0
-    params.symmetry_level = 0
-    params.linearization_level = 0
-    params.use_sat_inprocessing = False
+    solver = small_model_solver(time_limit)
     status = solver.solve(dm.model)
     return solver.status_name(status), solver
 

@@ -52,3 +52,15 @@ def tiny_dir(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def london() -> Network:
     return Network.load()
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    """Run ``tubedeck ARGS`` in-process; return (exit code, stdout, stderr)."""
+    from tubedeck.cli import main
+
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err

@@ -10,8 +10,8 @@ import pytest
 
 import tubedeck.atomic as atomic
 from generator import Card, Deck, PrintOptions, render
-from tubedeck.cli import main
 from tubedeck.commands import build as build_cmd
+from conftest import run_cli as run
 
 TINY = Path(__file__).resolve().parent / "data" / "tinycity"
 
@@ -22,13 +22,6 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
-def run(capsys, *args) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # click's standalone mode exits with the code on success
-        code = exc.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_sampler_build_manifest_json(tmp_path, capsys):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tubedeck.cli import main
 
 from conftest import write_dataset
+from conftest import run_cli as run
 
 
 def toy_dataset(directory: Path) -> Path:
@@ -23,13 +23,6 @@ def toy_dataset(directory: Path) -> Path:
     return write_dataset(directory, stations, lines, routes)
 
 
-def run(capsys, *args) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = exc.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 @pytest.fixture

@@ -6,20 +6,13 @@ import json
 from pathlib import Path
 
 from generator.klm_faces import fact_lines
-from tubedeck.cli import main
 from tubedeck.games.klm import build_deck
 from tubedeck.games.klm_scope import parse_scope
+from conftest import run_cli as run
 
 TINY = Path(__file__).resolve().parent / "data" / "tinycity"
 
 
-def run(capsys, *args) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = exc.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_build_klm_writes_every_document(tmp_path, capsys):

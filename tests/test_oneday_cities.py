@@ -8,22 +8,15 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from tubedeck.cli import main
 from tubedeck.errors import DataError
 from tubedeck.games.oneday import build_deck, load_map, load_recipe
+from conftest import run_cli as run
 
 TESTS = Path(__file__).resolve().parent
 TINY = TESTS / "data" / "tinycity"
 TINY_RECIPE = TESTS / "data" / "tinycity_oneday.toml"
 
 
-def run(capsys, *args):
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = exc.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_tinycity_recipe_derives_a_game():
