@@ -18,6 +18,7 @@ from tubedeck.games.klm import FortuneCard, StationCard, StationDeck
 from tubedeck.network import Network
 
 from .document import Card, Deck, Sheet
+from .emblem import emblem
 from .pen import Pen
 from .sizes import Rect
 from .text import TextFitError, fit
@@ -162,20 +163,12 @@ def station_front(pen: Pen, card: StationCard, net: Network, scope: Network) -> 
                      min_size=3.5, colour=INK, align="left", valign="top", field="description")
 
 
-def roundel(pen: Pen, cx: float, cy: float, r: float, ring: str, bar: str, text: str) -> None:
-    pen.circle(cx, cy, r * 0.82, stroke=ring, width=r * 0.36)
-    bw, bh = r * 2.6, r * 0.52
-    pen.rect(cx - bw / 2, cy - bh / 2, bw, bh, fill=bar)
-    pen.text_box(Rect(cx - bw / 2 + 1, cy - bh / 2 + 0.4, bw - 2, bh - 0.8), text, font="sans-bold", size=14,
-                 min_size=4, colour="#FFFFFF", max_lines=1, field="roundel")
-
-
 def back(pen: Pen, colour: str, ring: str, word: str, ink: str = "#FFFFFF", title: str = "KEEP LONDON MOVING") -> None:
     t, s = pen.trim, pen.safe
     pen.background(colour)
     frame = ink if not pen.ink_saver else colour
     pen.rect(s.x, s.y, s.w, s.h, stroke=frame, width=0.6, radius=2.5)
-    roundel(pen, t.w / 2, t.h / 2, min(t.w, t.h) * 0.3, ring, BLUE, word)
+    emblem(pen, t.w / 2, t.h / 2, min(t.w, t.h) * 0.3, ring, ring, word)
     text_colour = ink if not pen.ink_saver else colour
     pen.text_box(Rect(s.x, s.top - 12, s.w, 10), title, font="sans-bold", size=11, min_size=6, colour=text_colour,
                  max_lines=2, field="title")

@@ -12,6 +12,7 @@ from functools import partial
 from tubedeck.network import Network, Station
 
 from .document import Card, Deck, Sheet
+from .emblem import emblem
 from .options import PrintOptions
 from .pen import Pen
 from .sizes import Rect
@@ -22,19 +23,8 @@ UNDERGROUND_RED = "#DC241F"
 UNDERGROUND_BLUE = "#0019A8"
 
 
-def roundel(pen: Pen, cx: float, cy: float, r: float, ring: str, bar: str, text: str = "",
-            text_colour: str = "#FFFFFF") -> None:
-    """The ring-and-bar roundel; ``text`` (optional) is fitted into the bar."""
-    pen.circle(cx, cy, r * 0.82, stroke=ring, width=r * 0.36)
-    bar_w, bar_h = r * 2.5, r * 0.5
-    pen.rect(cx - bar_w / 2, cy - bar_h / 2, bar_w, bar_h, fill=bar)
-    if text:
-        pen.text_box(Rect(cx - bar_w / 2 + 1, cy - bar_h / 2 + 0.4, bar_w - 2, bar_h - 0.8), text,
-                     font="sans-bold", size=14, min_size=4, colour=text_colour, max_lines=1, field="roundel")
-
-
 def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]]) -> None:
-    """Front: line-coloured band with the zone, a roundel, the name, and the lines served.
+    """Front: line-coloured band with the zone, an emblem, the name, and the lines served.
 
     ``lines`` is ``[(name, colour, text_colour), ...]`` for the lines serving the station."""
     t, s, b = pen.trim, pen.safe, pen.bleed_box
@@ -45,7 +35,7 @@ def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]])
     pen.text_box(Rect(s.x, t.top - band + 1.5, s.w, s.top - (t.top - band) - 1.5), f"Zone {station.zone}",
                  font="sans-bold", size=13, min_size=6, colour=text_colour, max_lines=1, field="zone")
     r = min(t.w, t.h) * 0.17
-    roundel(pen, t.w / 2, t.h * 0.56, r, colour, UNDERGROUND_BLUE)
+    emblem(pen, t.w / 2, t.h * 0.56, r, colour)
     name_box = Rect(s.x, t.h * 0.20, s.w, t.h * 0.56 - r - t.h * 0.20 - 1.5)
     pen.text_box(name_box, station.name, font="sans-bold", size=15, min_size=6.5, colour=INK, max_lines=3,
                  field="name")
@@ -64,11 +54,11 @@ def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]])
 
 
 def station_back(pen: Pen) -> None:
-    """Shared back: Underground blue, a big roundel, a thin frame inside the safe area."""
+    """Shared back: Underground blue, the tubedeck emblem, a thin frame inside the safe area."""
     t, s = pen.trim, pen.safe
     pen.background(UNDERGROUND_BLUE)
     pen.rect(s.x, s.y, s.w, s.h, stroke="#FFFFFF" if not pen.ink_saver else UNDERGROUND_BLUE, width=0.6, radius=2.5)
-    roundel(pen, t.w / 2, t.h / 2, min(t.w, t.h) * 0.3, UNDERGROUND_RED, UNDERGROUND_BLUE, "TUBEDECK")
+    emblem(pen, t.w / 2, t.h / 2, min(t.w, t.h) * 0.3, UNDERGROUND_RED, UNDERGROUND_RED, "TUBEDECK")
 
 
 def lines_of(network: Network, station: str) -> list[tuple[str, str, str]]:
