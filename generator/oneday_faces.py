@@ -16,6 +16,7 @@ from tubedeck.errors import DataError, NotApplicable
 from tubedeck.network import Network
 
 from .document import Card, Deck, Sheet
+from .emblem import emblem
 from .options import PrintOptions
 from .pen import Pen
 from .sizes import Rect
@@ -56,13 +57,8 @@ def card_front(pen: Pen, card: GameCard, gmap: GameMap) -> None:
 def card_back(pen: Pen, title: str = "One Day in London") -> None:
     t = pen.trim
     pen.background(BLUE)
-    r = min(t.w, t.h) * 0.3
     ring = RED if not pen.ink_saver else BLUE
-    pen.circle(t.w / 2, t.h / 2, r * 0.82, stroke=ring, width=r * 0.36)
-    pen.rect(t.w / 2 - r * 1.3, t.h / 2 - r * 0.3, r * 2.6, r * 0.6, fill=BLUE if not pen.ink_saver else "#FFFFFF")
-    pen.text_box(Rect(t.w / 2 - r * 1.25, t.h / 2 - r * 0.28, r * 2.5, r * 0.56), title.upper(),
-                 font="sans-bold", size=12, min_size=4, colour="#FFFFFF" if not pen.ink_saver else BLUE,
-                 max_lines=1, field="title")
+    emblem(pen, t.w / 2, t.h / 2, min(t.w, t.h) * 0.3, ring, ring, title.upper())
 
 
 def rules_front(pen: Pen, gmap: GameMap) -> None:
