@@ -113,4 +113,4 @@ class Summary:
 
 
 def default_results(players: int, seed: int) -> Path:
-    return Path("output") / "check" / f"oneday-p{players}-seed{seed}.jsonl"
+    return Path("output") / "checks" / f"oneday-p{players}-seed{seed}.jsonl"

@@ -123,7 +123,7 @@ def register(build_app: typer.Typer, check_app: typer.Typer, solve_app: typer.Ty
         seed: int = typer.Option(0, "--seed", help="First seed."),
         workers: int = typer.Option(1, "--workers", help="Worker processes."),
         results: Optional[Path] = typer.Option(None, "--results", help="JSON Lines results (appended, resumable). "
-                                               "Default: output/check/oneday-pP-seedS.jsonl", dir_okay=False),
+                                               "Default: output/checks/oneday-pP-seedS.jsonl", dir_okay=False),
         engine: str = typer.Option("cp-sat", "--engine", help="cp-sat (CP-SAT decides every rack) or auto (exact bound first)."),
         progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
         data: Optional[Path] = DataOption, recipe: Optional[Path] = RecipeOption,
