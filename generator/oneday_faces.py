@@ -84,16 +84,69 @@ def _project(gmap: GameMap, box: Rect) -> dict[str, tuple[float, float]]:
     return {s: (ox + (xs[s] - x0) * scale, oy + (ys[s] - y0) * scale) for s in gmap.stations}
 
 
+def _segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float, float]:
+    """Distance from ``p`` to segment ab, and the unit vector from the nearest point towards ``p``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ((dx * dx + dy * dy) or 1.0)))
+    nx, ny = p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy)
+    d = math.hypot(nx, ny)
+    if d < 1e-9:  # on the line: push square to it, to a fixed side
+        length = math.hypot(dx, dy) or 1.0
+        return 0.0, -dy / length, dx / length
+    return d, nx / d, ny / d
+
+
+def relax(gmap: GameMap, at: dict[str, tuple[float, float]], clear: float = 1.9, cap: float = 6.0,
+          rounds: int = 60) -> dict[str, tuple[float, float]]:
+    """Nudge stations so no line passes within ``clear`` mm of a station it does not serve.
+
+    Drawn from coordinates, a line can cross another station's dot (Regent's Park and Warren Street
+    sit right under the Metropolitan's straight segment), which on a map about which lines serve a
+    station is a lie. Each round pushes such a station square away from the segment; no station
+    moves more than ``cap`` mm from its geographic place. Deterministic (fixed order)."""
+    home = dict(at)
+    pos = dict(at)
+    segs = [(line, a, b) for line, run in sorted(gmap.runs.items()) for a, b in zip(run.stations, run.stations[1:])]
+    for _ in range(rounds):
+        moved = False
+        for s in sorted(pos):
+            serves = set(gmap.lines_at(s))
+            for line, a, b in segs:
+                if line in serves or s in (a, b):
+                    continue
+                d, ux, uy = _segment_distance(pos[s], pos[a], pos[b])
+                if d < clear:
+                    x, y = pos[s][0] + ux * (clear - d + 0.05), pos[s][1] + uy * (clear - d + 0.05)
+                    hx, hy = home[s]
+                    k = min(1.0, cap / (math.hypot(x - hx, y - hy) or 1.0))
+                    pos[s] = (hx + (x - hx) * k, hy + (y - hy) * k)
+                    moved = True
+        if not moved:
+            break
+    return pos
+
+
 def _overlaps(a: Rect, b: Rect) -> bool:
     return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
 
 
 def _segment_hits(box: Rect, p: tuple[float, float], q: tuple[float, float]) -> bool:
-    for i in range(1, 8):
-        x, y = p[0] + (q[0] - p[0]) * i / 8, p[1] + (q[1] - p[1]) * i / 8
-        if box.x <= x <= box.right and box.y <= y <= box.top:
-            return True
-    return False
+    """Whether segment pq crosses ``box`` (Liang-Barsky clipping: exact, not sampled)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for edge_p, edge_q in ((-dx, p[0] - box.x), (dx, box.right - p[0]), (-dy, p[1] - box.y), (dy, box.top - p[1])):
+        if edge_p == 0:
+            if edge_q < 0:
+                return False
+            continue
+        t = edge_q / edge_p
+        if edge_p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
 
 
 def place_labels(pen: Pen, gmap: GameMap, at: dict, size: float, area: Rect) -> dict[str, tuple[float, float, str]]:
@@ -109,9 +162,12 @@ def place_labels(pen: Pen, gmap: GameMap, at: dict, size: float, area: Rect) -> 
         name = gmap.name(s)
         w = pen.text_width(name, "sans", size)
         x, y = at[s]
-        spots = [(x + 1.8, y - h / 2, "left"), (x - 1.8, y - h / 2, "right"), (x - w / 2, y + 1.8, "centre"),
-                 (x - w / 2, y - 1.8 - h, "centre"), (x + 1.4, y + 1.2, "left"), (x + 1.4, y - 1.2 - h, "left"),
-                 (x - 1.4, y + 1.2, "right"), (x - 1.4, y - 1.2 - h, "right")]
+        spots = []
+        for g in (0.0, 1.6, 3.2):  # near the dot first, then a little further out
+            spots += [(x + 1.8 + g, y - h / 2, "left"), (x - 1.8 - g, y - h / 2, "right"),
+                      (x - w / 2, y + 1.8 + g, "centre"), (x - w / 2, y - 1.8 - h - g, "centre"),
+                      (x + 1.4 + g, y + 1.2 + g, "left"), (x + 1.4 + g, y - 1.2 - h - g, "left"),
+                      (x - 1.4 - g, y + 1.2 + g, "right"), (x - 1.4 - g, y - 1.2 - h - g, "right")]
         best = None
         for sx, sy, align in spots:
             left = sx if align == "left" else (sx - w if align == "right" else sx)
@@ -120,6 +176,7 @@ def place_labels(pen: Pen, gmap: GameMap, at: dict, size: float, area: Rect) -> 
             clash = sum(_overlaps(box, p) for p in placed) * 100 + sum(
                 _overlaps(box, d) for d in dots if d != own) * 100 + sum(_segment_hits(box, p, q) for p, q in segs)
             clash += 1000 * (box.x < area.x or box.right > area.right or box.y < area.y or box.top > area.top)
+            clash += spots.index((sx, sy, align)) // 8 * 0.5  # prefer the nearer ring of spots
             if best is None or clash < best[0]:
                 best = (clash, box, (sx if align != "centre" else sx + w / 2, sy, align))
             if clash == 0:
@@ -135,7 +192,7 @@ def map_page(pen: Pen, gmap: GameMap) -> None:
              colour=INK)
     legend_w = 42
     box = Rect(s.x + 22, s.y + 4, s.w - legend_w - 40, s.h - 16)
-    at = _project(gmap, box)
+    at = relax(gmap, _project(gmap, box))
     lines = sorted(gmap.runs)
     shared: dict[frozenset, list[str]] = {}
     for line in lines:
