@@ -57,12 +57,18 @@ def read_results(path: Path, header: dict) -> Resumed:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read results file: {exc}") from None
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
+            if number == len(lines) and not text.endswith("\n"):
+                # The signature of a run killed mid-write. The file is never truncated for the
+                # user: they decide whether to drop the torn line.
+                raise UsageError(f"{path}:{number}: the last line is incomplete (a run killed mid-write?): "
+                                 "delete that line to resume, or pass another --results path") from None
             raise UsageError(f"{path}:{number}: corrupt results file (not JSON: {exc.msg}); "
                              "move it away or pass another --results path") from None
         if not isinstance(record, dict):

@@ -151,3 +151,12 @@ def test_destination_that_is_a_directory_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match="cannot write"):
         write_bytes(tmp_path / "deck.pdf", b"x")
     assert [p.name for p in tmp_path.iterdir()] == ["deck.pdf"]  # no temporary file left behind
+
+
+def test_runner_names_a_torn_last_line_and_leaves_it(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"kind": "header", "game": "test", "players": 2}\n{"seed": 1, "value": 2}\n{"seed": 2, "va')
+    before = path.read_bytes()
+    with pytest.raises(UsageError, match=r"r.jsonl:3: the last line is incomplete"):
+        list(run_deals(FACTORY, [1, 2], HEADER, results=path, progress=False))
+    assert path.read_bytes() == before
