@@ -67,7 +67,7 @@ def read_results(path: Path, header: dict) -> Resumed:
             if number == len(lines) and not text.endswith("\n"):
                 # The signature of a run killed mid-write. The file is never truncated for the
                 # user: they decide whether to drop the torn line.
-                raise UsageError(f"{path}:{number}: the last line is incomplete (a run killed mid-write?): "
+                raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete (a run killed mid-write?); "
                                  "delete that line to resume, or pass another --results path") from None
             raise UsageError(f"{path}:{number}: corrupt results file (not JSON: {exc.msg}); "
                              "move it away or pass another --results path") from None

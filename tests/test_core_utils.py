@@ -157,6 +157,6 @@ def test_runner_names_a_torn_last_line_and_leaves_it(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text('{"kind": "header", "game": "test", "players": 2}\n{"seed": 1, "value": 2}\n{"seed": 2, "va')
     before = path.read_bytes()
-    with pytest.raises(UsageError, match=r"r.jsonl:3: the last line is incomplete"):
+    with pytest.raises(UsageError, match=r"r.jsonl:3: corrupt results file: the last line is incomplete"):
         list(run_deals(FACTORY, [1, 2], HEADER, results=path, progress=False))
     assert path.read_bytes() == before
