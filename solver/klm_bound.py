@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import networkx as nx
 from ortools.sat.python import cp_model
 
+from tubedeck.errors import UsageError
 from tubedeck.games.klm import StationDeck
 from tubedeck.games.klm_deal import HAND, Deal
 
@@ -183,6 +184,9 @@ def worst_deal(deck: StationDeck, players: int, time_limit: float = 120.0) -> Bo
         status, answers = solve_deal(adjacency, d)
         return d, deal_record(d, status, answers)
 
+    if stock < 4:  # four Connections need at least four own turns of draws to be worth asking
+        raise UsageError(f"the scope has {len(deck)} Station Cards: too few for {players} players "
+                         f"(5 each in hand and a Station stock to draw from)")
     status, adv, solver = attempt(stock - 1)
     if status in ("OPTIMAL", "FEASIBLE"):
         d, rec = checked(adv, solver)

@@ -31,7 +31,8 @@ class KlmCheck:
 
     def header(self, source: str, scope_label: str, stations: int) -> dict:
         return {"game": "klm", "scope": scope_label, "players": self.players, "stations": stations,
-                "data": source, "outside": list(OUTSIDE), "version": 1}
+                "data": source, "outside": list(OUTSIDE), "version": 1,
+                "time_limit": self.time_limit}  # an UNKNOWN under one limit is not one under another
 
     def __call__(self) -> Callable[[int], dict]:
         net = Network.load(self.data)

@@ -41,55 +41,70 @@ def _evaluate(seed: int) -> dict:
 
 @dataclass(frozen=True)
 class Resumed:
-    """What an existing results file already holds."""
+    """What an existing results file already holds: each seed's byte offset (not the record, so
+    resuming a 100,000-deal file stays memory-flat; records are read back one at a time)."""
 
-    done: dict[int, dict]
+    done: dict[int, int]
     header: dict | None
+    path: Path | None = None
+
+    def record(self, seed: int) -> dict:
+        assert self.path is not None
+        with open(self.path, "rb") as fh:
+            fh.seek(self.done[seed])
+            return json.loads(fh.readline())
+
+
+def _corrupt(path: Path, number: int, why: str) -> UsageError:
+    return UsageError(f"{path}:{number}: corrupt results file ({why}); move it away or pass another --results path")
 
 
 def read_results(path: Path, header: dict) -> Resumed:
-    """Read a results file for resuming; UsageError on corruption or a parameter mismatch."""
+    """Scan a results file for resuming, line by line; UsageError on corruption or a parameter mismatch."""
     if not path.exists():
         return Resumed({}, None)
-    done: dict[int, dict] = {}
+    done: dict[int, int] = {}
     found_header = None
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read results file: {exc}") from None
-    lines = text.splitlines()
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if number == len(lines) and not text.endswith("\n"):
-                # The signature of a run killed mid-write. The file is never truncated for the
-                # user: they decide whether to drop the torn line.
-                raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete (a run killed mid-write?); "
-                                 "delete that line to resume, or pass another --results path") from None
-            raise UsageError(f"{path}:{number}: corrupt results file (not JSON: {exc.msg}); "
-                             "move it away or pass another --results path") from None
-        if not isinstance(record, dict):
-            raise UsageError(f"{path}:{number}: corrupt results file (a line is not a JSON object)")
-        if record.get("kind") == "header":
-            found_header = record
-            theirs = {k: v for k, v in record.items() if k != "kind"}
-            if theirs != header:
-                diff = sorted(k for k in set(theirs) | set(header) if theirs.get(k) != header.get(k))
-                raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
-                                 "pass another --results path to start a new run")
-            continue
-        seed = record.get("seed")
-        if not isinstance(seed, int):
-            raise UsageError(f"{path}:{number}: corrupt results file (a result has no integer 'seed')")
-        done[seed] = record
-    if text and not text.endswith("\n"):
-        raise UsageError(f"{path}: corrupt results file (the last line is incomplete)")
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
+    with fh:
+        offset, number = 0, 0
+        for raw in fh:
+            number += 1
+            here, offset = offset, offset + len(raw)
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                if not raw.endswith(b"\n"):
+                    # The signature of a run killed mid-write. The file is never truncated for the
+                    # user: they decide whether to drop the torn line.
+                    raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete "
+                                     "(a run killed mid-write?); delete that line to resume, or pass another "
+                                     "--results path") from None
+                raise _corrupt(path, number, f"not JSON: {getattr(exc, 'msg', exc)}") from None
+            if not isinstance(record, dict):
+                raise _corrupt(path, number, "a line is not a JSON object")
+            if record.get("kind") == "header":
+                found_header = record
+                theirs = {k: v for k, v in record.items() if k != "kind"}
+                if theirs != header:
+                    diff = sorted(k for k in set(theirs) | set(header) if theirs.get(k) != header.get(k))
+                    raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
+                                     "pass another --results path to start a new run")
+                continue
+            seed = record.get("seed")
+            if not isinstance(seed, int):
+                raise _corrupt(path, number, "a result has no integer 'seed'")
+            if not raw.endswith(b"\n"):
+                raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete")
+            done[seed] = here
     if done and found_header is None:
         raise UsageError(f"{path}: corrupt results file (no header line)")
-    return Resumed(done, found_header)
+    return Resumed(done, found_header, path)
 
 
 def run_deals(
@@ -136,7 +151,7 @@ def run_deals(
             fresh = iter(zip(todo, computed))
             for seed in seeds:
                 if seed in resumed.done:
-                    yield resumed.done[seed]
+                    yield resumed.record(seed)
                     continue
                 got_seed, record = next(fresh)
                 record = {"seed": got_seed, **{k: v for k, v in record.items() if k != "seed"}}

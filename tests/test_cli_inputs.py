@@ -43,3 +43,10 @@ def test_bad_input_exits_2_without_traceback(args, tmp_path, capsys):
     assert "Traceback" not in captured.err + captured.out
     assert captured.err.strip(), "a message must say what is wrong"
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_bound_on_a_scope_too_small_is_refused_not_proven(capsys):
+    from conftest import run_cli
+
+    code, out, err = run_cli(capsys, "check", "klm-bound", "--scope", "zone 9", "--players", "2")
+    assert code == 2 and "too few" in err and "proven" not in out

@@ -160,3 +160,10 @@ def test_runner_names_a_torn_last_line_and_leaves_it(tmp_path):
     with pytest.raises(UsageError, match=r"r.jsonl:3: corrupt results file: the last line is incomplete"):
         list(run_deals(FACTORY, [1, 2], HEADER, results=path, progress=False))
     assert path.read_bytes() == before
+
+
+def test_resume_reads_records_back_from_the_file(tmp_path):
+    path = tmp_path / "r.jsonl"
+    list(run_deals(FACTORY, list(range(4)), HEADER, results=path, progress=False))
+    resumed = list(run_deals(lambda: (lambda s: {"value": -1}), list(range(4)), HEADER, results=path, progress=False))
+    assert resumed == [{"seed": s, "value": s * s + 1} for s in range(4)]  # none recomputed
