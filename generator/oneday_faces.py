@@ -1,4 +1,5 @@
-"""One Day in London print faces: station cards, card back, rules card, map sheet, rack sheet.
+"""One Day in London print faces: station cards, card back, rules card, rack sheet (the map sheet:
+:mod:`generator.oneday_map`).
 
 Every face draws the game's own objects (:class:`tubedeck.games.oneday.Card`, the
 :class:`~tubedeck.games.oneday.GameMap`); nothing about the game is restated here.
@@ -6,7 +7,6 @@ Every face draws the game's own objects (:class:`tubedeck.games.oneday.Card`, th
 
 from __future__ import annotations
 
-import math
 from functools import partial
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from tubedeck.network import Network
 
 from .document import Card, Deck, Sheet
 from .emblem import emblem
+from .oneday_map import figures, map_page
 from .options import PrintOptions
 from .pen import Pen
 from .sizes import Rect
@@ -25,7 +26,6 @@ PAPER = "#F7F4EC"
 INK = "#1C1C1C"
 RED = "#DC241F"
 BLUE = "#0019A8"
-
 
 
 def card_front(pen: Pen, card: GameCard, gmap: GameMap) -> None:
@@ -66,167 +66,9 @@ def rules_front(pen: Pen, gmap: GameMap) -> None:
     pen.background(PAPER)
     pen.text_box(Rect(s.x, s.top - 8, s.w, 8), gmap.recipe.name, font="sans-bold", size=11, min_size=7,
                  colour=INK, max_lines=1, field="title")
-    text = "\n".join(f"\u2022 {r}" for r in gmap.recipe.texts("rules"))
+    text = "\n".join(f"\u2022 {r}" for r in gmap.recipe.texts("rules", **figures(gmap)))
     pen.text_box(Rect(s.x, s.y, s.w, s.h - 9), text, size=7, min_size=4, colour=INK, align="left", valign="top",
                  field="rules")
-
-
-# -- the map sheet ------------------------------------------------------------------------------
-def _project(gmap: GameMap, box: Rect) -> dict[str, tuple[float, float]]:
-    """Stations to page millimetres: equirectangular at London's latitude, fitted into ``box``."""
-    k = math.cos(math.radians(51.51))
-    xs = {s: st.lon * k for s, st in gmap.stations.items()}
-    ys = {s: st.lat for s, st in gmap.stations.items()}
-    x0, x1, y0, y1 = min(xs.values()), max(xs.values()), min(ys.values()), max(ys.values())
-    scale = min(box.w / (x1 - x0), box.h / (y1 - y0))
-    ox = box.x + (box.w - (x1 - x0) * scale) / 2
-    oy = box.y + (box.h - (y1 - y0) * scale) / 2
-    return {s: (ox + (xs[s] - x0) * scale, oy + (ys[s] - y0) * scale) for s in gmap.stations}
-
-
-def _segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float, float]:
-    """Distance from ``p`` to segment ab, and the unit vector from the nearest point towards ``p``."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ((dx * dx + dy * dy) or 1.0)))
-    nx, ny = p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy)
-    d = math.hypot(nx, ny)
-    if d < 1e-9:  # on the line: push square to it, to a fixed side
-        length = math.hypot(dx, dy) or 1.0
-        return 0.0, -dy / length, dx / length
-    return d, nx / d, ny / d
-
-
-def relax(gmap: GameMap, at: dict[str, tuple[float, float]], clear: float = 1.9, cap: float = 6.0,
-          rounds: int = 60) -> dict[str, tuple[float, float]]:
-    """Nudge stations so no line passes within ``clear`` mm of a station it does not serve.
-
-    Drawn from coordinates, a line can cross another station's dot (Regent's Park and Warren Street
-    sit right under the Metropolitan's straight segment), which on a map about which lines serve a
-    station is a lie. Each round pushes such a station square away from the segment; no station
-    moves more than ``cap`` mm from its geographic place. Deterministic (fixed order)."""
-    home = dict(at)
-    pos = dict(at)
-    segs = [(line, a, b) for line, run in sorted(gmap.runs.items()) for a, b in zip(run.stations, run.stations[1:])]
-    for _ in range(rounds):
-        moved = False
-        for s in sorted(pos):
-            serves = set(gmap.lines_at(s))
-            for line, a, b in segs:
-                if line in serves or s in (a, b):
-                    continue
-                d, ux, uy = _segment_distance(pos[s], pos[a], pos[b])
-                if d < clear:
-                    x, y = pos[s][0] + ux * (clear - d + 0.05), pos[s][1] + uy * (clear - d + 0.05)
-                    hx, hy = home[s]
-                    k = min(1.0, cap / (math.hypot(x - hx, y - hy) or 1.0))
-                    pos[s] = (hx + (x - hx) * k, hy + (y - hy) * k)
-                    moved = True
-        if not moved:
-            break
-    return pos
-
-
-def _overlaps(a: Rect, b: Rect) -> bool:
-    return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
-
-
-def _segment_hits(box: Rect, p: tuple[float, float], q: tuple[float, float]) -> bool:
-    """Whether segment pq crosses ``box`` (Liang-Barsky clipping: exact, not sampled)."""
-    t0, t1 = 0.0, 1.0
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    for edge_p, edge_q in ((-dx, p[0] - box.x), (dx, box.right - p[0]), (-dy, p[1] - box.y), (dy, box.top - p[1])):
-        if edge_p == 0:
-            if edge_q < 0:
-                return False
-            continue
-        t = edge_q / edge_p
-        if edge_p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
-            return False
-    return True
-
-
-def place_labels(pen: Pen, gmap: GameMap, at: dict, size: float, area: Rect) -> dict[str, tuple[float, float, str]]:
-    """Greedy label placement: for each station (most lines first) the first of 8 spots around
-    its dot whose box hits no other label, dot, or (preferably) line segment."""
-    h = size * 0.3528 * 0.8
-    dots = [Rect(x - 1.2, y - 1.2, 2.4, 2.4) for x, y in at.values()]
-    segs = [(at[a], at[b]) for run in gmap.runs.values() for a, b in zip(run.stations, run.stations[1:])]
-    placed: list[Rect] = []
-    out = {}
-    order = sorted(gmap.stations, key=lambda s: (-len(gmap.lines_at(s)), s))
-    for s in order:
-        name = gmap.name(s)
-        w = pen.text_width(name, "sans", size)
-        x, y = at[s]
-        spots = []
-        for g in (0.0, 1.6, 3.2):  # near the dot first, then a little further out
-            spots += [(x + 1.8 + g, y - h / 2, "left"), (x - 1.8 - g, y - h / 2, "right"),
-                      (x - w / 2, y + 1.8 + g, "centre"), (x - w / 2, y - 1.8 - h - g, "centre"),
-                      (x + 1.4 + g, y + 1.2 + g, "left"), (x + 1.4 + g, y - 1.2 - h - g, "left"),
-                      (x - 1.4 - g, y + 1.2 + g, "right"), (x - 1.4 - g, y - 1.2 - h - g, "right")]
-        best = None
-        for sx, sy, align in spots:
-            left = sx if align == "left" else (sx - w if align == "right" else sx)
-            box = Rect(left, sy, w, h)
-            own = Rect(x - 1.2, y - 1.2, 2.4, 2.4)
-            clash = sum(_overlaps(box, p) for p in placed) * 100 + sum(
-                _overlaps(box, d) for d in dots if d != own) * 100 + sum(_segment_hits(box, p, q) for p, q in segs)
-            clash += 1000 * (box.x < area.x or box.right > area.right or box.y < area.y or box.top > area.top)
-            clash += spots.index((sx, sy, align)) // 8 * 0.5  # prefer the nearer ring of spots
-            if best is None or clash < best[0]:
-                best = (clash, box, (sx if align != "centre" else sx + w / 2, sy, align))
-            if clash == 0:
-                break
-        placed.append(best[1])
-        out[s] = best[2]
-    return out
-
-
-def map_page(pen: Pen, gmap: GameMap) -> None:
-    s = pen.safe
-    pen.text(s.x, s.top - 6, gmap.recipe.texts("map_title")[0], font="sans-bold", size=12,
-             colour=INK)
-    legend_w = 42
-    box = Rect(s.x + 22, s.y + 4, s.w - legend_w - 40, s.h - 16)
-    at = relax(gmap, _project(gmap, box))
-    lines = sorted(gmap.runs)
-    shared: dict[frozenset, list[str]] = {}
-    for line in lines:
-        run = gmap.runs[line].stations
-        for a, b in zip(run, run[1:]):
-            shared.setdefault(frozenset((a, b)), []).append(line)
-    for pair, on in shared.items():  # lines sharing a segment are drawn side by side
-        a, b = sorted(pair)
-        (x1, y1), (x2, y2) = at[a], at[b]
-        length = math.hypot(x2 - x1, y2 - y1) or 1.0
-        nx, ny = -(y2 - y1) / length, (x2 - x1) / length
-        for i, line in enumerate(on):
-            off = (i - (len(on) - 1) / 2) * 1.0
-            pen.line(x1 + nx * off, y1 + ny * off, x2 + nx * off, y2 + ny * off,
-                     stroke=gmap.lines[line].colour, width=1.0)
-    for st in gmap.stations:
-        x, y = at[st]
-        inter = len(gmap.lines_at(st)) > 1
-        pen.circle(x, y, 1.1 if inter else 0.8, fill="#FFFFFF", stroke=INK, width=0.35 if inter else 0.25)
-    size = 6.0
-    for st, (x, y, align) in place_labels(pen, gmap, at, size, Rect(s.x, s.y, s.w - legend_w, s.h - 10)).items():
-        pen.text(x, y, gmap.name(st), size=size, colour=INK, align=align, field="label")
-    lx, ly = s.right - legend_w, s.top - 18
-    pen.text(lx, ly, "Lines", font="sans-bold", size=9, colour=INK)
-    for line in lines:
-        ly -= 6
-        pen.rect(lx, ly, 8, 2.2, fill=gmap.lines[line].colour)
-        pen.text(lx + 10, ly + 0.2, gmap.lines[line].name, size=7.5, colour=INK)
-    ly -= 8
-    pen.circle(lx + 4, ly + 1, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
-    pen.text(lx + 10, ly + 0.2, "station", size=7.5, colour=INK)
-    pen.text_box(Rect(lx, s.y + 4, legend_w, ly - s.y - 10),
-                 " ".join(gmap.recipe.texts("map_note", stations=len(gmap.stations))),
-                 size=6.5, min_size=4, colour=INK, align="left", valign="top", field="notes")
 
 
 def rack_page(pen: Pen, gmap: GameMap) -> None:

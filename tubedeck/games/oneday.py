@@ -7,8 +7,8 @@ stations, merges, shared track, copy rule, run orientation, each with its reason
 
 Vocabulary (used by the validator in :mod:`tubedeck.games.oneday_rules` and the solver):
 
-* a **Run** is a line's zone-1 part as one ordered row of stops. The recipe must leave every
-  line a single run (a path); the Northern's Bank and Charing Cross branches meet at Euston and,
+* a **Run** is a line's part in the recipe's zones (zone 1 for London) as one ordered row of
+  stops. The recipe must leave every line a single run (a path); the Northern's Bank and Charing Cross branches meet at Euston and,
   with Kennington left out, make one run from Elephant & Castle "all the way" to Waterloo;
 * a **Band** is a line on a card with the numbers ``before`` / ``after``: how many of the game's
   stations stand before / after this one on the line's run, in the run's order. The order is
@@ -42,7 +42,7 @@ from tubedeck.errors import DataError, Problem, UsageError
 from tubedeck.names import match_station
 from tubedeck.network import Line, Network
 
-from .oneday_recipe import COPY_RULES, DEFAULT_RECIPE, Recipe, load_recipe  # noqa: F401 (re-exported)
+from .oneday_recipe import COPY_RULES, DEFAULT_RECIPE, Recipe, load_recipe, zone_phrase  # noqa: F401 (re-exported)
 
 @dataclass(frozen=True)
 class GameStation:
@@ -59,7 +59,7 @@ class GameStation:
 
 @dataclass(frozen=True)
 class Run:
-    """A line's zone-1 stops as one ordered row; index 0 is the first stop."""
+    """A line's stops in the game as one ordered row; index 0 is the first stop."""
 
     line: str
     stations: tuple[str, ...]
@@ -81,8 +81,8 @@ class GameMap:
     runs: Mapping[str, Run]
     shared_track: tuple[frozenset[str], ...]
     recipe: Recipe
-    # Names of the dataset's stations the recipe leaves out, so "Brixton" can be told apart from a typo.
-    outside: tuple[str, ...] = ()
+    # (name, why) of the dataset's stations the game leaves out, so "Brixton" is told apart from a typo.
+    outside: tuple[tuple[str, str], ...] = ()
 
     def lines_at(self, station: str) -> tuple[str, ...]:
         return self.stations[station].lines
@@ -120,8 +120,37 @@ class GameMap:
         return 0, line
 
 
-def _problem(recipe: Recipe, message: str) -> Problem:
-    return Problem(recipe.source or "recipe", None, None, message)
+def _problem(recipe: Recipe, message: str, place: str | None = None) -> Problem:
+    return Problem(recipe.source or "recipe", None, place, message)
+
+
+def _unknown_names(net: Network, recipe: Recipe) -> list[Problem]:
+    """Lines and stations the recipe names but the dataset lacks, each located by entry."""
+    problems = []
+    merged = {mid for mid, _, _, _ in recipe.merges}
+
+    def station(s: str, place: str) -> None:
+        if s not in net.stations and s not in merged:
+            problems.append(_problem(recipe, f"unknown station {s!r}", place))
+
+    for i, (line, _) in enumerate(recipe.exclude_lines, 1):
+        if line not in net.lines:
+            problems.append(_problem(recipe, f"unknown line {line!r}", f"exclude_lines #{i}"))
+    for i, (s, _) in enumerate(recipe.exclude_stations, 1):
+        station(s, f"exclude_stations #{i}")
+    for i, (_, _, members, _) in enumerate(recipe.merges, 1):
+        for s in members:
+            station(s, f"merge #{i}")
+    for i, (members, _) in enumerate(recipe.keep_apart, 1):
+        for s in members:
+            station(s, f"keep_apart #{i}")
+    for i, (line, s, _) in enumerate(recipe.orientation, 1):
+        if line not in net.lines:
+            problems.append(_problem(recipe, f"unknown line {line!r}", f"orientation #{i}"))
+        station(s, f"orientation #{i}")
+    for i, (lines, _) in enumerate(recipe.shared_track, 1):
+        problems += [_problem(recipe, f"unknown line {l!r}", f"shared_track #{i}") for l in lines if l not in net.lines]
+    return problems
 
 
 def _orient(net: Network, stations: dict[str, tuple[float, float]], path: list[str]) -> list[str]:
@@ -136,17 +165,7 @@ def _orient(net: Network, stations: dict[str, tuple[float, float]], path: list[s
 
 def derive_map(net: Network, recipe: Recipe) -> GameMap:
     """Apply the recipe to the dataset: zone scope, exclusions, merges, one run per line."""
-    problems: list[Problem] = []
-    for line, _ in recipe.exclude_lines:
-        if line not in net.lines:
-            problems.append(_problem(recipe, f"exclude_lines: unknown line {line!r}"))
-    named = [s for s, _ in recipe.exclude_stations] + [m for _, _, ms, _ in recipe.merges for m in ms]
-    named += [s for ss, _ in recipe.keep_apart for s in ss] + [s for _, s, _ in recipe.orientation]
-    for s in named:
-        if s not in net.stations and s not in {m[0] for m in recipe.merges}:
-            problems.append(_problem(recipe, f"unknown station {s!r}"))
-    for lines, _ in recipe.shared_track:
-        problems += [_problem(recipe, f"shared_track: unknown line {l!r}") for l in lines if l not in net.lines]
+    problems = _unknown_names(net, recipe)
     if problems:
         raise DataError(problems)
 
@@ -186,20 +205,20 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
     coords = {gid: (sum(net.stations[m].lat for m in ms) / len(ms), sum(net.stations[m].lon for m in ms) / len(ms))
               for gid, ms in members.items()}
 
-    pinned = {line: (first, reason) for line, first, reason in recipe.orientation}
+    pinned = {line: (first, i) for i, (line, first, _) in enumerate(recipe.orientation, 1)}
     runs: dict[str, Run] = {}
     for line, g in sorted(graphs.items()):
         ends = [n for n in g if g.degree(n) == 1]
         if not nx.is_connected(g) or (g.number_of_nodes() > 1 and (len(ends) != 2 or max(d for _, d in g.degree()) > 2)):
-            problems.append(_problem(recipe, f"line {line!r}: its zone-1 part is not one run of stops "
-                                             f"(ends: {sorted(ends)}); exclude or merge stations in the recipe"))
+            problems.append(_problem(recipe, f"line {line!r}: its part in {zone_phrase(recipe.zones)} is not one run of "
+                                             f"stops (ends: {sorted(ends)}); exclude or merge stations in the recipe"))
             continue
         path = list(nx.shortest_path(g, ends[0], ends[1])) if len(ends) == 2 else list(g.nodes)
         if line in pinned:
             first = pinned[line][0]
             if first not in (path[0], path[-1]):
-                problems.append(_problem(recipe, f"orientation: {first!r} is not an end of the {line} run "
-                                                 f"({path[0]} .. {path[-1]})"))
+                problems.append(_problem(recipe, f"{first!r} is not an end of the {line} run "
+                                                 f"({path[0]} .. {path[-1]})", f"orientation #{pinned[line][1]}"))
                 continue
             path = path if path[0] == first else path[::-1]
         else:
@@ -219,8 +238,24 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
         stations[gid] = GameStation(gid, name, round(lat, 6), round(lon, 6), ms, lines, aliases)
     shared = tuple(frozenset(ls) for ls, _ in recipe.shared_track)
     members = {m for st in stations.values() for m in st.members}
-    outside = tuple(sorted(st.name for sid, st in net.stations.items() if sid not in members))
+    outside = tuple(sorted((st.name, _why_outside(net, recipe, sid, runs)) for sid, st in net.stations.items()
+                           if sid not in members))
     return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe, outside)
+
+
+def _why_outside(net: Network, recipe: Recipe, ident: str, runs: Mapping[str, Run]) -> str:
+    """Why a dataset station is not in the game, for "Brixton is not on this game's map (...)"."""
+    st = net.stations[ident]
+    zones = "/".join(map(str, st.zones)) or "no zone"
+    if not set(st.zones) & set(recipe.zones):
+        return f"zone {zones}; the game covers {zone_phrase(recipe.zones)}"
+    for s, reason in recipe.exclude_stations:
+        if s == ident:
+            return "left out by the recipe: " + reason.split(". ")[0].split(" (")[0].rstrip(".")
+    if st.opened and st.opened[:10] >= recipe.opened_before:
+        return f"opened {st.opened[:10]}, after the game"
+    lines = sorted({net.lines[b.line].name for b in net.branches if ident in b.stations})
+    return f"its lines ({', '.join(lines)}) are not in the game" if lines else "on no line of the game"
 
 
 def load_map(data: Path | str | None = None, recipe: Path | str | None = None, copy_rule: str | None = None) -> GameMap:
@@ -238,7 +273,8 @@ def parse_stations(gmap: GameMap, text: str | Sequence[str], what: str = "slot")
     names = [n.strip() for n in text.split(",")] if isinstance(text, str) else [n.strip() for n in text]
     pairs = [(s.id, s.name) for s in gmap.stations.values()]
     pairs += [(s.id, a) for s in gmap.stations.values() for a in s.aliases]
-    outside = [(f"outside-{i}", n) for i, n in enumerate(gmap.outside)]
+    outside = [(f"outside-{i}", name) for i, (name, _) in enumerate(gmap.outside)]
+    why = {f"outside-{i}": (name, reason) for i, (name, reason) in enumerate(gmap.outside)}
     out, errors = [], []
     for i, name in enumerate(names, 1):
         if not name:
@@ -248,8 +284,8 @@ def parse_stations(gmap: GameMap, text: str | Sequence[str], what: str = "slot")
             out.append(match_station(name, pairs))
         except UsageError as exc:
             try:
-                real = dict(outside)[match_station(name, outside)]
-                errors.append(f"{what} {i}: {real} is not on this game's map (the recipe leaves it out)")
+                real, reason = why[match_station(name, outside)]
+                errors.append(f"{what} {i}: {real} is not on this game's map ({reason})")
             except UsageError:
                 errors.append(f"{what} {i}: {exc}")
     if errors:
