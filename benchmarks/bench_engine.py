@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
 from generator import Deck, PrintOptions, render  # noqa: E402
 from generator import fonts  # noqa: E402
-from generator.sampler import lines_of, sampler_deck  # noqa: E402
+from generator.sampler.faces import lines_of, sampler_deck  # noqa: E402
 from generator.sizes import MM  # noqa: E402
 from tubedeck.network import Network  # noqa: E402
 

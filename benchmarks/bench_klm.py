@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.klm_check import KlmCheck, Summary  # noqa: E402
+from solver.klm.check import KlmCheck, Summary  # noqa: E402
 from solver.runner import run_deals  # noqa: E402
-from tubedeck.games.klm_scope import default_scope_recipe  # noqa: E402
+from tubedeck.games.klm.scope import default_scope_recipe  # noqa: E402
 
 
 def rss_mib(pid: int | str = "self") -> float:

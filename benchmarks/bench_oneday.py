@@ -18,10 +18,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from solver.oneday import caps_for, solve_rack, state_space
-from solver.oneday_check import DealChecker
+from solver.oneday.exchanges import caps_for, solve_rack, state_space
+from solver.oneday.check import DealChecker
 from solver.runner import run_deals
-from tubedeck.games.oneday import build_deck, deal, load_map
+from tubedeck.games.oneday.cards import build_deck
+from tubedeck.games.oneday.setup import deal
+from tubedeck.games.oneday.board import load_map
 
 
 def main() -> None:

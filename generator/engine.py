@@ -29,7 +29,9 @@ class ManifestFile:
 
 @dataclass
 class Manifest:
-    """Everything a build wrote, and the cards of each deck (ids in print order)."""
+    """Everything a build wrote, and the cards of each deck (ids in print order). Decks are keyed
+    by their folder under the root and their name (``klm/stations``), so two games' decks called
+    ``stations`` never collide."""
 
     root: str
     files: list[ManifestFile] = field(default_factory=list)
@@ -64,6 +66,8 @@ def render(documents: list[Deck | Sheet], options: PrintOptions, out_dir: Path |
         manifest.files.append(ManifestFile(str(path.relative_to(base)) if path.is_relative_to(base) else str(path),
                                            kind, pages, doc))
 
+    folder = out.relative_to(base).as_posix() if out.is_relative_to(base) and out != base else ""
+    prefix = f"{folder}/" if folder else ""
     names = [d.name for d in documents]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -75,19 +79,19 @@ def render(documents: list[Deck | Sheet], options: PrintOptions, out_dir: Path |
             data, pages = pdf.sheet_pdf(doc, options)
             write(f"{doc.name}.pdf", data, "sheet-pdf", pages, doc.name)
             continue
-        manifest.decks[doc.name] = [c.id for c in doc.printed()]
-        _render_deck(doc, options, write, manifest)
+        manifest.decks[prefix + doc.name] = [c.id for c in doc.printed()]
+        _render_deck(doc, options, write, manifest, prefix)
     return manifest
 
 
-def _render_deck(deck: Deck, options: PrintOptions, write, manifest: Manifest) -> None:
+def _render_deck(deck: Deck, options: PrintOptions, write, manifest: Manifest, prefix: str = "") -> None:
     # Build everything in memory first: a TextFitError in card 200 leaves no file of this deck.
     files: list[tuple[str, bytes, str, int]] = []
     if "pdf" in options.exports:
         data, pages, layout = pdf.deck_sheets_pdf(deck, options)
         files.append((f"{deck.name}.pdf", data, "sheets-pdf", pages))
         how = "fold-over" if layout.fold else (f"duplex {options.duplex}-edge" if layout.backs else "single-sided")
-        manifest.layouts[deck.name] = (f"{layout.card.label()} on {layout.paper.name} {layout.paper.orientation}, "
+        manifest.layouts[prefix + deck.name] = (f"{layout.card.label()} on {layout.paper.name} {layout.paper.orientation}, "
                                        f"{layout.cols}x{layout.rows} per page, {how}")
     bleed = options.export_bleed
     size = pdf.deck_size(deck, options)

@@ -23,3 +23,14 @@ def small_model_solver(time_limit: float, workers: int = 1) -> cp_model.CpSolver
     p.linearization_level = 0
     p.use_sat_inprocessing = False
     return solver
+
+
+def check_time_limit(seconds: float) -> float:
+    """A ``--time-limit`` must be a positive, finite number of seconds (UsageError otherwise)."""
+    import math
+
+    from tubedeck.errors import UsageError
+
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {seconds}")
+    return seconds

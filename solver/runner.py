@@ -18,13 +18,49 @@ import multiprocessing as mp
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from tubedeck.errors import UsageError
 
 Evaluator = Callable[[int], dict]
+
+
+class Summary(Protocol):
+    """Figures folded over streamed records (memory stays flat)."""
+
+    def add(self, record: dict) -> None: ...
+    def as_dict(self) -> dict: ...
+    def describe(self) -> list[str]: ...
+    def failures(self) -> str | None: ...
+
+
+class DealCheck(Protocol):
+    """What a game's ``"deals"`` check returns (see :mod:`tubedeck.game`): a picklable factory
+    of the per-seed evaluator, run once per worker process, plus what the runner records."""
+
+    def __call__(self) -> Evaluator: ...
+    def header(self) -> dict: ...
+    def summary(self) -> Summary: ...
+    @property
+    def results_name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+
+
+def default_results(check: DealCheck, seed: int) -> Path:
+    """``output/checks/<game and parameters>-s<first seed>.jsonl``."""
+    return Path("output") / "checks" / f"{check.results_name}-s{seed}.jsonl"
+
+
+def run_check(check: DealCheck, seeds: list[int], results: Path | None, workers: int = 1,
+              progress: bool = True) -> Summary:
+    """Run ``check`` over ``seeds`` (resuming ``results``) and fold every record into its summary."""
+    summary = check.summary()
+    for record in run_deals(check, seeds, check.header(), results, workers, progress, check.label):
+        summary.add(record)
+    return summary
 
 _EVALUATOR: Evaluator | None = None
 

@@ -3,7 +3,9 @@
 The format (documented for other cities in the README):
 
 * ``stations.csv``: ``id, name, lat, lon, zone`` required; ``local_authority, opened, step_free,
-  listed, surface, interchanges`` optional columns (blank = unknown).
+  listed, surface, interchanges, aliases`` optional columns (blank = unknown; blank ``aliases`` =
+  none). ``aliases`` holds ``;``-separated other names of the station; no alias may fold (see
+  :func:`tubedeck.names.fold`) to the station's own name or to another station's name or alias.
 * ``lines.csv``: ``id, name, colour, text_colour`` (``#RRGGBB``).
 * ``routes.csv``: ``line, branch, seq, station``: the ordered stops of every branch. Adjacency is
   derived from consecutive stops, never typed twice.
@@ -21,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import DataError, Problem
+from .names import fold
 
 STATION_COLUMNS = ("id", "name", "lat", "lon", "zone")
-STATION_OPTIONAL = ("local_authority", "opened", "step_free", "listed", "surface", "interchanges")
+STATION_OPTIONAL = ("local_authority", "opened", "step_free", "listed", "surface", "interchanges", "aliases")
 LINE_COLUMNS = ("id", "name", "colour", "text_colour")
 ROUTE_COLUMNS = ("line", "branch", "seq", "station")
 
@@ -134,7 +137,37 @@ def check_stations(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
         for mode in filter(None, (m.strip() for m in row["interchanges"].split(";"))):
             if mode not in INTERCHANGE_MODES:
                 problems.append(Problem(row.file, row.line, "interchanges", f"unknown mode {mode!r}"))
+    _check_aliases(rows, problems)
     return by_id
+
+
+def _check_aliases(rows: list[Row], problems: list[Problem]) -> None:
+    """Every alias is non-empty and names one station only: not its own name again, and not the
+    name or alias of another station (compared after :func:`tubedeck.names.fold`)."""
+    names: dict[str, Row] = {}
+    for row in rows:
+        if fold(row["name"]):
+            names.setdefault(fold(row["name"]), row)
+    aliases: dict[str, Row] = {}
+    for row in rows:
+        if not row["aliases"]:
+            continue
+        for alias in (a.strip() for a in row["aliases"].split(";")):
+            key = fold(alias)
+            if not key:
+                problems.append(Problem(row.file, row.line, "aliases", f"empty alias in {row['aliases']!r}"))
+            elif key == fold(row["name"]):
+                problems.append(Problem(row.file, row.line, "aliases", f"alias {alias!r} is the station's own name"))
+            elif key in names:
+                other = names[key]
+                problems.append(Problem(row.file, row.line, "aliases",
+                                        f"alias {alias!r} is the name of station {other['id']!r} (line {other.line})"))
+            elif key in aliases:
+                other = aliases[key]
+                whose = "repeated" if other is row else f"also an alias of station {other['id']!r} (line {other.line})"
+                problems.append(Problem(row.file, row.line, "aliases", f"alias {alias!r} is {whose}"))
+            else:
+                aliases[key] = row
 
 
 def check_lines(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:

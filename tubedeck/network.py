@@ -24,6 +24,7 @@ import networkx as nx
 
 from .dataset import read_dataset
 from .errors import UsageError
+from .names import match_station
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -43,6 +44,7 @@ class Station:
     listed: str | None = None  # heritage grade
     surface: str | None = None  # open / tunnel
     interchanges: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # other names people type, as TfL writes them; each names this station only
 
     @property
     def zones(self) -> tuple[int, ...]:
@@ -92,10 +94,11 @@ class Network:
         stations = {}
         for ident, r in raw.stations.items():
             modes = tuple(m.strip() for m in r["interchanges"].split(";") if m.strip())
+            aliases = tuple(a.strip() for a in r["aliases"].split(";") if a.strip())
             stations[ident] = Station(
                 ident, r["name"], round(float(r["lat"]), 6), round(float(r["lon"]), 6), r["zone"],
                 _opt(r["local_authority"]), _opt(r["opened"]), _opt(r["step_free"]),
-                _opt(r["listed"]), _opt(r["surface"]), modes,
+                _opt(r["listed"]), _opt(r["surface"]), modes, aliases=aliases,
             )
         lines = {i: Line(i, r["name"], r["colour"].upper(), r["text_colour"].upper()) for i, r in raw.lines.items()}
         branches = tuple(Branch(line, name, tuple(seq)) for (line, name), seq in sorted(raw.branches.items()))
@@ -107,6 +110,18 @@ class Network:
             return self.stations[ident]
         except KeyError:
             raise UsageError(f"unknown station id {ident!r}") from None
+
+    def match(self, name: str) -> str:
+        """The id of the station a person means by ``name``: its name, an alias (e.g. TfL's
+        ``Edgware Road (Circle Line)``) or its id, typed forgivingly (see :mod:`tubedeck.names`).
+        UsageError if unknown (with suggestions) or ambiguous (``edgware road``: both listed)."""
+        return match_station(name, self._names)
+
+    @cached_property
+    def _names(self) -> tuple[tuple[str, str], ...]:
+        # Aliases before the name: for an ambiguous prefix, match_station shows the last matching
+        # entry of each station, which is then its own name when that matches.
+        return tuple((s, n) for s, st in self.stations.items() for n in (*st.aliases, st.name))
 
     def line(self, ident: str) -> Line:
         try:

@@ -1,11 +1,39 @@
-"""The games. Every game module exposes the same small shape (after OpenSpiel's Python games):
+"""The registry of games: one line per game.
 
-* ``recipe`` / ``load_*``: the game's content read from ``data/<game>/`` (never typed in code);
-* ``build_deck(network, ...)``: the cards, as frozen value objects; the generator prints these very
-  objects and the solver reasons about them, so a card is described exactly once;
-* ``deal(deck, players, seed)``: a seeded, machine-independent deal (``random.Random(seed)``);
-* a state with ``legal_moves()`` and ``is_win()`` where the game needs one for its checker.
-
-Modules: :mod:`tubedeck.games.klm` (Keep London Moving), :mod:`tubedeck.games.oneday`
-(One Day in London).
+Each id names a package ``tubedeck/games/<id>/`` whose ``__init__`` declares ``GAME`` (a
+:class:`tubedeck.game.Game`); its content is ``data/<id>/``, its faces ``generator/<id>/`` and
+its models and checks ``solver/<id>/``. Reading the registry imports only those declarations.
 """
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from tubedeck.errors import UsageError
+from tubedeck.game import Game
+
+GAMES = (
+    "sampler",  # the print engine's proof sheet: a card per station, a lines sheet
+    "klm",  # Keep London Moving
+    "oneday",  # One Day in London
+)
+
+
+@cache
+def registry() -> dict[str, Game]:
+    """Every registered game by id, in registry order."""
+    out = {}
+    for ident in GAMES:
+        game = importlib.import_module(f"{__name__}.{ident}").GAME
+        assert game.id == ident, f"tubedeck/games/{ident} declares id {game.id!r}"
+        out[ident] = game
+    return out
+
+
+def get(ident: str) -> Game:
+    """A game by id; UsageError naming the known ids otherwise."""
+    games = registry()
+    if ident not in games:
+        raise UsageError(f"unknown game {ident!r} (known: {', '.join(games)})")
+    return games[ident]

@@ -1,0 +1,1 @@
+"""Keep London Moving faces (:mod:`.faces`): Station and Fortune Cards, backs, reference cards, Play Field."""

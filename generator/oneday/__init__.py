@@ -1,0 +1,1 @@
+"""One Day in London faces (:mod:`.faces`) and the map sheet (:mod:`.map`)."""

@@ -1,0 +1,322 @@
+"""One Day in London's reference map: projection, schematic nudges, label placement, the map page.
+
+The map is drawn from the stations' coordinates (equirectangular, fitted into the page), with
+two deterministic adjustments so it reads cleanly where the game needs it to:
+
+* :func:`relax` nudges a station (at most ``cap`` mm from its place) when a line it does not
+  serve would pass over its marker: in a game about which lines stations share, Regent's Park
+  or Warren Street sitting under the Metropolitan's stroke would be a lie;
+* :func:`place_labels` tries candidate spots around every marker (right, left, above, below,
+  the four diagonals, each at four distances; a long name also broken onto two lines) and scores each against the labels already
+  placed, the other markers, the drawn line strokes, the map area, and ambiguity (a label nearer
+  another marker than its own); a greedy pass, then improvement passes, in a fixed order. Where
+  no spot near the marker is free of lines (a few labels in the crowded core of London), the spot
+  where a line only clips the label's edge wins over one where it runs through the words.
+
+:func:`layout` does both for a page; :func:`map_page` draws it. The title and the note come from
+the recipe's ``[text]`` table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from generator.pen import Pen
+from generator.sizes import Rect
+from generator.theme import INK
+from tubedeck.games.oneday.board import GameMap
+from tubedeck.games.oneday.edition import Edition
+
+Point = tuple[float, float]
+LABEL_SIZE = 6.0  # pt
+LINE_WIDTH = 1.0  # mm, each line's stroke; lines on one segment are drawn side by side
+# Label costs: a line through a label, a label nearer another marker than its own, each step out.
+CROSSING, AMBIGUOUS, RING_COST = 40.0, 60.0, 8.0
+LEGEND_COL = 47.0  # mm, one legend entry across
+LEGEND_ROW = 5.0  # mm
+
+
+def project(gmap: GameMap, box: Rect) -> dict[str, Point]:
+    """Stations to page millimetres: equirectangular at the network's mean latitude, fitted into ``box``."""
+    lat_mid = sum(st.lat for st in gmap.stations.values()) / max(1, len(gmap.stations))
+    k = math.cos(math.radians(lat_mid))
+    xs = {s: st.lon * k for s, st in gmap.stations.items()}
+    ys = {s: st.lat for s, st in gmap.stations.items()}
+    x0, x1, y0, y1 = min(xs.values()), max(xs.values()), min(ys.values()), max(ys.values())
+    scale = min(box.w / ((x1 - x0) or 1e-9), box.h / ((y1 - y0) or 1e-9))
+    ox = box.x + (box.w - (x1 - x0) * scale) / 2
+    oy = box.y + (box.h - (y1 - y0) * scale) / 2
+    return {s: (ox + (xs[s] - x0) * scale, oy + (ys[s] - y0) * scale) for s in gmap.stations}
+
+
+def segment_distance(p: Point, a: Point, b: Point) -> tuple[float, float, float]:
+    """Distance from ``p`` to segment ab, and the unit vector from the nearest point towards ``p``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ((dx * dx + dy * dy) or 1.0)))
+    nx, ny = p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy)
+    d = math.hypot(nx, ny)
+    if d < 1e-9:  # on the line: push square to it, to a fixed side
+        length = math.hypot(dx, dy) or 1.0
+        return 0.0, -dy / length, dx / length
+    return d, nx / d, ny / d
+
+
+def relax(gmap: GameMap, at: dict[str, Point], clear: float = 2.6, cap: float = 6.0,
+          rounds: int = 60) -> dict[str, Point]:
+    """Nudge stations so no line passes within ``clear`` mm of a station it does not serve.
+
+    Each round pushes such a station square away from the segment; no station moves more than
+    ``cap`` mm from its geographic place. Deterministic (fixed order)."""
+    home = dict(at)
+    pos = dict(at)
+    segs = [(line, a, b) for line, run in sorted(gmap.runs.items()) for a, b in zip(run.stations, run.stations[1:])]
+    for _ in range(rounds):
+        moved = False
+        for s in sorted(pos):
+            serves = set(gmap.lines_at(s))
+            for line, a, b in segs:
+                if line in serves or s in (a, b):
+                    continue
+                d, ux, uy = segment_distance(pos[s], pos[a], pos[b])
+                if d < clear:
+                    x, y = pos[s][0] + ux * (clear - d + 0.05), pos[s][1] + uy * (clear - d + 0.05)
+                    hx, hy = home[s]
+                    k = min(1.0, cap / (math.hypot(x - hx, y - hy) or 1.0))
+                    pos[s] = (hx + (x - hx) * k, hy + (y - hy) * k)
+                    moved = True
+        if not moved:
+            break
+    return pos
+
+
+def strokes(gmap: GameMap, at: dict[str, Point]) -> list[tuple[str, Point, Point]]:
+    """Every line stroke as drawn: (line, from, to); lines sharing a segment sit side by side."""
+    shared: dict[frozenset, list[str]] = {}
+    for line in sorted(gmap.runs):
+        run = gmap.runs[line].stations
+        for a, b in zip(run, run[1:]):
+            shared.setdefault(frozenset((a, b)), []).append(line)
+    out = []
+    for pair, on in shared.items():
+        a, b = sorted(pair)
+        (x1, y1), (x2, y2) = at[a], at[b]
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+        for i, line in enumerate(on):
+            off = (i - (len(on) - 1) / 2) * LINE_WIDTH
+            out.append((line, (x1 + nx * off, y1 + ny * off), (x2 + nx * off, y2 + ny * off)))
+    return out
+
+
+def marker_radius(gmap: GameMap, station: str) -> float:
+    return 1.1 if len(gmap.lines_at(station)) > 1 else 0.8
+
+
+def overlaps(a: Rect, b: Rect) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
+
+
+def clip_length(box: Rect, p: Point, q: Point) -> float:
+    """The length of segment pq inside ``box`` (Liang-Barsky clipping: exact, not sampled)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for edge_p, edge_q in ((-dx, p[0] - box.x), (dx, box.right - p[0]), (-dy, p[1] - box.y), (dy, box.top - p[1])):
+        if edge_p == 0:
+            if edge_q < 0:
+                return 0.0
+            continue
+        t = edge_q / edge_p
+        if edge_p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return 0.0
+    return (t1 - t0) * math.hypot(dx, dy)
+
+
+def segment_hits(box: Rect, p: Point, q: Point) -> bool:
+    """Whether segment pq crosses ``box``."""
+    return clip_length(box, p, q) > 0 or (box.x <= p[0] <= box.right and box.y <= p[1] <= box.top)
+
+
+def _box_distance(box: Rect, p: Point) -> float:
+    dx = max(box.x - p[0], 0.0, p[0] - box.right)
+    dy = max(box.y - p[1], 0.0, p[1] - box.top)
+    return math.hypot(dx, dy)
+
+
+@dataclass(frozen=True)
+class Label:
+    """A placed label: its lines of text, drawn at ``x`` (per ``align``) on ``baselines``; its ink box."""
+
+    lines: tuple[str, ...]
+    x: float
+    baselines: tuple[float, ...]
+    align: str
+    box: Rect
+
+
+def _em(size: float) -> float:
+    return size * 25.4 / 72
+
+
+def _wordings(name: str) -> list[tuple[float, tuple[str, ...]]]:
+    """(cost, lines): the name on one line, or broken in two at the space nearest its middle."""
+    out = [(0.0, (name,))]
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    if spaces and len(name) >= 10:
+        cut = min(spaces, key=lambda i: (abs(2 * i - len(name)), i))
+        out.append((4.0, (name[:cut], name[cut + 1:])))
+    return out
+
+
+def _candidates(x: float, y: float, r: float, name: str, size: float,
+                text_width: Callable[[str, str, float], float]) -> list[tuple[float, Label]]:
+    """(preference cost, label) around a marker at (x, y) of radius r: right, left, above, below,
+    then the diagonals, each at four distances, on one line or two."""
+    em = _em(size)
+    out = []
+    for word_cost, lines in _wordings(name):
+        w = max(text_width(line, "sans", size) for line in lines)
+        h = 0.98 * em + (len(lines) - 1) * 1.05 * em
+        for ring, g in enumerate((0.4, 1.2, 2.2, 3.4)):
+            d, diag = r + g, r * 0.6 + g
+            boxes = [(Rect(x + d, y - h / 2, w, h), "left"), (Rect(x - d - w, y - h / 2, w, h), "right"),
+                     (Rect(x - w / 2, y + d, w, h), "centre"), (Rect(x - w / 2, y - d - h, w, h), "centre"),
+                     (Rect(x + diag, y + diag, w, h), "left"), (Rect(x + diag, y - diag - h, w, h), "left"),
+                     (Rect(x - diag - w, y + diag, w, h), "right"), (Rect(x - diag - w, y - diag - h, w, h), "right"),
+                     # beside the marker but raised or lowered by a third of the label
+                     (Rect(x + d, y - h / 6, w, h), "left"), (Rect(x + d, y - 5 * h / 6, w, h), "left"),
+                     (Rect(x - d - w, y - h / 6, w, h), "right"), (Rect(x - d - w, y - 5 * h / 6, w, h), "right")]
+            for k, (box, align) in enumerate(boxes):
+                ax = box.x if align == "left" else (box.right if align == "right" else box.x + w / 2)
+                baselines = tuple(box.top - 0.76 * em - i * 1.05 * em for i in range(len(lines)))
+                out.append((word_cost + ring * RING_COST + k * 0.15, Label(lines, ax, baselines, align, box)))
+    return out
+
+
+def place_labels(text_width: Callable[[str, str, float], float], gmap: GameMap, at: dict[str, Point],
+                 drawn: list[tuple[str, Point, Point]], size: float, area: Rect) -> dict[str, Label]:
+    """A label for every station: the best-scoring candidate spot (see the module docstring).
+
+    ``text_width(text, font, size)`` measures in mm (``pen.text_width`` or ``fonts.text_width``);
+    ``drawn`` are the line strokes (:func:`strokes`). Greedy (stations with most lines first),
+    then three improvement passes that re-place each label given all the others."""
+    dots = {s: Rect(x - marker_radius(gmap, s) - 0.2, y - marker_radius(gmap, s) - 0.2,
+                    2 * marker_radius(gmap, s) + 0.4, 2 * marker_radius(gmap, s) + 0.4) for s, (x, y) in at.items()}
+    order = sorted(gmap.stations, key=lambda s: (-len(gmap.lines_at(s)), s))
+    cands = {s: _candidates(*at[s], marker_radius(gmap, s), gmap.name(s), size, text_width) for s in order}
+
+    def cost(s: str, pref: float, lab: Label, placed: dict[str, Label]) -> float:
+        box = lab.box
+        c = pref
+        if box.x < area.x or box.right > area.right or box.y < area.y or box.top > area.top:
+            c += 100000
+        c += 1000 * sum(overlaps(box, other.box) for t, other in placed.items() if t != s)
+        c += 500 * sum(overlaps(box, d) for t, d in dots.items() if t != s)
+        c += crossing_cost(lab, drawn)
+        own = _box_distance(box, at[s])
+        near = min((_box_distance(box, at[t]) for t in at if t != s), default=math.inf)
+        if near < own + 1.5:  # reads as another station's name
+            c += AMBIGUOUS
+        return c
+
+    placed: dict[str, Label] = {}
+    for s in order:
+        placed[s] = min(cands[s], key=lambda pc: cost(s, pc[0], pc[1], placed))[1]
+    for _ in range(3):
+        changed = False
+        for s in order:
+            best = min(cands[s], key=lambda pc: cost(s, pc[0], pc[1], placed))[1]
+            if best != placed[s]:
+                placed[s], changed = best, True
+        if not changed:
+            break
+    return placed
+
+
+def _fat(label: Label) -> Rect:
+    return label.box.inset(-(LINE_WIDTH / 2 + 0.15))  # a stroke's full width touching the ink
+
+
+def label_crossings(label: Label, drawn: list[tuple[str, Point, Point]]) -> int:
+    """How many line strokes touch the label's ink box."""
+    return sum(segment_hits(_fat(label), p, q) for _, p, q in drawn)
+
+
+def crossing_cost(label: Label, drawn: list[tuple[str, Point, Point]]) -> float:
+    """Each stroke touching the label costs CROSSING, plus CROSSING per 4 mm of it over the text: a
+    line clipping a corner is better than one running through a word."""
+    fat = _fat(label)
+    lengths = [clip_length(fat, p, q) for _, p, q in drawn if segment_hits(fat, p, q)]
+    return CROSSING * (len(lengths) + sum(lengths) / 4)
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """Everything the map page draws: marker centres, line strokes, labels, and the legend strip."""
+
+    at: dict[str, Point]
+    drawn: list[tuple[str, Point, Point]]
+    labels: dict[str, Label]
+    area: Rect  # the map's part of the page: labels stay inside
+    legend: Rect  # the strip below it: line swatches and the recipe's note
+    crossed: frozenset[str] = frozenset()  # stations whose label a line still touches (no free spot)
+
+
+def _legend_shape(gmap: GameMap, width: float) -> tuple[int, int]:
+    """(columns, rows) of the legend: every line and the station marker, in rows across the page."""
+    items = len(gmap.runs) + 1
+    cols = max(1, min(items, int(width // LEGEND_COL)))
+    return cols, -(-items // cols)
+
+
+def layout(gmap: GameMap, safe: Rect, text_width: Callable[[str, str, float], float]) -> MapLayout:
+    """The map inside ``safe`` (a page's printable area): title on top, legend strip at the foot."""
+    _, rows = _legend_shape(gmap, safe.w)
+    strip = rows * LEGEND_ROW + 9
+    legend = Rect(safe.x, safe.y, safe.w, strip)
+    area = Rect(safe.x, safe.y + strip, safe.w, safe.h - strip - 10)
+    box = Rect(area.x + 24, area.y + 4, area.w - 24 - 18, area.h - 8)
+    at = relax(gmap, project(gmap, box))
+    drawn = strokes(gmap, at)
+    labels = place_labels(text_width, gmap, at, drawn, LABEL_SIZE, area)
+    crossed = frozenset(s for s, lab in labels.items() if label_crossings(lab, drawn))
+    return MapLayout(at, drawn, labels, area, legend, crossed)
+
+
+def figures(edition: Edition) -> dict[str, int]:
+    """The derived figures a recipe's texts may print: ``{stations}``, ``{cards}``."""
+    return {"stations": len(edition.board.stations), "cards": len(edition.deck)}
+
+
+def map_page(pen: Pen, edition: Edition) -> None:
+    s = pen.safe
+    gmap = edition.board
+    facts = figures(edition)
+    pen.text(s.x, s.top - 6, " ".join(gmap.recipe.texts("map_title", **facts)), font="sans-bold", size=12, colour=INK)
+    lay = layout(gmap, s, pen.text_width)
+    for line, (x1, y1), (x2, y2) in lay.drawn:
+        pen.line(x1, y1, x2, y2, stroke=gmap.lines[line].colour, width=LINE_WIDTH)
+    for st, (x, y) in lay.at.items():
+        inter = len(gmap.lines_at(st)) > 1
+        pen.circle(x, y, marker_radius(gmap, st), fill="#FFFFFF", stroke=INK, width=0.35 if inter else 0.25)
+    for lab in lay.labels.values():
+        for text, baseline in zip(lab.lines, lab.baselines):
+            pen.text(lab.x, baseline, text, size=LABEL_SIZE, colour=INK, align=lab.align, field="label")
+    cols, _ = _legend_shape(gmap, lay.legend.w)
+    top = lay.legend.top
+    items = [(gmap.lines[line].colour, gmap.lines[line].name) for line in sorted(gmap.runs)] + [(None, "station")]
+    for i, (colour, name) in enumerate(items):
+        x, y = lay.legend.x + (i % cols) * LEGEND_COL, top - (i // cols + 1) * LEGEND_ROW
+        if colour:
+            pen.rect(x, y + 0.4, 8, 2.2, fill=colour)
+        else:
+            pen.circle(x + 4, y + 1.5, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
+        pen.text(x + 10, y + 0.6, name, size=7.5, colour=INK, field="legend")
+    pen.text_box(Rect(lay.legend.x, lay.legend.y, lay.legend.w, 8),
+                 " ".join(gmap.recipe.texts("map_note", **facts)),
+                 size=7, min_size=4, colour=INK, align="left", valign="middle", field="notes")

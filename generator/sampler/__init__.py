@@ -1,0 +1,1 @@
+"""The sampler faces (:mod:`.faces`): the print engine proved on the dataset."""

@@ -1,0 +1,332 @@
+"""One Day in London: the fewest exchanges that turn a rack into a valid journey.
+
+**The question.** A rack is 10 cards in slots. An exchange replaces the card in one slot. A
+target journey ``J`` keeps slot ``k`` when ``J[k]`` is the station already there, so the fewest
+exchanges is ``10 - max kept`` over every valid journey ``J`` whose stations are obtainable:
+``J`` may use station ``s`` at most ``cap(s)`` times, ``cap(s)`` = the deck's copies of ``s`` less
+the copies in the *other* players' racks. (The player's own cards count as obtainable: a card
+exchanged out goes face up on a discard pile and can be drawn again.)
+
+**The engines** (:func:`solve_rack`):
+
+* ``cp-sat`` (the default, the engine of record): the CP-SAT model of
+  :mod:`solver.oneday.model` decides every rack on its own (no hint, no bound from elsewhere).
+  Its status is reported as it is: OPTIMAL, FEASIBLE (time ran out with a journey), INFEASIBLE,
+  UNKNOWN (time ran out without one; never read as INFEASIBLE). ``engine = "cp-sat"``.
+* ``auto``: the exact bound below decides when its journey respects every cap
+  (``engine = "bound"``); otherwise CP-SAT with the bound as a cut and its journey as a hint
+  (``engine = "cp-sat+bound"``). An independent cross-check of the model, and ~5x faster.
+
+**The state space.** A journey is a walk over *states*: at slot 1 a station; at later slots a
+``(station, line, direction)`` triple saying how the rider arrived. State ``q -> q'`` is a legal
+step when ``q``'s station is on ``q'``'s line on the correct side of ``q'``'s station, and
+``q`` did not arrive on the same line going the other way (the backtracking rule). The rules of
+:mod:`tubedeck.games.oneday.journey` are exactly the walks of this layered automaton.
+
+**The exact bound** (:func:`relaxed_best`, :func:`lazy_best`): the same automaton as a
+longest-path dynamic programme with numpy (max-plus products over the transition matrices),
+enforcing ``cap = 0`` and, lazily, the caps of the stations its journeys over-use. Its value is
+an upper bound on kept slots, and optimal when its journey respects every cap. If the relaxation
+has no journey at all, neither has the model (INFEASIBLE).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from solver.cpsat import check_time_limit
+from tubedeck.errors import UsageError
+from tubedeck.games.oneday.board import parse_stations
+from tubedeck.games.oneday.edition import Edition
+
+from tubedeck.games.oneday.board import GameMap
+from tubedeck.games.oneday.journey import Journey, validate
+
+from .model import JourneyTemplate, build_model, build_template, extract, solve_model
+
+NEG = -(10**6)
+
+
+@dataclass(frozen=True)
+class StateSpace:
+    """The automaton of valid journeys on a game map, built once per map."""
+
+    stations: tuple[str, ...]  # station index -> id
+    hops: tuple[tuple[int, str, int], ...]  # hop state -> (station index, line, direction)
+    hop_station: np.ndarray  # (H,) station index of each hop state
+    first_step: np.ndarray  # (S, H) bool: slot-1 station -> hop state
+    step: np.ndarray  # (H, H) bool: hop state -> hop state
+    slots: int
+    lines: tuple[str, ...] = ()  # line index -> id (sorted)
+    runs: tuple[tuple[int, ...], ...] = ()  # per line, its station indices in line order
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def template(self) -> JourneyTemplate:
+        """The CP-SAT model's rack-independent part, built on first use and kept."""
+        if "template" not in self._cache:
+            self._cache["template"] = build_template(self.runs, len(self.stations), self.slots)
+        return self._cache["template"]
+
+    @property
+    def index(self) -> dict[str, int]:
+        return {s: i for i, s in enumerate(self.stations)}
+
+
+def state_space(gmap: GameMap, slots: int | None = None) -> StateSpace:
+    """Enumerate the states and the legal steps between them."""
+    stations = tuple(sorted(gmap.stations))
+    idx = {s: i for i, s in enumerate(stations)}
+    hops = []
+    for line, run in sorted(gmap.runs.items()):
+        for pos, s in enumerate(run.stations):
+            if pos > 0:
+                hops.append((idx[s], line, +1))
+            if pos < len(run.stations) - 1:
+                hops.append((idx[s], line, -1))
+    hops.sort()
+    pos = {(line, s): i for line, run in gmap.runs.items() for i, s in enumerate(run.stations)}
+    S, H = len(stations), len(hops)
+    first = np.zeros((S, H), dtype=bool)
+    for h, (t, line, d) in enumerate(hops):
+        pt = pos[(line, stations[t])]
+        for s in gmap.runs[line].stations:
+            if (pos[(line, s)] - pt) * d < 0:
+                first[idx[s], h] = True
+    step = np.zeros((H, H), dtype=bool)
+    for q, (s, line, d) in enumerate(hops):
+        for h in range(H):
+            if first[s, h] and not (hops[h][1] == line and hops[h][2] != d):
+                step[q, h] = True
+    hop_station = np.array([h[0] for h in hops], dtype=np.int64)
+    lines = tuple(sorted(gmap.runs))
+    runs = tuple(tuple(idx[s] for s in gmap.runs[line].stations) for line in lines)
+    return StateSpace(stations, tuple(hops), hop_station, first, step, slots or gmap.recipe.slots, lines, runs)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The answer for one rack.
+
+    ``status``: OPTIMAL, FEASIBLE (a journey, optimality unproved), INFEASIBLE (no journey from
+    the obtainable cards), UNKNOWN (time ran out first). ``exchanges`` is ``None`` unless a journey
+    was found; ``lower_bound`` is proved either way; ``kept`` lists the kept slots (1-based)."""
+
+    status: str
+    exchanges: int | None
+    lower_bound: int
+    kept: tuple[int, ...]
+    journey: Journey | None
+    engine: str  # which engine decided: "cp-sat", "bound" or "cp-sat+bound" (see the module docstring)
+
+    @property
+    def reachable(self) -> bool | None:
+        return True if self.journey else (False if self.status == "INFEASIBLE" else None)
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "exchanges": self.exchanges, "lower_bound": self.lower_bound,
+                "kept": list(self.kept), "engine": self.engine, "reachable": self.reachable,
+                "journey": self.journey.as_dict() if self.journey else None}
+
+
+def _masks(space: StateSpace, caps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return caps > 0, caps[space.hop_station] > 0
+
+
+def relaxed_best(space: StateSpace, rack: np.ndarray, caps: np.ndarray,
+                 tracked: Sequence[int] = ()) -> tuple[int, list[int]]:
+    """Longest path in the layered automaton: (max kept slots, the states of one best journey).
+
+    Only the ``caps`` of the ``tracked`` stations are enforced (their use counts ride along in
+    the DP state, mixed-radix encoded in ``c``); other stations are limited only by ``cap > 0``.
+    So the value is an upper bound on the capped optimum. ``states[0]`` is a station index,
+    ``states[k>0]`` hop-state indices; ``(NEG, [])`` when no journey exists even so."""
+    ok_s, ok_h = _masks(space, caps)
+    n_st = len(space.stations)
+    inc = np.zeros(n_st, dtype=np.int64)
+    size = 1
+    for s in tracked:
+        inc[s] = size
+        size *= int(caps[s]) + 1
+    codes = np.arange(size)
+
+    def room(s: int) -> np.ndarray:  # counts c in which station s may be used once more
+        return np.ones(size, bool) if not inc[s] else (codes // inc[s]) % (int(caps[s]) + 1) < caps[s]
+
+    value = np.full((n_st, size), NEG, dtype=np.int64)
+    for s in np.flatnonzero(ok_s):
+        value[s, inc[s]] = int(s == rack[0])
+    back = []
+    trans = space.first_step
+    hop_inc = inc[space.hop_station]
+    for k in range(1, space.slots):
+        scores = np.where(trans[:, :, None], value[:, None, :], NEG)
+        arg = scores.argmax(axis=0)
+        best = np.take_along_axis(scores, arg[None], axis=0)[0]
+        best = np.where(ok_h[:, None] & (best > NEG // 2), best + (space.hop_station == rack[k])[:, None], NEG)
+        value = np.full_like(best, NEG)
+        plain = hop_inc == 0
+        value[plain] = best[plain]
+        for h in np.flatnonzero(~plain):
+            fits = room(int(space.hop_station[h]))
+            value[h, codes[fits] + hop_inc[h]] = best[h, fits]
+        back.append(arg)
+        trans = space.step
+    end_h, end_c = np.unravel_index(int(value.argmax()), value.shape)
+    if value[end_h, end_c] <= NEG // 2:
+        return NEG, []
+    total = int(value[end_h, end_c])
+    states, c = [int(end_h)], int(end_c)
+    for arg in reversed(back):
+        c -= int(hop_inc[states[-1]])
+        states.append(int(arg[states[-1], c]))
+    return total, states[::-1]
+
+
+def lazy_best(space: StateSpace, rack: np.ndarray, caps: np.ndarray,
+              max_codes: int = 64) -> tuple[int, list[int], bool]:
+    """Enforce caps lazily: track the stations the last best journey over-used, and repeat.
+
+    Returns ``(value, states, exact)``: ``exact`` when the journey respects every cap (then it is
+    optimal); otherwise the tracked state grew past ``max_codes`` and ``value`` is only a bound."""
+    tracked: list[int] = []
+    while True:
+        value, states = relaxed_best(space, rack, caps, tracked)
+        if not states:
+            return value, states, True
+        counts = np.bincount(_stations(space, states), minlength=len(caps))
+        over = [int(s) for s in np.flatnonzero(counts > caps)]
+        if not over:
+            return value, states, True
+        tracked += over
+        if int(np.prod([int(caps[s]) + 1 for s in tracked])) > max_codes:
+            return value, states, False
+
+
+def _stations(space: StateSpace, states: Sequence[int]) -> list[int]:
+    return [states[0]] + [int(space.hop_station[h]) for h in states[1:]]
+
+
+def _journey(gmap: GameMap, space: StateSpace, stations: Sequence[int]) -> Journey:
+    """The journey through the chosen stations, described with the validator's fewest rides."""
+    stops = [space.stations[s] for s in stations]
+    verdict = validate(gmap, stops, space.slots)
+    assert verdict.journey is not None, f"solver produced an invalid journey: {verdict.message}"
+    return verdict.journey
+
+
+def caps_for(space: StateSpace, copies: Mapping[str, int], others: Sequence[str] = ()) -> np.ndarray:
+    """Obtainable copies per station index: the deck's copies less the other racks' cards."""
+    caps = np.array([copies.get(s, 0) for s in space.stations], dtype=np.int64)
+    idx = space.index
+    for s in others:
+        caps[idx[s]] -= 1
+    return caps
+
+
+def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.ndarray,
+               engine: str = "cp-sat", time_limit: float = 10.0) -> Solution:
+    """Fewest exchanges for ``rack`` (station ids) with the given engine (module docstring)."""
+    idx = space.index
+    r = np.array([idx[s] for s in rack], dtype=np.int64)
+    n = space.slots
+    tpl = space.template()
+    if engine == "cp-sat":
+        return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat")
+    if engine != "auto":
+        raise ValueError(f"unknown engine {engine!r}")
+    value, states, exact = lazy_best(space, r, caps)
+    if not states:
+        return Solution("INFEASIBLE", None, n, (), None, "bound")
+    stations = _stations(space, states)
+    if exact:
+        kept = tuple(k + 1 for k in range(n) if stations[k] == r[k])
+        return Solution("OPTIMAL", n - value, n - value, kept, _journey(gmap, space, stations), "bound")
+    ride_of = {rd: i for i, rd in enumerate(tpl.rides)}
+    line_of = {line: i for i, line in enumerate(space.lines)}
+    hint = [(stations[0], None)] + [(stations[k], ride_of[(line_of[space.hops[h][1]], space.hops[h][2])])
+                                    for k, h in enumerate(states[1:], 1)]
+    return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat+bound", hint, value)
+
+
+def _cp_sat(gmap: GameMap, space: StateSpace, tpl: JourneyTemplate, r: np.ndarray, caps: np.ndarray,
+            time_limit: float, label: str, hint: Sequence = (), upper: int | None = None) -> Solution:
+    """Build, solve, extract; the status as CP-SAT reports it (UNKNOWN is never INFEASIBLE)."""
+    n = space.slots
+    rm = build_model(tpl, r, caps, hint, upper)
+    status, solver = solve_model(rm, time_limit)
+    if status == "INFEASIBLE":
+        return Solution(status, None, n, (), None, label)
+    most = n if upper is None else upper  # most kept slots proved possible
+    if status in ("OPTIMAL", "FEASIBLE"):
+        stations = extract(tpl, solver)
+        kept = tuple(k + 1 for k in range(n) if stations[k] == r[k])
+        bound = int(np.floor(solver.best_objective_bound + 1e-9))
+        if status == "OPTIMAL" or bound > len(kept):  # CP-SAT's bound when set (unset it reads 0)
+            most = min(most, bound)
+        return Solution(status, n - len(kept), n - most, kept, _journey(gmap, space, stations), label)
+    return Solution(status, None, n - most, (), None, label)
+
+
+ENGINES = ("cp-sat", "auto")
+
+
+@dataclass(frozen=True)
+class RackReport:
+    """``tubedeck solve oneday``: the rack's verdict and the fewest exchanges, with names."""
+
+    gmap: GameMap
+    rack: tuple[str, ...]
+    verdict: object  # tubedeck.games.oneday.journey.Verdict
+    solution: Solution
+
+    def as_dict(self) -> dict:
+        return {"rack": list(self.rack), "validation": self.verdict.as_dict(), "solution": self.solution.as_dict()}
+
+    def describe(self) -> list[str]:
+        gmap, sol = self.gmap, self.solution
+        out = ["[green]valid journey[/green]" if self.verdict.valid
+               else f"[red]not a valid journey[/red]: {self.verdict.message}"]
+        if sol.exchanges is None:
+            return out + [f"no target journey: solver status {sol.status} (at least {sol.lower_bound} exchanges)"]
+        out.append(f"minimum exchanges: [bold]{sol.exchanges}[/bold] ({sol.status}, {sol.engine}); "
+                   f"keep slots {', '.join(map(str, sol.kept)) or 'none'}")
+        for k, s in enumerate(sol.journey.stations, 1):
+            mark = "keep" if k in sol.kept else f"swap {gmap.name(self.rack[k - 1])} ->"
+            out.append(f"  {k:>2}. {mark:<34} {gmap.name(s)}")
+        out += [f"  - {ride.describe(gmap)}" for ride in sol.journey.rides]
+        return out
+
+
+def solve_one(edition: Edition, rack: str, held: str = "", engine: str = "cp-sat",
+              time_limit: float = 10.0) -> RackReport:
+    """The registry's ``solve oneday``: validate a rack, then its fewest exchanges."""
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    check_time_limit(time_limit)
+    gmap, slots = edition.board, edition.rules.slots
+    stations = parse_stations(gmap, rack)
+    if len(stations) != slots:
+        raise UsageError(f"--rack names {len(stations)} stations; a rack holds exactly {slots}")
+    others = parse_stations(gmap, held, what="--held card") if held.strip() else ()
+    copies = edition.deck.copies()
+    for s, n in (Counter(stations) + Counter(others)).items():
+        if n > copies[s]:
+            raise UsageError(f"{gmap.name(s)} appears {n} times in the racks but the deck has {copies[s]} card(s)")
+    space = space_of(edition)
+    sol = solve_rack(gmap, space, stations, caps_for(space, copies, others), engine, time_limit)
+    return RackReport(gmap, stations, validate(gmap, stations), sol)
+
+
+_SPACES: dict[int, tuple[Edition, StateSpace]] = {}  # holds the edition, so its id is never reused
+
+
+def space_of(edition: Edition) -> StateSpace:
+    """The state space of an edition's board, built once per edition and process."""
+    held = _SPACES.get(id(edition))
+    if held is None or held[0] is not edition:
+        held = _SPACES[id(edition)] = (edition, state_space(edition.board))
+    return held[1]

@@ -1,0 +1,169 @@
+"""`tubedeck build`: manifest, exports, determinism, atomic writes and exit codes, on real files."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+
+import tubedeck.atomic as atomic
+from generator import Card, Deck, PrintOptions, render
+from tubedeck.cli import build as build_cmd
+from tubedeck.network import Network
+from conftest import run_cli as run
+
+TINY = Path(__file__).resolve().parent.parent / "data" / "tinycity"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+
+
+def test_sampler_build_manifest_json(tmp_path, capsys):
+    code, out, _ = run(capsys, "build", "sampler", "--data", str(TINY), "--out", str(tmp_path),
+                       "--export", "pdf,cards,png,svg,contact", "--json")
+    assert code == 0
+    manifest = json.loads(out)
+    paths = {f["path"]: f for f in manifest["files"]}
+    n = len(manifest["decks"]["sampler/stations"])
+    assert paths["sampler/stations.pdf"]["pages"] == 2 * -(-n // 9)
+    assert paths["sampler/stations-cards.pdf"]["pages"] == 2 * n
+    assert paths["sampler/lines.pdf"]["pages"] == 1
+    for f in manifest["files"]:
+        assert (tmp_path / f["path"]).is_file()
+    first = manifest["decks"]["sampler/stations"][0]
+    assert png_size(tmp_path / f"sampler/png/stations/{first}-front.png") == (750, 1050)  # 63.5 x 88.9 @ 300
+    svg = (tmp_path / f"sampler/svg/stations/{first}-back.svg").read_text()
+    assert 'width="63.5mm"' in svg and 'height="88.9mm"' in svg
+    assert not list(tmp_path.rglob("*.part"))
+
+
+@pytest.mark.parametrize("pod, size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])
+def test_pod_png_sizes(tmp_path, pod, size):
+    deck = Deck("d", [Card("a", lambda pen: pen.background("#DC241F"))], back=lambda pen: None)
+    manifest = render([deck], PrintOptions.parse(pod=pod, export="png"), tmp_path / "g")
+    pngs = [tmp_path / f.path for f in manifest.files if f.kind == "png"]
+    assert len(pngs) == 2 and all(png_size(p) == size for p in pngs)
+    assert {f.kind for f in manifest.files} == {"png", "cards-pdf"}
+
+
+def test_two_builds_are_byte_identical(tmp_path, capsys):
+    for d in ("one", "two"):
+        assert run(capsys, "build", "sampler", "--data", str(TINY), "--out", str(tmp_path / d), "--bleed", "3",
+                   "--export", "pdf,cards,png,svg,contact", "--mode", "cmyk")[0] == 0
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert len(files) > 10
+    for rel in files:
+        assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes(), rel
+    assert b"CreationDate" not in (tmp_path / "one/sampler/stations.pdf").read_bytes() or \
+        b"D:20000101" in (tmp_path / "one/sampler/stations.pdf").read_bytes()
+
+
+def test_interrupted_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    deck = Deck("d", [Card("a", lambda pen: pen.rect(0, 0, 10, 10, fill="#000000"))])
+    render([deck], PrintOptions.parse(export="pdf"), tmp_path / "g")
+    target = tmp_path / "g" / "d.pdf"
+    before = target.read_bytes()
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        render([deck], PrintOptions.parse(export="pdf", mode="greyscale"), tmp_path / "g")
+    assert target.read_bytes() == before  # the old file is untouched, not half-replaced
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["d.pdf"]
+
+
+def test_text_fit_error_writes_nothing_and_exits_2(tmp_path, monkeypatch, capsys):
+    def overflow(job):
+        from generator import Rect
+
+        def face(pen):
+            pen.text_box(Rect(0, 0, 5, 2), "Cutty Sark for Maritime Greenwich", min_size=6, field="name")
+        return [Deck("bad", [Card("cutty-sark", face)])]
+
+    monkeypatch.setattr(build_cmd, "buildable", lambda: {"broken": overflow})
+    code, _, err = run(capsys, "build", "all", "--data", str(TINY), "--out", str(tmp_path))
+    assert code == 2 and "bad/cutty-sark front" in err and "'name'" in err
+    assert not list(tmp_path.rglob("*.pdf"))
+
+
+def test_build_all_prints_stats_then_manifest(tmp_path, monkeypatch, capsys):
+    only = {"sampler": build_cmd.buildable()["sampler"]}
+    monkeypatch.setattr(build_cmd, "buildable", lambda: only)
+    code, out, _ = run(capsys, "build", "all", "--data", str(TINY), "--out", str(tmp_path))
+    assert code == 0
+    assert out.index("stations") < out.index("Wrote")  # summary table first
+    assert (tmp_path / "sampler" / "stations.pdf").is_file() and "stations: " in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--paper", "a3"], "paper"), (["--card", "5x5"], "card"), (["--mode", "sepia"], "mode"),
+    (["--duplex", "both"], "duplex"), (["--export", "pdf,gif"], "export"), (["--bleed", "9"], "bleed"),
+    (["--pod", "xyz"], "pod"), (["--back-offset", "1"], "back-offset"), (["--orientation", "up"], "orientation"),
+])
+def test_bad_options_exit_2(tmp_path, capsys, args, words):
+    code, _, err = run(capsys, "build", "sampler", "--data", str(TINY), "--out", str(tmp_path), *args)
+    assert code == 2 and words in err
+
+
+def test_unwritable_output_exits_2(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "build", "sampler", "--data", str(TINY), "--out", str(blocker / "sub"))
+    assert code == 2 and "cannot create output directory" in err
+
+
+def test_build_command_takes_the_print_options_and_the_game_options(tmp_path, capsys):
+    # build klm: its declared --scope plus every shared print option, one generated command
+    code, out, _ = run(capsys, "build", "klm", "--data", str(TINY), "--scope", "zone 1", "--paper", "letter",
+                       "--out", str(tmp_path), "--json")
+    assert code == 0
+    manifest = json.loads(out)
+    assert "letter" in manifest["layouts"]["klm/stations"]
+    net = Network.load(TINY)
+    zone1 = sorted((st.name.lower(), st.id) for st in net.stations.values() if 1 in st.zones)
+    assert manifest["decks"]["klm/stations"] == [i for _, i in zone1] and len(zone1) < len(net.stations)
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--back-offset", "nan,0"], "--back-offset"), (["--back-offset", "0,inf"], "--back-offset"),
+    (["--bleed", "nan"], "--bleed"), (["--gap", "inf"], "--gap"), (["--gap", "-inf"], "--gap"),
+    (["--card", "1" + "0" * 400 + "x90"], "card size"),
+])
+def test_non_finite_numbers_are_usage_errors(tmp_path, capsys, args, option):
+    code, _, err = run(capsys, "build", "sampler", "--data", str(TINY), "--out", str(tmp_path), *args)
+    assert code == 2 and option in err and "finite" in err
+    assert "Traceback" not in err and not list(tmp_path.rglob("*.pdf"))
+
+
+def png_dpi(data: bytes) -> tuple[float, float]:
+    """Horizontal and vertical dpi from a PNG's pHYs chunk (unit 1 = pixels per metre)."""
+    pos = 8
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[pos + 8:pos + 17])
+            assert unit == 1
+            return x * 0.0254, y * 0.0254
+        if kind == b"IDAT":
+            break  # pHYs must come before the image data
+        pos += 12 + length
+    raise AssertionError("no pHYs chunk")
+
+
+@pytest.mark.parametrize("dpi", [300, 150])
+def test_pngs_are_tagged_with_their_dpi(tmp_path, dpi):
+    deck = Deck("d", [Card("a", lambda pen: pen.background("#DC241F"))])
+    manifest = render([deck], PrintOptions.parse(export="png,contact", dpi=dpi), tmp_path / "g")
+    pngs = {f.kind: (tmp_path / f.path).read_bytes() for f in manifest.files}
+    assert png_dpi(pngs["png"]) == pytest.approx((dpi, dpi), abs=0.05)
+    assert png_size(tmp_path / "g/png/d/a-front.png") == (round(63.5 / 25.4 * dpi), round(88.9 / 25.4 * dpi))
+    assert png_dpi(pngs["contact"]) == pytest.approx((150, 150), abs=0.05)  # one small card: 150 dpi

@@ -1,0 +1,97 @@
+"""The One Day reference map as printed (A4 landscape): no line crosses a station it does not
+serve; labels stay apart, off other markers, near their own marker, and clear of the lines."""
+
+from __future__ import annotations
+
+import math
+
+import pymupdf
+import pytest
+
+from generator import PrintOptions, fonts
+from generator.oneday.map import (_box_distance, clip_length, layout, marker_radius, overlaps, project, relax,
+                                  segment_distance)
+from generator.sizes import Rect
+from tubedeck.games.oneday.board import derive_map
+from tubedeck.games.oneday.recipe import load_recipe
+
+SAFE = Rect(6.35, 16.35, 284.3, 187.3)  # pen.safe of an A4 landscape sheet
+
+
+@pytest.fixture(scope="module")
+def gmap(london):
+    return derive_map(london, load_recipe())
+
+
+@pytest.fixture(scope="module")
+def lay(gmap):
+    return layout(gmap, SAFE, fonts.text_width)
+
+
+def test_no_line_passes_over_a_station_it_does_not_serve(gmap, lay):
+    worst = math.inf
+    for line, run in gmap.runs.items():
+        for a, b in zip(run.stations, run.stations[1:]):
+            for s in gmap.stations:
+                if line not in gmap.lines_at(s) and s not in (a, b):
+                    worst = min(worst, segment_distance(lay.at[s], lay.at[a], lay.at[b])[0])
+    # marker radius + half a stroke + the side-by-side offset of a shared segment, and a gap
+    assert worst >= 1.1 + 0.5 + 0.5 + 0.3
+    raw = project(gmap, Rect(SAFE.x + 24, lay.area.y + 4, SAFE.w - 42, lay.area.h - 8))
+    moved = max(math.hypot(lay.at[s][0] - raw[s][0], lay.at[s][1] - raw[s][1]) for s in raw)
+    assert moved <= 6.0 + 1e-9  # geography stays recognisable
+    assert layout(gmap, SAFE, fonts.text_width) == lay  # deterministic
+    # Regent's Park and Warren Street no longer sit under the Metropolitan / H&C stroke
+    met = gmap.runs["metropolitan"].stations
+    for s in ("regents-park", "warren-street"):
+        d = min(segment_distance(lay.at[s], lay.at[a], lay.at[b])[0] for a, b in zip(met, met[1:]) if s not in (a, b))
+        assert d >= 2.5, s
+
+
+def test_relax_is_deterministic_and_capped(gmap):
+    raw = project(gmap, Rect(30, 20, 190, 160))
+    at = relax(gmap, raw, cap=2.0)
+    assert relax(gmap, raw, cap=2.0) == at
+    assert max(math.hypot(at[s][0] - raw[s][0], at[s][1] - raw[s][1]) for s in at) <= 2.0 + 1e-9
+
+
+def test_labels_are_apart_inside_and_next_to_their_own_marker(gmap, lay):
+    assert set(lay.labels) == set(gmap.stations)
+    boxes = {s: lab.box for s, lab in lay.labels.items()}
+    names = sorted(boxes)
+    clashes = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if overlaps(boxes[a], boxes[b])]
+    assert clashes == []
+    for s, box in boxes.items():
+        assert lay.area.contains(box), s
+        assert not overlaps(box, lay.legend), s
+        for t, (x, y) in lay.at.items():
+            r = marker_radius(gmap, t)
+            if t != s:
+                assert not overlaps(box, Rect(x - r, y - r, 2 * r, 2 * r)), (s, t)
+        own = _box_distance(box, lay.at[s])
+        nearest_other = min(_box_distance(box, p) for t, p in lay.at.items() if t != s)
+        assert own <= 6.0 and own + 1.5 <= nearest_other, s  # reads as this station's name
+
+
+def test_no_line_runs_through_a_label(gmap, lay):
+    through = {s: sum(clip_length(lab.box, p, q) for _, p, q in lay.drawn) for s, lab in lay.labels.items()}
+    touched = {s: round(v, 2) for s, v in through.items() if v > 0}
+    # the reviewer's list: Tottenham Court Road, Regent's Park, Edgware Road (H&C), Monument and
+    # Mansion House were crossed; now at most one label in the Bank cluster is clipped at a corner
+    for s in ("tottenham-court-road", "regents-park", "edgware-road-hammersmith-city", "monument", "mansion-house"):
+        assert s not in touched, s
+    assert len(touched) <= 1 and all(v <= 1.0 for v in touched.values()), touched
+
+
+def test_every_station_is_named_on_the_printed_map(tmp_path, gmap, london):
+    from generator import render
+    from generator.oneday.faces import documents
+
+    from tubedeck.games.oneday.edition import load
+
+    docs = [d for d in documents(load(london), PrintOptions.parse()) if d.name == "map"]
+    render(docs, PrintOptions.parse(export="pdf"), tmp_path)
+    with pymupdf.open(next(tmp_path.rglob("map.pdf"))) as doc:
+        text = " ".join(doc[0].get_text().split())
+    for st in gmap.stations.values():
+        assert st.name in text, st.name

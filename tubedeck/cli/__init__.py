@@ -1,0 +1,75 @@
+"""The ``tubedeck`` command line: parse, call the library, print.
+
+``build``, ``check`` and ``solve`` are generated from the game registry (:mod:`tubedeck.games`);
+``games`` lists it. Errors caused by input (``TubedeckError``: bad data, options or names) all
+pass through :func:`main`, the one error funnel: a message and exit code 2, never a traceback.
+Heavy libraries (networkx, ortools, reportlab, PyMuPDF) are imported only by the commands that
+use them, so ``tubedeck --help`` and ``--version`` start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import typer
+
+from tubedeck import __version__
+from tubedeck.errors import DataError, TubedeckError
+
+from . import build, data, listing, run
+
+app = typer.Typer(
+    help="Print-and-play decks and sheets for London Underground games, and CP-SAT deal checkers.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+build_app = typer.Typer(help="Build a game's print files (PDF, PNG, SVG) into --out.", no_args_is_help=True)
+check_app = typer.Typer(help="Check many seeded deals of a game with its solver.", no_args_is_help=True)
+solve_app = typer.Typer(help="Solve one position of a game.", no_args_is_help=True)
+app.add_typer(data.app, name="data")
+app.add_typer(build_app, name="build")
+app.add_typer(check_app, name="check")
+app.add_typer(solve_app, name="solve")
+app.command("games")(listing.games)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tubedeck {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Show the version and exit.")) -> None:
+    """tubedeck: data -> network -> games -> print files and solvers."""
+
+
+build.register(build_app)
+run.register(check_app, solve_app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app; input errors -> message + exit 2 (click's own usage errors too)."""
+    try:
+        app(args=argv, prog_name="tubedeck")  # standalone: exits via SystemExit with click's code
+    except TubedeckError as exc:
+        typer.secho(str(exc) if isinstance(exc, DataError) else f"error: {exc}", fg="red", err=True)
+        if "--json" in (sys.argv[1:] if argv is None else argv):
+            # Scripts asked for JSON: they get the error as JSON on stdout too.
+            payload: dict = {"ok": False, "error": exc.args[0] if exc.args else str(exc)}
+            if isinstance(exc, DataError):
+                payload = {"ok": False, "error": "bad data", "problems": [p.as_dict() for p in exc.problems]}
+            sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        return 2
+    except KeyboardInterrupt:
+        typer.secho("interrupted", fg="yellow", err=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

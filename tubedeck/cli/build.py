@@ -1,0 +1,167 @@
+"""``tubedeck build all|GAME``: every registered game's print files through the one print engine.
+
+The commands are generated from the registry: ``build GAME`` takes the shared print options
+plus the game's declared edition options; ``build all`` validates the dataset, prints its
+summary, then builds every game with faces (a game whose bundled content does not fit the
+dataset is skipped with a note: NotApplicable).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Callable, Optional
+
+import typer
+
+from tubedeck.errors import NotApplicable, UsageError
+from tubedeck.game import Game, edition, network, resolve
+from tubedeck.games import registry
+
+from .options import DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json
+
+
+def _opt(name: str, kind, default, *flags: str, help: str, **extra) -> "inspect.Parameter":  # noqa: F821
+    return parameter(name, Annotated[kind, typer.Option(*flags, help=help, **extra)], default)
+
+
+PRINT_PARAMETERS = [
+    _opt("paper", str, "a4", "--paper", help="Paper: a4 or letter."),
+    _opt("orientation", str, "auto", "--orientation", help="auto (whichever fits more cards), portrait or landscape."),
+    _opt("card", str, "poker", "--card", help="poker (63.5x88.9), bridge, mini, tarot, square, NAME-landscape, "
+                                              "or WxH in mm (e.g. 60x90)."),
+    _opt("bleed", float, 0.0, "--bleed", help="Bleed in mm (0 or 3): art extends past the trim."),
+    _opt("gap", float, 0.0, "--gap", help="Gap between cards in mm (0: shared cut lines)."),
+    _opt("marks", str, "short", "--marks", help="Cut marks: short, edge (to the paper edge) or none."),
+    _opt("duplex", str, "long", "--duplex", help="Backs: long (long-edge flip, columns mirrored), short (rows "
+                                                 "mirrored) or none (fronts only)."),
+    _opt("fold", bool, False, "--fold", help="Fold-over sheets (front and back side by side) for single-sided printers."),
+    _opt("back_offset", str, "0,0", "--back-offset", help="Shift back pages by DX,DY mm (printer misregistration)."),
+    _opt("mode", str, "colour", "--mode", help="colour, ink-saver, greyscale or cmyk."),
+    _opt("export", str, "pdf,contact", "--export", help="Comma-separated: pdf (sheets), cards (one card per page), "
+                                                        "png, svg, contact."),
+    _opt("pod", Optional[str], None, "--pod", help="Print-on-demand preset for per-card exports: tgc (825x1125 px "
+                                                   "poker) or mpc (822x1122 px); adds png,cards."),
+    _opt("dpi", int, 300, "--dpi", help="PNG resolution."),
+    _opt("out", Path, Path("output"), "--out", help="Output directory (GAME/ goes inside).", file_okay=False),
+    parameter("data", DataOpt, None),
+    parameter("as_json", JsonOpt, False),
+]
+_PRINT_NAMES = [p.name for p in PRINT_PARAMETERS]
+
+
+@dataclass
+class BuildJob:
+    """What a build command received: checked print options, output directory, dataset, format."""
+
+    options: "object"  # generator.PrintOptions
+    out: Path
+    data: Optional[Path] = None
+    as_json: bool = False
+
+    def render(self, name: str, documents: list):
+        """Write ``documents`` to ``OUT/name/``; the manifest, nothing printed."""
+        from generator import render
+
+        return render(documents, self.options, self.out / name, root=self.out)
+
+
+def job_from(values: dict) -> BuildJob:
+    """Turn the shared options' raw values into a checked BuildJob (UsageError if bad)."""
+    from generator import PrintOptions
+
+    options = PrintOptions.parse(
+        paper=values["paper"], orientation=values["orientation"], card=values["card"], bleed=values["bleed"],
+        gap=values["gap"], marks=values["marks"], duplex=values["duplex"], fold=values["fold"],
+        back_offset=values["back_offset"], mode=values["mode"], export=values["export"], pod=values["pod"],
+        dpi=values["dpi"])
+    return BuildJob(options, Path(values["out"]), values["data"], values["as_json"])
+
+
+def documents_of(game: Game, job: BuildJob, **options) -> list:
+    """Build the game's edition (once per process) and hand it to its faces."""
+    ed = edition(game, job.data, **options)
+    return resolve(game.faces)(ed, job.options)
+
+
+def buildable() -> dict[str, Callable[[BuildJob], list]]:
+    """What ``build all`` builds: every registered game with faces, default options."""
+    return {g.id: (lambda job, g=g: documents_of(g, job)) for g in registry().values() if g.faces}
+
+
+# -- manifest ---------------------------------------------------------------------------------
+def print_manifest(manifest, as_json: bool = False) -> None:
+    if as_json:
+        print_json(manifest.as_dict())
+        return
+    out = console()
+    root = Path(manifest.root)
+    groups: "OrderedDict[tuple[str, str], list]" = OrderedDict()
+    for f in manifest.files:
+        key = (str(Path(f.path).parent) + "/", f.kind) if f.kind in ("png", "svg") else (f.path, f.kind)
+        groups.setdefault(key, []).append(f)
+    out.print(f"[bold]Wrote {len(manifest.files)} files under {root}/[/bold]")
+    for (path, kind), files in groups.items():
+        if kind in ("png", "svg"):
+            out.print(f"  {root / path}  [dim]{len(files)} {kind.upper()} files, one card face each[/dim]")
+        else:
+            pages = files[0].pages
+            out.print(f"  {root / path}  [dim]{pages} page{'s' if pages != 1 else ''} ({kind})[/dim]")
+    for deck, cards in manifest.decks.items():
+        layout = manifest.layouts.get(deck, "")
+        out.print(f"[bold]{deck}[/bold]: {len(cards)} cards" + (f" [dim]({layout})[/dim]" if layout else ""))
+        shown = ", ".join(cards[:12]) + (f", ... ({len(cards) - 12} more; --json lists every card)" if len(cards) > 12 else "")
+        out.print("  " + shown, soft_wrap=False, highlight=False)
+
+
+# -- commands ---------------------------------------------------------------------------------
+def build_all(values: dict) -> None:
+    from generator import Manifest
+
+    from .data import print_stats
+
+    job = job_from(values)
+    net = network(None if job.data is None else str(job.data))
+    if not job.as_json:
+        print_stats(net)
+    games = buildable()
+    if not games:
+        raise UsageError("no game with print files is registered")
+    manifest = Manifest(str(job.out))
+    skipped: dict[str, str] = {}
+    for name, documents in games.items():
+        try:
+            docs = documents(job)
+        except NotApplicable as exc:  # e.g. a London-only recipe on another city's data
+            skipped[name] = str(exc)
+            if not job.as_json:
+                console(stderr=True).print(f"[yellow]skipped {name}[/yellow]: {exc}")
+            continue
+        manifest.extend(job.render(name, docs))
+    if len(skipped) == len(games):
+        raise UsageError("no game could be built from this dataset: " + "; ".join(skipped.values()))
+    if job.as_json:
+        print_json(manifest.as_dict() | {"skipped": skipped})
+    else:
+        print_manifest(manifest)
+
+
+def build_game(game: Game, values: dict) -> None:
+    own = {o.name: values.pop(o.name) for o in game.options}
+    check_choices(game.options, own)
+    job = job_from(values)
+    print_manifest(job.render(game.id, documents_of(game, job, **own)), job.as_json)
+
+
+def register(build_app: typer.Typer) -> None:
+    """``build all`` and one ``build GAME`` per registered game with faces."""
+    build_app.command("all")(command("all", "Validate the dataset, print its summary, then build every game.",
+                                     PRINT_PARAMETERS, build_all))
+    for game in registry().values():
+        if not game.faces:
+            continue
+        doc = f"Build {game.title}: {', '.join(game.documents)}."
+        params = [declared(o) for o in game.options] + PRINT_PARAMETERS
+        build_app.command(game.id)(command(f"build_{game.id}", doc, params,
+                                           lambda values, game=game: build_game(game, values)))

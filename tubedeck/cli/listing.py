@@ -1,0 +1,26 @@
+"""``tubedeck games [--json]``: every registered game, what it builds and what it checks."""
+
+from __future__ import annotations
+
+from tubedeck.games import registry
+
+from .options import JsonOpt, print_json, print_lines
+
+
+def games(as_json: JsonOpt = False) -> None:
+    """List every game: id, title, players, documents it prints, its checks and solves, options."""
+    entries = [g.as_dict() for g in registry().values()]
+    if as_json:
+        print_json({"games": entries})
+        return
+    lines = []
+    for g in entries:
+        players = f"{g['players'][0]}-{g['players'][1]} players" if g["players"] else "not a game one plays"
+        lines.append(f"[bold]{g['id']}[/bold]  {g['title']} ({players}): {g['summary']}")
+        if g["documents"]:
+            lines.append(f"  build {g['id']}: {', '.join(g['documents'])}")
+        lines += [f"  check {c['command']}: {c['help']}" for c in g["checks"]]
+        lines += [f"  solve {c['command']}: {c['help']}" for c in g["solves"]]
+        if g["options"]:
+            lines.append("  options: " + ", ".join(o["flag"] for o in g["options"]))
+    print_lines(lines)

@@ -1,0 +1,75 @@
+"""Options shared by every command (``Annotated``, as huggingface_hub's CLI does), output helpers,
+and the conversion of a game's declared :class:`~tubedeck.game.Option` into a typer parameter."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from tubedeck.errors import UsageError
+from tubedeck.game import Option
+
+DataOpt = Annotated[Optional[Path], typer.Option(
+    "--data", file_okay=False,
+    help="Dataset directory (stations.csv, lines.csv, routes.csv). Default: the bundled London data.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (for scripts).")]
+
+_TYPES = {"str": str, "int": int, "float": float, "path": Optional[Path]}
+
+
+def parameter(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def declared(option: Option) -> inspect.Parameter:
+    """A game's declared option as a typer parameter."""
+    kind = _TYPES[option.type]
+    if option.type == "str" and option.default is None and not option.required:
+        kind = Optional[str]
+    help_ = option.help + (f" One of: {', '.join(option.choices)}." if option.choices else "")
+    names = [option.flag] + ([option.short] if option.short else [])
+    extra = {"dir_okay": False} if option.type == "path" else {}
+    return parameter(option.name, Annotated[kind, typer.Option(*names, help=help_, **extra)],
+                     ... if option.required else option.default)
+
+
+def check_choices(options: tuple[Option, ...], values: dict) -> None:
+    """Refuse a value outside an option's declared choices (UsageError: exit 2)."""
+    for o in options:
+        value = values.get(o.name)
+        if o.choices and value is not None and value not in o.choices:
+            raise UsageError(f"{o.flag}: unknown value {value!r} (known: {', '.join(o.choices)})")
+
+
+def command(name: str, doc: str, params: list[inspect.Parameter], body) -> Any:
+    """A function typer can register: ``params`` as its signature, ``body(values: dict)`` its work."""
+
+    def fn(**values):
+        return body(values)
+
+    fn.__name__ = name.replace("-", "_")
+    fn.__doc__ = doc
+    fn.__signature__ = inspect.Signature(params)
+    fn.__annotations__ = {p.name: p.annotation for p in params}
+    return fn
+
+
+def console(stderr: bool = False):
+    from rich.console import Console  # rich only when something is printed
+
+    return Console(stderr=stderr)
+
+
+def print_lines(lines: list[str]) -> None:
+    out = console()
+    for line in lines:
+        out.print(line, highlight=False, soft_wrap=True)
+
+
+def print_json(payload: Any) -> None:
+    sys.stdout.write(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False) + "\n")

@@ -1,0 +1,94 @@
+"""``tubedeck check GAME`` and ``tubedeck solve GAME``, generated from the registry.
+
+A ``"deals"`` check takes the shared deal options (``--deals --players --seed --workers
+--results --time-limit --progress --require-all``) plus the game's edition and command options,
+and runs through :func:`solver.runner.run_check`; a ``"report"`` check or a solve prints one
+answer. Either way the command only parses, calls the library and prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tubedeck.errors import UsageError
+from tubedeck.game import Command, Game, edition, resolve
+from tubedeck.games import registry
+
+from .options import DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json, print_lines
+
+
+def deal_parameters(cmd: Command) -> list:
+    return [
+        parameter("deals", Annotated[int, typer.Option("--deals", "-n", help="Number of deals (seeds SEED .. SEED+N-1).")],
+                  1000 if cmd.name == "klm" else 100),
+        parameter("players", Annotated[int, typer.Option("--players", "-p", help="Players.")], 4),
+        parameter("seed", Annotated[int, typer.Option("--seed", "-s", help="First seed.")], 0),
+        parameter("workers", Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")], 1),
+        parameter("results", Annotated[Optional[Path], typer.Option(
+            "--results", dir_okay=False,
+            help="JSON Lines results file (appended, resumable). Default: output/checks/GAME-...-sSEED.jsonl")], None),
+        parameter("time_limit", Annotated[float, typer.Option("--time-limit", help="CP-SAT seconds per deal "
+                                                                                 "(UNKNOWN beyond it).")], 10.0),
+        parameter("progress", Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")], True),
+        parameter("require_all", Annotated[bool, typer.Option("--require-all", help="Exit 1 if any deal is unwinnable "
+                                                                                    "(or undecided).")], False),
+    ]
+
+
+def _split(game: Game, cmd: Command, values: dict) -> tuple[dict, dict]:
+    own = {o.name: values.pop(o.name) for o in game.options}
+    extra = {o.name: values.pop(o.name) for o in cmd.options}
+    check_choices(game.options, own)
+    check_choices(cmd.options, extra)
+    return own, extra
+
+
+def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
+    from solver.runner import default_results, run_check
+
+    own, extra = _split(game, cmd, values)
+    data, as_json, deals, seed = values["data"], values["as_json"], values["deals"], values["seed"]
+    if deals < 1:
+        raise UsageError(f"--deals must be at least 1, got {deals}")
+    ed = edition(game, data, **own)
+    plain = {k: str(v) if isinstance(v, Path) else v for k, v in own.items()}
+    check = resolve(cmd.target)(ed, players=values["players"], time_limit=values["time_limit"],
+                                data=None if data is None else str(data), **plain, **extra)
+    path = values["results"] or default_results(check, seed)
+    summary = run_check(check, list(range(seed, seed + deals)), path, values["workers"],
+                        values["progress"] and not as_json)
+    if as_json:
+        print_json(summary.as_dict() | {"seed": seed, "results": str(path)})
+    else:
+        print_lines(summary.describe() + [f"results: {path}"])
+    failed = summary.failures()
+    if values["require_all"] and failed:
+        console(stderr=True).print(f"[red]{failed}[/red]")
+        raise typer.Exit(1)
+
+
+def run_report_command(game: Game, cmd: Command, values: dict) -> None:
+    own, extra = _split(game, cmd, values)
+    report = resolve(cmd.target)(edition(game, values["data"], **own), **extra)
+    if values["as_json"]:
+        print_json(report.as_dict())
+    else:
+        print_lines(report.describe())
+
+
+def register(check_app: typer.Typer, solve_app: typer.Typer) -> None:
+    """One ``check NAME`` per declared check and one ``solve NAME`` per declared solve."""
+    common = [parameter("data", DataOpt, None), parameter("as_json", JsonOpt, False)]
+    for game in registry().values():
+        for group, commands in ((check_app, game.checks), (solve_app, game.solves)):
+            for cmd in commands:
+                params = [declared(o) for o in cmd.options] + [declared(o) for o in game.options]
+                if cmd.kind == "deals":
+                    params = deal_parameters(cmd) + params
+                    body = lambda values, g=game, c=cmd: run_deals_command(g, c, values)  # noqa: E731
+                else:
+                    body = lambda values, g=game, c=cmd: run_report_command(g, c, values)  # noqa: E731
+                group.command(cmd.name)(command(cmd.name, cmd.help, params + common, body))

@@ -1,0 +1,168 @@
+"""Where the project's content lives, and the one strict reader for every CSV and TOML it reads.
+
+**Locator.** ``data/`` stays at the top of the repository (the facts, edited by hand) and is
+packaged from there into the wheel as ``tubedeck/data/`` (``pyproject.toml``: ``package-dir``).
+:func:`data_root` finds it in either place, so a source checkout, an editable install, ``pip
+install .``, a wheel and ``pipx`` all work from any directory. Every module asks here; none
+builds a path from ``__file__`` of its own.
+
+**Readers.** :func:`read_csv` and :func:`read_toml` report every problem with file, line and
+column (or table and key) as :class:`~tubedeck.errors.Problem` s; a caller collects them and
+raises one :class:`~tubedeck.errors.DataError`. :func:`read_values` turns a TOML table into a
+frozen dataclass of rules values, checking every field's type.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar, get_type_hints
+
+from .errors import DataError, Problem
+
+_HERE = Path(__file__).resolve().parent
+_MARK = "stations.csv"
+
+
+@cache
+def data_root() -> Path:
+    """The bundled dataset directory: ``tubedeck/data`` in an installed wheel, else the checkout's
+    ``data/`` (editable install or running from the source tree)."""
+    for candidate in (_HERE / "data", _HERE.parent / "data"):
+        if (candidate / _MARK).is_file():
+            return candidate
+    raise DataError([Problem(str(_HERE / "data"), None, None,
+                             "the bundled dataset is missing from this installation (reinstall tubedeck)")])
+
+
+def game_dir(game: str) -> Path:
+    """A game's content folder: ``data/<game>/``."""
+    return data_root() / game
+
+
+def content(game: str, name: str) -> Path:
+    """One content file of a game, e.g. ``content("klm", "fortune.csv")``."""
+    return game_dir(game) / name
+
+
+# -- CSV ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Row:
+    """One CSV record with its 1-based file line number, for error messages."""
+
+    file: str
+    line: int
+    values: dict[str, str]
+
+    def __getitem__(self, key: str) -> str:
+        return self.values.get(key, "") or ""
+
+    def problem(self, column: str | None, message: str) -> Problem:
+        return Problem(self.file, self.line, column, message)
+
+
+def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], allow_empty: bool = False) -> list[Row]:
+    """Read one CSV file; report a missing file, bad encoding, empty file, missing columns and
+    ragged records (each located by file, line and column). Blank lines are skipped."""
+    name = path.name
+    if not path.is_file():
+        problems.append(Problem(name, None, None, f"file not found in {path.parent}"))
+        return []
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        problems.append(Problem(name, line, None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}"))
+        return []
+    if not text.strip():
+        problems.append(Problem(name, None, None, "file is empty (a header row is required)"))
+        return []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [h.strip() for h in next(reader)]
+        missing = [c for c in required if c not in header]
+        for col in missing:
+            problems.append(Problem(name, 1, col, "missing column"))
+        if missing:
+            return []
+        rows: list[Row] = []
+        for values in reader:
+            line = reader.line_num
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) != len(header):
+                problems.append(Problem(name, line, None, f"expected {len(header)} fields, found {len(values)}"))
+                continue
+            rows.append(Row(name, line, {h: v.strip() for h, v in zip(header, values)}))
+    except csv.Error as exc:
+        problems.append(Problem(name, reader.line_num, None, f"malformed CSV: {exc}"))
+        return []
+    if not rows and not allow_empty:
+        problems.append(Problem(name, None, None, "file has a header but no records"))
+    return rows
+
+
+# -- TOML ---------------------------------------------------------------------------------------
+def read_toml(path: Path) -> dict:
+    """Parse a TOML file; DataError naming the file (and TOML's own line and column) otherwise."""
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError([Problem(where, None, None, "file not found")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError([Problem(where, None, None, f"cannot read the file: {exc}")]) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError([Problem(where, None, None, f"not valid TOML: {exc}")]) from None
+
+
+T = TypeVar("T")
+_KIND = {int: "a whole number", str: "a string", float: "a number", bool: "true or false",
+         tuple[str, ...]: "a list of strings"}
+
+
+def _fits(value: Any, kind: Any) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == tuple[str, ...]:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, kind)
+
+
+def read_values(raw: dict, schema: type[T], where: str, table: str, problems: list[Problem]) -> T | None:
+    """Fill the frozen dataclass ``schema`` from ``raw[table]``: every field must be present with
+    its type; unknown keys are refused (a typo must not pass silently). ``None`` if any problem."""
+    values = raw.get(table)
+    if not isinstance(values, dict):
+        problems.append(Problem(where, None, table, f"missing table [{table}]"))
+        return None
+    hints = get_type_hints(schema)
+    out: dict[str, Any] = {}
+    bad = False
+    for f in dataclasses.fields(schema):
+        kind = hints[f.name]
+        if f.name not in values:
+            if f.default is dataclasses.MISSING:
+                problems.append(Problem(where, None, f"{table}.{f.name}", "missing"))
+                bad = True
+            continue
+        value = values[f.name]
+        if not _fits(value, kind):
+            problems.append(Problem(where, None, f"{table}.{f.name}", f"must be {_KIND.get(kind, kind)}, got {value!r}"))
+            bad = True
+            continue
+        out[f.name] = tuple(value) if kind == tuple[str, ...] else value
+    for extra in sorted(set(values) - {f.name for f in dataclasses.fields(schema)}):
+        problems.append(Problem(where, None, f"{table}.{extra}", "unknown key"))
+        bad = True
+    return None if bad else schema(**out)

@@ -1,0 +1,145 @@
+"""The Game protocol: what every game declares, and the per-process edition cache.
+
+A game is declared once, as data (:class:`Game`), in ``tubedeck/games/<id>/__init__.py``; the
+registry in :mod:`tubedeck.games` lists the ids. In the spirit of python-chess's variants and
+OpenSpiel's ``register_game``, everything the command line and the tests need to know about a
+game is here: its id, title, player range, the options of an **edition** (one game built from
+the data: a scope, a recipe), the documents it prints, the setup it deals and its checks.
+
+Declarations name their code by ``"module:attribute"`` strings, resolved only when used. So
+reading the registry imports nothing heavy (``tubedeck --help`` stays fast), and the games'
+semantics never import the print engine or the solvers above them: ``faces`` points up into
+``generator/<id>/``, ``checks`` and ``solves`` into ``solver/<id>/``.
+
+The functions a declaration points to:
+
+* ``edition(network, **options) -> Edition``: build the game from a dataset (UsageError /
+  DataError on bad options; NotApplicable when bundled content does not fit the dataset);
+* ``faces(edition, print_options) -> [generator.Deck | generator.Sheet]``, named ``documents``;
+* ``setup(edition, players, seed) -> Deal``: a seeded, machine-independent starting position;
+* a check of kind ``"deals"``: ``target(edition, players=, time_limit=, **options)`` returns a
+  :class:`solver.runner.DealCheck` run over many seeds; a ``"report"`` check or a solve:
+  ``target(edition, **options)`` returns an object with ``as_dict()`` and ``describe()``.
+
+:func:`edition` builds an edition once per process (a command, or a worker process of a check)
+and hands the same object to the print engine and the solver: the cards a solver checks are the
+very objects the generator prints.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import UsageError
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command-line option a game declares (``--scope``, ``--recipe``, ``--engine``).
+
+    ``type`` is ``"str"``, ``"int"``, ``"float"`` or ``"path"`` (a file); ``choices`` are
+    checked by the CLI before anything runs."""
+
+    name: str
+    help: str
+    type: str = "str"
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    short: str = ""  # e.g. "-p"
+    required: bool = False
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def as_dict(self) -> dict:
+        return {"flag": self.flag, "type": self.type, "default": None if self.required else self.default,
+                "required": self.required, "choices": list(self.choices), "help": self.help}
+
+
+@dataclass(frozen=True)
+class Command:
+    """A check or solve command: ``tubedeck check|solve NAME``.
+
+    ``kind`` is ``"deals"`` (many seeds through the runner: resumable results file, workers,
+    summary) or ``"report"`` (one answer, printed)."""
+
+    name: str
+    target: str
+    help: str
+    kind: str = "report"
+    options: tuple[Option, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {"command": self.name, "kind": self.kind, "help": self.help,
+                "options": [o.as_dict() for o in self.options]}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's declaration. ``players`` is ``None`` for something that is not played (the
+    print engine's sampler)."""
+
+    id: str
+    title: str
+    rules: str  # where the rules come from, as the README cites them
+    edition: str
+    players: tuple[int, int] | None = None
+    options: tuple[Option, ...] = ()  # edition options, taken by build, check and solve
+    faces: str | None = None
+    documents: tuple[str, ...] = ()
+    setup: str | None = None
+    checks: tuple[Command, ...] = ()
+    solves: tuple[Command, ...] = ()
+    summary: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id, "title": self.title, "rules": self.rules, "summary": self.summary,
+            "players": list(self.players) if self.players else None,
+            "options": [o.as_dict() for o in self.options],
+            "documents": list(self.documents),
+            "setup": self.setup is not None,
+            "checks": [c.as_dict() for c in self.checks],
+            "solves": [c.as_dict() for c in self.solves],
+        }
+
+    def check_players(self, players: int) -> int:
+        if self.players is None:
+            raise UsageError(f"{self.title} has no players")
+        lo, hi = self.players
+        if not lo <= players <= hi:
+            raise UsageError(f"--players must be {lo}-{hi} for {self.title}, got {players}")
+        return players
+
+
+def resolve(target: str) -> Callable:
+    """``"package.module:attribute"`` -> the object (imported on first use)."""
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@lru_cache(maxsize=8)
+def network(data: str | None = None):
+    """The dataset as a Network, loaded once per process per directory."""
+    from .network import Network  # networkx is only paid for by commands that need a network
+
+    return Network.load(data)
+
+
+def _key(options: dict) -> tuple:
+    return tuple(sorted((k, str(v) if isinstance(v, Path) else v) for k, v in options.items()))
+
+
+@lru_cache(maxsize=16)
+def _edition(game: Game, data: str | None, options: tuple) -> Any:
+    return resolve(game.edition)(network(data), **dict(options))
+
+
+def edition(game: Game, data: Path | str | None = None, **options: Any) -> Any:
+    """The game's edition for a dataset and options, built once per process."""
+    return _edition(game, None if data is None else str(data), _key(options))

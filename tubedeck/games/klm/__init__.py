@@ -1,0 +1,41 @@
+"""Keep London Moving: Station Cards with Connection Numbers cut from the network by a scope,
+the Fortune deck, deals, and the rules values (``data/klm/``).
+
+Modules: :mod:`.cards` (Station and Fortune Cards), :mod:`.scope`, :mod:`.setup` (deals),
+:mod:`.rules` (``rules.toml``), :mod:`.edition` (all of it, built once). Faces:
+``generator/klm/``; checker: ``solver/klm/``.
+"""
+
+from tubedeck.game import Command, Game, Option
+
+SCOPE = Option("scope", "Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,victoria', 'central in zones 1-2', "
+                        "or a name from data/klm/scopes.csv. Default: the scope marked default there.")
+
+GAME = Game(
+    id="klm",
+    title="Keep London Moving",
+    rules="Keep London Moving rulebook (seeds/000)",
+    summary="Collect Station Cards and link five continuous Active stations by Connection Numbers.",
+    players=(2, 6),  # the same figures as data/klm/rules.toml; a contract test holds them together
+    edition="tubedeck.games.klm.edition:load",
+    options=(SCOPE,),
+    faces="generator.klm.faces:documents",
+    documents=("stations", "fortune", "reference", "play-field"),
+    setup="tubedeck.games.klm.edition:setup",
+    checks=(
+        Command("klm", "solver.klm.check:deal_check", kind="deals",
+                help="Check seeded deals: can each player complete five continuous stations before the Station "
+                     "stock runs out, and on which turn? CP-SAT decides every player of every deal."),
+        Command("klm-bound", "solver.klm.bound:report",
+                help="Over ALL deals of a scope (no sixes rolled): the deal that delays the first possible win "
+                     "the most, or a proven bound 'every deal is winnable by turn T'.",
+                options=(Option("players", "Players.", "int", 4, short="-p"),
+                         Option("time_limit", "CP-SAT seconds per question.", "float", 120.0))),
+    ),
+    solves=(
+        Command("klm", "solver.klm.check:solve_one",
+                help="Solve one deal and show every player's earliest win, with its cards and turns.",
+                options=(Option("seed", "The deal's seed.", "int", 0, short="-s"),
+                         Option("players", "Players.", "int", 4, short="-p"))),
+    ),
+)

@@ -1,0 +1,40 @@
+"""One Day in London: the board derived from the dataset by a recipe (``data/oneday/recipe.toml``),
+its 72-card deck, seeded deals, and the journey rules.
+
+Modules: :mod:`.recipe`, :mod:`.board` (stations, runs), :mod:`.cards`, :mod:`.setup` (deals),
+:mod:`.journey` (the validator), :mod:`.edition`. Faces: ``generator/oneday/``; solver:
+``solver/oneday/``.
+"""
+
+from tubedeck.game import Command, Game, Option
+
+GAME = Game(
+    id="oneday",
+    title="One Day in London",
+    rules="One Day in London (Boardspace text, seeds/002)",
+    summary="Build a valid 10-stop continuous journey in zone 1 by exchanging cards in your rack.",
+    players=(2, 4),  # the same figures as the recipe's [game] table; a contract test holds them together
+    edition="tubedeck.games.oneday.edition:load",
+    options=(
+        Option("recipe", "Recipe TOML (default: data/oneday/recipe.toml).", "path"),
+        Option("copy_rule", "Override the recipe's copy rule.", choices=("lines-minus-one", "one-per-line", "single")),
+    ),
+    faces="generator.oneday.faces:documents",
+    documents=("stations", "rules", "map", "racks"),
+    setup="tubedeck.games.oneday.edition:setup",
+    checks=(
+        Command("oneday", "solver.oneday.check:deal_check", kind="deals",
+                help="Deal N seeded games; per deal each player's minimum exchanges and reachability; a summary.",
+                options=(Option("engine", "cp-sat (CP-SAT decides every rack) or auto (exact bound first).",
+                                default="cp-sat", choices=("cp-sat", "auto")),)),
+    ),
+    solves=(
+        Command("oneday", "solver.oneday.exchanges:solve_one",
+                help="Is a rack a valid journey? If not: the fewest exchanges and one target journey.",
+                options=(Option("rack", "10 station names, slot 1 first, comma-separated.", required=True),
+                         Option("held", "Cards in the other players' racks (not obtainable).", default=""),
+                         Option("engine", "cp-sat (always solve with CP-SAT) or auto (exact bound first).",
+                                default="cp-sat", choices=("cp-sat", "auto")),
+                         Option("time_limit", "CP-SAT time limit in seconds.", "float", 10.0))),
+    ),
+)

@@ -1,0 +1,52 @@
+"""One One Day in London edition: the board derived by a recipe, its deck and the rules values
+(the recipe's ``[game]`` table), built once per process and shared by the faces and the solver."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tubedeck.errors import DataError, NotApplicable
+from tubedeck.network import Network
+
+from .board import GameMap, derive_map
+from .cards import StationDeck, build_deck
+from .recipe import Recipe, load_recipe
+from .setup import Deal, deal
+
+
+@dataclass(frozen=True)
+class Edition:
+    """Everything one game of One Day in London is played with."""
+
+    board: GameMap
+    deck: StationDeck
+
+    @property
+    def rules(self) -> Recipe:
+        """Slots, players, discard piles, copy rule: the recipe is the rules value."""
+        return self.board.recipe
+
+    def deal(self, players: int, seed: int) -> Deal:
+        return deal(self.deck, players, seed, self.rules)
+
+
+def load(network: Network, recipe: Path | str | None = None, copy_rule: str | None = None) -> Edition:
+    """Derive the game from the dataset. The bundled recipe names London stations: on another
+    city's dataset it raises NotApplicable (``build all`` then skips the game) unless a recipe for
+    that city is given."""
+    rec = load_recipe(recipe, copy_rule)
+    try:
+        board = derive_map(network, rec)
+    except DataError as exc:
+        if recipe is not None:
+            raise
+        first = exc.problems[0]
+        raise NotApplicable(f"the bundled One Day in London recipe does not fit the dataset {network.source} "
+                            f"({first.message}); use `--data DIR --recipe FILE`") from None
+    return Edition(board, build_deck(board))
+
+
+def setup(edition: Edition, players: int, seed: int) -> Deal:
+    """The registry's setup: a seeded deal (see :mod:`.setup`)."""
+    return edition.deal(players, seed)
