@@ -16,12 +16,11 @@ Validation collects every problem with file, line and column before raising one
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .content import Row, read_csv
 from .errors import DataError, Problem
 from .names import fold
 
@@ -39,55 +38,6 @@ _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _ZONE = re.compile(r"^[1-9](/[1-9])?$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
-
-
-@dataclass(frozen=True)
-class Row:
-    """One CSV record with its 1-based file line number, for error messages."""
-
-    file: str
-    line: int
-    values: dict[str, str]
-
-    def __getitem__(self, key: str) -> str:
-        return self.values.get(key, "") or ""
-
-
-def read_table(path: Path, required: tuple[str, ...], problems: list[Problem]) -> list[Row]:
-    """Read one CSV file; report a missing file, bad encoding, empty file or missing columns."""
-    name = path.name
-    if not path.is_file():
-        problems.append(Problem(name, None, None, f"file not found in {path.parent}"))
-        return []
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        problems.append(Problem(name, line, None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}"))
-        return []
-    if not text.strip():
-        problems.append(Problem(name, None, None, "file is empty (a header row is required)"))
-        return []
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = [h.strip() for h in next(reader)]
-    missing = [c for c in required if c not in header]
-    for col in missing:
-        problems.append(Problem(name, 1, col, "missing column"))
-    if missing:
-        return []
-    rows: list[Row] = []
-    for values in reader:
-        line = reader.line_num
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            problems.append(Problem(name, line, None, f"expected {len(header)} fields, found {len(values)}"))
-            continue
-        rows.append(Row(name, line, {h: v.strip() for h, v in zip(header, values)}))
-    if not rows:
-        problems.append(Problem(name, None, None, "file has a header but no records"))
-    return rows
 
 
 def _float(row: Row, col: str, lo: float, hi: float, problems: list[Problem]) -> float | None:
@@ -244,9 +194,9 @@ def read_dataset(directory: Path | str) -> RawDataset:
     if not directory.is_dir():
         raise DataError([Problem(str(directory), None, None, "dataset directory not found")])
     problems: list[Problem] = []
-    station_rows = read_table(directory / "stations.csv", STATION_COLUMNS, problems)
-    line_rows = read_table(directory / "lines.csv", LINE_COLUMNS, problems)
-    route_rows = read_table(directory / "routes.csv", ROUTE_COLUMNS, problems)
+    station_rows = read_csv(directory / "stations.csv", STATION_COLUMNS, problems)
+    line_rows = read_csv(directory / "lines.csv", LINE_COLUMNS, problems)
+    route_rows = read_csv(directory / "routes.csv", ROUTE_COLUMNS, problems)
     stations = check_stations(station_rows, problems)
     lines = check_lines(line_rows, problems)
     branches = check_routes(route_rows, stations, lines, problems) if station_rows and line_rows else {}

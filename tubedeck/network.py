@@ -22,11 +22,11 @@ from typing import Iterable, Mapping
 
 import networkx as nx
 
+from .content import data_root
 from .dataset import read_dataset
 from .errors import UsageError
 from .names import match_station
 
-DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class Network:
     @classmethod
     def load(cls, directory: Path | str | None = None) -> "Network":
         """Load and validate a dataset directory (``data/`` by default); DataError on problems."""
-        raw = read_dataset(directory or DEFAULT_DATA)
+        raw = read_dataset(directory or data_root())
         stations = {}
         for ident, r in raw.stations.items():
             modes = tuple(m.strip() for m in r["interchanges"].split(";") if m.strip())

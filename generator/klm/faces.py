@@ -24,7 +24,6 @@ from generator.theme import BLUE, GREY, INK, PAPER, RED, YELLOW
 from tubedeck.games.klm.cards import FortuneCard, StationCard
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Texts
-from tubedeck.network import Network
 ACTION_COLOUR = {"disable": "#B3261E", "block_connection": "#B3261E", "enable": "#00782A", "protect": "#00782A",
                  "draw_fortune": "#0019A8", "draw_station": "#0019A8", "take_discard": "#6A3D9A",
                  "discard_fortune": "#6A3D9A"}
@@ -49,17 +48,11 @@ def outline(pen: Pen, card: StationCard) -> None:
         pen.rect(t.x + 2.25, t.y + 2.25, t.w - 4.5, t.h - 4.5, stroke="#C8C8C8", width=0.15, radius=2.2)
 
 
-def schematic(pen: Pen, box: Rect, card: StationCard, net: Network, scope: Network) -> None:
+def schematic(pen: Pen, box: Rect, card: StationCard) -> None:
     """The station (centre) and its neighbours by bearing; links in line colours, with numbers."""
     cx, cy = box.centre
     r = min(box.w, box.h) / 2 - 2.4
-    me = net.stations[card.station]
-    spots = []
-    for c in card.connections:
-        other = net.stations[c.neighbour]
-        dx = (other.lon - me.lon) * math.cos(math.radians(me.lat))
-        dy = other.lat - me.lat
-        spots.append([math.atan2(dy, dx) if (dx or dy) else 0.0, c])
+    spots = [[math.radians(c.bearing), c] for c in card.connections]
     spots.sort(key=lambda s: s[0])
     for _ in range(8):  # spread neighbours that share a bearing (at least 40 degrees apart)
         for a, b in zip(spots, spots[1:]):
@@ -69,8 +62,7 @@ def schematic(pen: Pen, box: Rect, card: StationCard, net: Network, scope: Netwo
         spots[0][0] = spots[-1][0] + math.radians(40) - 2 * math.pi
     for angle, c in spots:
         x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
-        keys = sorted(scope.graph[card.station][c.neighbour]) if scope.graph.has_edge(card.station, c.neighbour) else []
-        colours = [net.lines[k].colour for k in keys] or [GREY]
+        colours = [m.colour for m in c.lines] or [GREY]
         nx_, ny_ = -math.sin(angle), math.cos(angle)
         for i, col in enumerate(colours):  # parallel strokes, one per line
             off = (i - (len(colours) - 1) / 2) * 1.1
@@ -88,11 +80,11 @@ def schematic(pen: Pen, box: Rect, card: StationCard, net: Network, scope: Netwo
 SHORT = {"Hammersmith & City": "H&C", "Waterloo & City": "W&C"}  # the rulebook's abbreviations
 
 
-def fact_lines(card: StationCard, net: Network) -> list[tuple[str, str]]:
+def fact_lines(card: StationCard) -> list[tuple[str, str]]:
     """The glossary facts that are known, as (label, value); unknown ones are left off."""
     out = []
     if card.interchange:
-        names = [SHORT.get(net.lines[l].name, net.lines[l].name) for l in card.interchange_lines]
+        names = [SHORT.get(m.name, m.name) for m in card.line_marks if m.id in card.interchange_lines]
         names += list(card.interchange_modes)
         out.append(("Interchange", ", ".join(names)))
     if card.borough:
@@ -106,7 +98,7 @@ def fact_lines(card: StationCard, net: Network) -> list[tuple[str, str]]:
     return out
 
 
-def station_front(pen: Pen, card: StationCard, net: Network, scope: Network) -> None:
+def station_front(pen: Pen, card: StationCard) -> None:
     s = pen.safe
     pen.background(PAPER)
     outline(pen, card)
@@ -121,18 +113,17 @@ def station_front(pen: Pen, card: StationCard, net: Network, scope: Network) -> 
                  min_size=6.5, colour=INK, align="left", valign="top", max_lines=3, field="name")
     top -= 12 * u
     # Line Colour(s)
-    n = max(1, len(card.lines))
+    n = max(1, len(card.line_marks))
     bw = (s.w - (n - 1) * 0.8) / n
-    for i, l in enumerate(card.lines):
-        line = net.lines[l]
+    for i, line in enumerate(card.line_marks):
         pen.rect(s.x + i * (bw + 0.8), top - 3.2 * u, bw, 3.2 * u, fill=line.colour, stroke=INK, width=0.1)
-    label = " \u00b7 ".join(net.lines[l].name for l in card.lines)
+    label = " \u00b7 ".join(m.name for m in card.line_marks)
     pen.text_box(Rect(s.x, top - 7 * u, s.w, 3.4 * u), label, size=6.5, min_size=3.8, colour=INK, max_lines=1,
                  field="lines")
     top -= 8 * u
     # illustration + Nearest Station list
     ill_h = 27 * u
-    schematic(pen, Rect(s.x, top - ill_h, s.w * 0.5, ill_h), card, net, scope)
+    schematic(pen, Rect(s.x, top - ill_h, s.w * 0.5, ill_h), card)
     lx, lw = s.x + s.w * 0.5 + 1, s.w * 0.5 - 1
     tag = "TERMINUS" if card.terminus else "Nearest stations"
     pen.text(lx, top - 2.6 * u, tag, font="sans-bold", size=6.5 if card.terminus else 5.5,
@@ -147,7 +138,7 @@ def station_front(pen: Pen, card: StationCard, net: Network, scope: Network) -> 
         y -= row_h
     top -= ill_h + 1.5 * u
     # facts
-    facts = fact_lines(card, net)
+    facts = fact_lines(card)
     fact_h = 3.6 * u
     for label_, value in facts:
         rows = 2 if label_ == "Interchange" and pen.text_width(value, size=5.5) > s.w - 15 * u else 1
@@ -254,10 +245,9 @@ def play_field(pen: Pen, card_w: float, card_h: float, texts: Texts) -> None:
 def documents(edition: Edition, options: PrintOptions) -> list:
     """Every Keep London Moving print document of one edition: the Station deck of its scope,
     the Fortune deck, the quick-reference cards and the Play Field sheet."""
-    net, deck, texts = edition.network, edition.deck, edition.book.texts
-    scope_net = edition.scope_network
+    deck, texts = edition.deck, edition.book.texts
     card_mm = (options.card.width, options.card.height)
-    stations = Deck("stations", [Card(c.station, partial(station_front, card=c, net=net, scope=scope_net), label=c.name)
+    stations = Deck("stations", [Card(c.station, partial(station_front, card=c), label=c.name)
                                  for c in sorted(deck.cards, key=lambda c: (c.name.lower(), c.station))],
                     back=station_back, title=f"Keep London Moving: Station Cards ({deck.scope.label})")
     fortunes = Deck("fortune", [Card(f.id, partial(fortune_front, card=f, footer=texts.fortune_footer),

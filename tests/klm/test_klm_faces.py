@@ -45,6 +45,6 @@ def test_all_london_cards_fit(tmp_path, capsys):
 def test_facts_left_off_when_unknown(london):
     deck = build_deck(london, parse_scope("all", london))
     for card in deck.cards:
-        labels = [l for l, _ in fact_lines(card, london)]
+        labels = [l for l, _ in fact_lines(card)]
         assert ("Heritage" in labels) == (card.heritage is not None)
         assert ("Easy Access" in labels) == (card.easy_access is not None)

@@ -27,6 +27,7 @@ Decisions where the rulebook is silent (also in the README):
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -42,12 +43,25 @@ from .scope import Scope
 
 
 @dataclass(frozen=True)
+class LineMark:
+    """A line as a card shows it: id, name and colour."""
+
+    id: str
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
 class Connection:
-    """One Connection Number printed on a card: ``number`` and the neighbour it links to."""
+    """One Connection Number printed on a card: ``number``, the neighbour it links to, the lines
+    that link them in the scope, and the neighbour's bearing (degrees anticlockwise from east,
+    as a map shows it) for the card's illustration."""
 
     number: int
     neighbour: str
     neighbour_name: str
+    lines: tuple[LineMark, ...] = ()
+    bearing: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,7 @@ class StationCard:
     terminus: bool
     outline: str | None  # "black" (tunnel) / "white" (open section) / None (unknown)
     lines: tuple[str, ...]  # line ids serving the station (full network), dataset order
+    line_marks: tuple[LineMark, ...]  # the same lines, with names and colours
     zone: str
     interchange_lines: tuple[str, ...]  # the lines one can change between here (empty if only one)
     interchange_modes: tuple[str, ...]  # National Rail, Overground, DLR...
@@ -160,14 +175,27 @@ def describe(full: Network, station: str) -> str:
     return " ".join(parts)
 
 
+def _mark(full: Network, line: str) -> LineMark:
+    return LineMark(line, full.lines[line].name, full.lines[line].colour)
+
+
+def bearing(full: Network, a: str, b: str) -> float:
+    """Degrees anticlockwise from east from station ``a`` to ``b`` (equirectangular at a's latitude)."""
+    sa, sb = full.stations[a], full.stations[b]
+    dx, dy = (sb.lon - sa.lon) * math.cos(math.radians(sa.lat)), sb.lat - sa.lat
+    return math.degrees(math.atan2(dy, dx)) if (dx or dy) else 0.0
+
+
 def build_deck(full: Network, scope: Scope) -> StationDeck:
-    """The Station deck of ``scope`` cut from ``full`` (facts always come from ``full``)."""
+    """The Station deck of ``scope`` cut from ``full`` (facts always come from ``full``). Every
+    card carries what its face prints, so the faces never look anything up in the network."""
     net = scope.cut(full)
     edges, termini = number_connections(net)
     by_station: dict[str, list[Connection]] = {s: [] for s in net.stations}
     for e in edges:
-        by_station[e.a].append(Connection(e.number, e.b, full.stations[e.b].name))
-        by_station[e.b].append(Connection(e.number, e.a, full.stations[e.a].name))
+        linking = tuple(_mark(full, l) for l in sorted(net.graph[e.a][e.b]))
+        by_station[e.a].append(Connection(e.number, e.b, full.stations[e.b].name, linking, bearing(full, e.a, e.b)))
+        by_station[e.b].append(Connection(e.number, e.a, full.stations[e.a].name, linking, bearing(full, e.b, e.a)))
     cards = []
     for sid in sorted(net.stations):
         st = full.stations[sid]
@@ -177,7 +205,7 @@ def build_deck(full: Network, scope: Scope) -> StationDeck:
             station=sid, name=st.name, connections=tuple(sorted(by_station[sid], key=lambda c: c.number)),
             terminus=sid in termini,
             outline={"tunnel": "black", "open": "white"}.get(st.surface or ""),
-            lines=lines, zone=st.zone,
+            lines=lines, line_marks=tuple(_mark(full, l) for l in lines), zone=st.zone,
             interchange_lines=lines if len(lines) >= 2 else (),
             interchange_modes=st.interchanges,
             borough=st.local_authority, built=st.opened,

@@ -53,7 +53,7 @@ class GameStation:
     lon: float
     members: tuple[str, ...]
     lines: tuple[str, ...]  # game lines, sorted by id
-    aliases: tuple[str, ...] = ()  # the dataset names of merged members ("Aldgate East")
+    aliases: tuple[str, ...] = ()  # other names: merged members' ("Aldgate East") and the dataset's aliases
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,8 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
         name = merge_names.get(gid) or net.stations[ms[0]].name
         lat, lon = coords[gid]
         lines = tuple(sorted(l for l, r in runs.items() if gid in r.stations))
-        aliases = tuple(net.stations[m].name for m in ms if net.stations[m].name != name)
+        aliases = tuple(dict.fromkeys([net.stations[m].name for m in ms if net.stations[m].name != name]
+                                      + [a for m in ms for a in net.stations[m].aliases]))
         stations[gid] = GameStation(gid, name, round(lat, 6), round(lon, 6), ms, lines, aliases)
     shared = tuple(frozenset(ls) for ls, _ in recipe.shared_track)
     members = {m for st in stations.values() for m in st.members}
