@@ -73,10 +73,11 @@ class Command:
     help: str
     kind: str = "report"
     options: tuple[Option, ...] = ()
+    example: tuple[str, ...] = ()  # arguments of a quick real run (``tubedeck games`` shows it; a test runs it)
 
     def as_dict(self) -> dict:
         return {"command": self.name, "kind": self.kind, "help": self.help,
-                "options": [o.as_dict() for o in self.options]}
+                "options": [o.as_dict() for o in self.options], "example": list(self.example)}
 
 
 @dataclass(frozen=True)

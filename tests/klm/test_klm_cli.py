@@ -112,3 +112,16 @@ def test_solve_one_deal(capsys, toy):
     assert code == 0 and record["seed"] == 3 and len(record["players"]) == 2
     code, text, _ = run(capsys, "solve", "klm", "--data", str(toy), "--scope", "all", "--players", "2", "--seed", "3")
     assert code == 0 and "first possible win" in text
+
+
+def test_a_check_builds_the_edition_once(capsys, toy, tmp_path, monkeypatch):
+    # The command validates options on the edition and the worker evaluates on it: one build.
+    import tubedeck.game as game_module
+    import tubedeck.games.klm.edition as klm_edition
+
+    built = []
+    real = klm_edition.build_deck
+    monkeypatch.setattr(klm_edition, "build_deck", lambda *a: built.append(a) or real(*a))
+    game_module._edition.cache_clear()
+    code, _, _ = check(capsys, toy, tmp_path / "r.jsonl", "--deals", "3", "--workers", "1")
+    assert code == 0 and len(built) == 1

@@ -97,3 +97,11 @@ def test_forgiving_names(gmap):
         parse_stations(gmap, "Tower Hil")
     with pytest.raises(UsageError, match="ambiguous"):
         parse_stations(gmap, "Edgware Road")
+
+
+def test_tfl_names_from_the_dataset_aliases(gmap, london):
+    # TfL's journey-planner names (stations.csv `aliases`) resolve to the game's stations
+    for alias, station in (("Edgware Road (Circle Line)", "edgware-road-hammersmith-city"),
+                           ("Paddington (H&C Line)-Underground", "paddington")):
+        assert any(alias in london.stations[m].aliases for m in gmap.stations[station].members)
+        assert parse_stations(gmap, alias) == (station,)

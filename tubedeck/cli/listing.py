@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 from tubedeck.games import registry
 
 from .options import JsonOpt, print_json, print_lines
@@ -19,8 +21,11 @@ def games(as_json: JsonOpt = False) -> None:
         lines.append(f"[bold]{g['id']}[/bold]  {g['title']} ({players}): {g['summary']}")
         if g["documents"]:
             lines.append(f"  build {g['id']}: {', '.join(g['documents'])}")
-        lines += [f"  check {c['command']}: {c['help']}" for c in g["checks"]]
-        lines += [f"  solve {c['command']}: {c['help']}" for c in g["solves"]]
+        for verb in ("check", "solve"):
+            for c in g[verb + "s"]:
+                lines.append(f"  {verb} {c['command']}: {c['help']}")
+                if c["example"]:
+                    lines.append(f"    e.g. tubedeck {verb} {c['command']} " + " ".join(shlex.quote(a) for a in c["example"]))
         if g["options"]:
             lines.append("  options: " + ", ".join(o["flag"] for o in g["options"]))
     print_lines(lines)

@@ -25,17 +25,20 @@ GAME = Game(
     checks=(
         Command("klm", "solver.klm.check:deal_check", kind="deals",
                 help="Check seeded deals: can each player complete five continuous stations before the Station "
-                     "stock runs out, and on which turn? CP-SAT decides every player of every deal."),
+                     "stock runs out, and on which turn? CP-SAT decides every player of every deal.",
+                example=("--deals", "3", "--players", "3", "--scope", "zone 1")),
         Command("klm-bound", "solver.klm.bound:report",
                 help="Over ALL deals of a scope (no sixes rolled): the deal that delays the first possible win "
                      "the most, or a proven bound 'every deal is winnable by turn T'.",
                 options=(Option("players", "Players.", "int", 4, short="-p"),
-                         Option("time_limit", "CP-SAT seconds per question.", "float", 120.0))),
+                         Option("time_limit", "CP-SAT seconds per question.", "float", 120.0)),
+                example=("--scope", "victoria", "--players", "2", "--time-limit", "20")),
     ),
     solves=(
         Command("klm", "solver.klm.check:solve_one",
                 help="Solve one deal and show every player's earliest win, with its cards and turns.",
                 options=(Option("seed", "The deal's seed.", "int", 0, short="-s"),
-                         Option("players", "Players.", "int", 4, short="-p"))),
+                         Option("players", "Players.", "int", 4, short="-p")),
+                example=("--seed", "1", "--players", "3", "--scope", "zone 1")),
     ),
 )

@@ -26,7 +26,8 @@ GAME = Game(
         Command("oneday", "solver.oneday.check:deal_check", kind="deals",
                 help="Deal N seeded games; per deal each player's minimum exchanges and reachability; a summary.",
                 options=(Option("engine", "cp-sat (CP-SAT decides every rack) or auto (exact bound first).",
-                                default="cp-sat", choices=("cp-sat", "auto")),)),
+                                default="cp-sat", choices=("cp-sat", "auto")),),
+                example=("--deals", "2", "--players", "4")),
     ),
     solves=(
         Command("oneday", "solver.oneday.exchanges:solve_one",
@@ -35,6 +36,9 @@ GAME = Game(
                          Option("held", "Cards in the other players' racks (not obtainable).", default=""),
                          Option("engine", "cp-sat (always solve with CP-SAT) or auto (exact bound first).",
                                 default="cp-sat", choices=("cp-sat", "auto")),
-                         Option("time_limit", "CP-SAT time limit in seconds.", "float", 10.0))),
+                         Option("time_limit", "CP-SAT time limit in seconds.", "float", 10.0)),
+                # the text's winning example, filled out to 10 stops
+                example=("--rack", "Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,"
+                                   "Elephant & Castle,King's Cross St Pancras,Waterloo,Edgware Road (Bakerloo)")),
     ),
 )

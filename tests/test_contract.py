@@ -1,0 +1,98 @@
+"""One contract, every registered game (after OpenSpiel's API test): the declaration is whole,
+an edition loads from the bundled data once per process, the faces print exactly the declared
+documents (real PDFs), the setup is seeded, and every check and solve runs its example."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from conftest import run_cli as run
+from tubedeck.content import data_root
+from tubedeck.game import edition, resolve
+from tubedeck.games import GAMES, registry
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_IDS = list(GAMES)
+
+
+@pytest.fixture(params=GAME_IDS)
+def game(request):
+    return registry()[request.param]
+
+
+def test_the_registry_lists_every_game_folder_once():
+    folders = sorted(p.name for p in (ROOT / "tubedeck" / "games").iterdir() if (p / "__init__.py").is_file())
+    assert sorted(GAMES) == folders and len(set(GAMES)) == len(GAMES)
+
+
+def test_declaration_is_whole(game):
+    assert game.id in GAMES and game.title and game.rules and game.summary
+    for target in [game.edition, game.faces, game.setup] + [c.target for c in game.checks + game.solves]:
+        if target:
+            assert callable(resolve(target)), target
+    # one place per concern, named after the game
+    if game.faces:
+        assert game.faces.startswith(f"generator.{game.id}.")
+    for c in game.checks + game.solves:
+        assert c.target.startswith(f"solver.{game.id}."), c.target
+        assert c.kind in ("deals", "report") and c.example, c.name
+    if game.players:
+        assert (data_root() / game.id).is_dir()  # its content lives in data/<id>/
+
+
+def test_edition_is_built_once_per_process(game):
+    a, b = edition(game), edition(game)
+    assert a is b
+    if game.players:  # the declared range is the rules value the game reads
+        assert (a.rules.players_min, a.rules.players_max) == game.players
+
+
+def test_faces_print_exactly_the_declared_documents(game, tmp_path):
+    from generator import PrintOptions, render
+
+    docs = resolve(game.faces)(edition(game), PrintOptions.parse(export="pdf"))
+    assert tuple(d.name for d in docs) == game.documents
+    manifest = render(docs, PrintOptions.parse(export="pdf"), tmp_path / game.id)
+    assert {Path(f.path).stem for f in manifest.files} == set(game.documents)
+    for f in manifest.files:
+        with pymupdf.open(tmp_path / f.path) as pdf:
+            assert pdf.page_count >= 1 and pdf[0].get_text().strip(), f.path
+
+
+def test_setup_is_seeded(game):
+    if game.setup is None:
+        pytest.skip(f"{game.id} deals nothing")
+    setup, ed = resolve(game.setup), edition(game)
+    players = game.players[0]
+    assert setup(ed, players, 11) == setup(ed, players, 11)
+    assert len({repr(setup(ed, players, s)) for s in range(5)}) > 1
+
+
+def test_checks_and_solves_run_their_examples(game, tmp_path, capsys):
+    for verb, commands in (("check", game.checks), ("solve", game.solves)):
+        for c in commands:
+            extra = ["--results", str(tmp_path / f"{c.name}.jsonl"), "--no-progress"] if c.kind == "deals" else []
+            code, out, err = run(capsys, verb, c.name, *c.example, *extra, "--json")
+            assert code == 0, (verb, c.name, err)
+            payload = json.loads(out)
+            assert isinstance(payload, dict) and payload
+            if c.kind == "deals":
+                lines = (tmp_path / f"{c.name}.jsonl").read_text().splitlines()
+                deals = int(c.example[c.example.index("--deals") + 1])
+                assert json.loads(lines[0])["kind"] == "header" and len(lines) == 1 + deals
+
+
+def test_games_json_lists_every_game_with_documents_and_checks(capsys):
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    listed = {g["id"]: g for g in json.loads(out)["games"]}
+    assert list(listed) == GAME_IDS
+    for ident, g in listed.items():
+        declared = registry()[ident]
+        assert g["documents"] == list(declared.documents)
+        assert [c["command"] for c in g["checks"]] == [c.name for c in declared.checks]
+        assert [c["command"] for c in g["solves"]] == [c.name for c in declared.solves]

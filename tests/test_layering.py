@@ -1,0 +1,149 @@
+"""Data flows one way, and no module imports upward or in a circle.
+
+Layers, lowest first (an arrow is "may import"):
+
+* core (``tubedeck.errors, atomic, names, content, dataset, network, game``) -> core;
+* the registry (``tubedeck.games``) -> core, and the games' declarations;
+* a game's semantics (``tubedeck.games.<id>``) -> core and the same game only;
+* the print engine (``generator.*`` but the per-game folders) -> core;
+* a game's faces (``generator.<id>``) -> the engine, core, the same game's semantics;
+* the solver toolkit (``solver.cpsat``, ``solver.runner``) -> core;
+* a game's models (``solver.<id>``) -> the toolkit, core, the registry, the same game's semantics;
+* the command line (``tubedeck.cli``) -> anything; nothing imports it.
+
+Every ``import`` counts, including those inside functions (a lazy import is still a dependency).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tubedeck.games import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tubedeck", "generator", "solver")
+
+
+def module_sources(root: Path = ROOT) -> dict[str, str]:
+    out = {}
+    for pkg in PACKAGES:
+        for path in sorted((root / pkg).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path.read_text(encoding="utf-8")
+    return out
+
+
+def imports(module: str, source: str, is_package: bool) -> set[str]:
+    """Project modules imported by ``module`` (relative imports resolved)."""
+    found = set()
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                stem = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                stem = node.module or ""
+            found.add(stem)
+            found |= {f"{stem}.{a.name}" for a in node.names}  # "from pkg import module"
+    return {m for m in found if m.split(".")[0] in PACKAGES}
+
+
+def layer(module: str) -> tuple[str, str | None]:
+    parts = module.split(".")
+    if parts[0] == "tubedeck":
+        if len(parts) > 1 and parts[1] == "cli":
+            return "cli", None
+        if len(parts) > 2 and parts[1] == "games":
+            return "game", parts[2]
+        if parts[1:] == ["games"]:
+            return "registry", None
+        return "core", None
+    if parts[0] == "generator":
+        return ("faces", parts[1]) if len(parts) > 1 and parts[1] in GAMES else ("engine", None)
+    if parts[0] == "solver":
+        return ("models", parts[1]) if len(parts) > 1 and parts[1] in GAMES else ("toolkit", None)
+    raise ValueError(module)
+
+
+ALLOWED = {
+    "core": {"core"},
+    "registry": {"core", "game"},
+    "game": {"core", "game"},
+    "engine": {"core", "engine"},
+    "faces": {"core", "engine", "faces", "game"},
+    "toolkit": {"core", "toolkit"},
+    "models": {"core", "toolkit", "registry", "models", "game"},
+    "cli": {"core", "registry", "game", "engine", "faces", "toolkit", "models", "cli"},
+}
+
+
+def violations(sources: dict[str, str]) -> list[str]:
+    """Every upward or cross-game import, and every import cycle, in ``{module: source}``."""
+    packages = {m for m in sources if any(o.startswith(m + ".") for o in sources)}
+    graph: dict[str, set[str]] = {}
+    out = []
+    for module, source in sources.items():
+        deps = {d for d in imports(module, source, module in packages) if d in sources and d != module}
+        graph[module] = deps
+        kind, game = layer(module)
+        for dep in sorted(deps):
+            dkind, dgame = layer(dep)
+            if dkind not in ALLOWED[kind]:
+                out.append(f"{module} ({kind}) imports {dep} ({dkind})")
+            elif kind == "registry" and dkind == "game" and dep.count(".") > 2:
+                out.append(f"{module} (registry) imports {dep}: only a game's declaration")
+            elif game is not None and dgame is not None and game != dgame:
+                out.append(f"{module} ({kind} of {game}) imports {dep} of another game ({dgame})")
+    # Cycles among modules, parents excepted (a package's __init__ may import its own modules).
+    state: dict[str, int] = {}
+
+    def visit(m: str, stack: list[str]) -> None:
+        state[m] = 1
+        for d in sorted(graph[m]):
+            if d.startswith(m + "."):
+                continue
+            if state.get(d) == 1:
+                out.append("import cycle: " + " -> ".join(stack[stack.index(d):] + [d]))
+            elif d not in state:
+                visit(d, stack + [d])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    return out
+
+
+def test_the_project_keeps_its_layers():
+    assert violations(module_sources()) == []
+
+
+@pytest.mark.parametrize("module, source, expected", [
+    ("tubedeck.games.klm.cards", "from generator.klm import faces\n", "imports generator.klm.faces (faces)"),
+    ("tubedeck.network", "import solver.runner\n", "imports solver.runner (toolkit)"),
+    ("generator.pen", "from tubedeck.games.oneday.board import GameMap\n", "(engine) imports tubedeck.games.oneday.board"),
+    ("solver.klm.model", "from tubedeck.games.oneday.cards import StationCard\n", "of another game (oneday)"),
+    ("generator.oneday.map", "from tubedeck.cli import main\n", "imports tubedeck.cli (cli)"),
+    ("tubedeck.games.klm.setup", "from . import cards\n", None),
+])
+def test_a_broken_layer_is_caught(module, source, expected):
+    sources = module_sources()
+    sources[module] = source + sources[module]
+    found = violations(sources)
+    if expected is None:
+        assert found == []
+    else:
+        assert any(expected in v for v in found), found
+
+
+def test_a_cycle_is_caught():
+    sources = module_sources()
+    sources["tubedeck.errors"] = "from tubedeck import names\n" + sources["tubedeck.errors"]
+    assert any(v.startswith("import cycle:") and "tubedeck.errors" in v for v in violations(sources))
