@@ -20,7 +20,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.klm.check import KlmCheck, Summary  # noqa: E402
 from solver.runner import run_deals  # noqa: E402
-from tubedeck.games.klm.scope import default_scope_recipe  # noqa: E402
 
 
 def rss_mib(pid: int | str = "self") -> float:
@@ -55,8 +54,8 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--scope", default=None)
     args = ap.parse_args()
-    job = KlmCheck(args.scope or default_scope_recipe(), args.players)
-    print(f"scope {job.scope!r}, {job.players} players")
+    job = KlmCheck(args.players, args.scope)
+    print(f"scope {job.edition().scope.label!r}, {job.players} players")
     for workers in (1, 2):
         rate, summary = throughput(job, args.deals, workers)
         print(f"workers={workers}: {rate:7.1f} deals/s over {args.deals} deals "

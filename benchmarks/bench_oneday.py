@@ -18,12 +18,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from solver.oneday.exchanges import caps_for, solve_rack, state_space
 from solver.oneday.check import DealChecker
+from solver.oneday.exchanges import caps_for, solve_rack, space_of
 from solver.runner import run_deals
-from tubedeck.games.oneday.cards import build_deck
-from tubedeck.games.oneday.setup import deal
-from tubedeck.games.oneday.board import load_map
+from tubedeck.game import edition
+from tubedeck.games import get
 
 
 def main() -> None:
@@ -33,14 +32,14 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--engines", default="cp-sat,auto", help="comma-separated; the first is the default engine")
     args = ap.parse_args()
-    gmap = load_map()
-    deck = build_deck(gmap)
-    space = state_space(gmap)
+    ed = edition(get("oneday"))
+    gmap, deck = ed.board, ed.deck
+    space = space_of(ed)
     space.template()  # built once per map; not part of a rack's time
     copies = deck.copies()
     cases = []
     for seed in range(args.racks // 4 + 1):
-        d = deal(deck, 4, seed)
+        d = ed.deal(4, seed)
         for p, rack in enumerate(d.racks):
             others = [c.station for q, r in enumerate(d.racks) if q != p for c in r]
             cases.append(([c.station for c in rack], caps_for(space, copies, others)))
@@ -67,7 +66,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         checker = DealChecker(4)
         t = time.perf_counter()
-        for _ in run_deals(checker, list(range(args.deals)), checker.header(0), Path(tmp) / "r.jsonl",
+        for _ in run_deals(checker, list(range(args.deals)), checker.header(), Path(tmp) / "r.jsonl",
                            args.workers, progress=False):
             pass
         print(f"check: {args.deals} four-player deals, engine={checker.engine}, {args.workers} workers: "

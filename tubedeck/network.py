@@ -20,7 +20,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Mapping
 
-import networkx as nx
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 from .content import data_root
 from .dataset import read_dataset
@@ -137,6 +140,8 @@ class Network:
     @cached_property
     def graph(self) -> nx.MultiGraph:
         """Undirected multigraph: one edge per (pair, line), edge key = line id."""
+        import networkx as nx  # only the commands that walk the graph pay for networkx
+
         g = nx.MultiGraph()
         for ident, st in self.stations.items():
             g.add_node(ident, name=st.name, lat=st.lat, lon=st.lon, zone=st.zone)
@@ -148,6 +153,8 @@ class Network:
 
     def line_graph(self, line: str) -> nx.Graph:
         """The simple graph of one line."""
+        import networkx as nx
+
         g = nx.Graph()
         for b in self.branches_of(line):
             g.add_nodes_from(b.stations)

@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-import networkx as nx
-
 from tubedeck.errors import DataError, Problem, UsageError
 from tubedeck.names import match_station
 from tubedeck.network import Line, Network
@@ -162,6 +160,27 @@ def _orient(net: Network, stations: dict[str, tuple[float, float]], path: list[s
     return path if lon0 <= lon1 else path[::-1]
 
 
+def _connected(g: dict[str, set[str]]) -> bool:
+    start = next(iter(g))
+    seen, stack = {start}, [start]
+    while stack:
+        for n in g[stack.pop()] - seen:
+            seen.add(n)
+            stack.append(n)
+    return len(seen) == len(g)
+
+
+def _walk(g: dict[str, set[str]], end: str) -> list[str]:
+    """The stops of a path graph from one end to the other."""
+    path, prev = [end], None
+    while True:
+        nxt = [n for n in g[path[-1]] if n != prev]
+        if not nxt:
+            return path
+        prev = path[-1]
+        path.append(nxt[0])
+
+
 def derive_map(net: Network, recipe: Recipe) -> GameMap:
     """Apply the recipe to the dataset: zone scope, exclusions, merges, one run per line."""
     problems = _unknown_names(net, recipe)
@@ -178,20 +197,22 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
         return (ident not in excluded and bool(set(st.zones) & set(recipe.zones))
                 and not (opened and opened[:10] >= recipe.opened_before))
 
-    graphs: dict[str, nx.Graph] = {}
+    # Each line's part in scope as an adjacency map (insertion-ordered, so the result is stable).
+    graphs: dict[str, dict[str, set[str]]] = {}
     for b in net.branches:
         if b.line in excluded_lines:
             continue
-        g = graphs.setdefault(b.line, nx.Graph())
+        g = graphs.setdefault(b.line, {})
         prev = None
         for s in b.stations:
             cur = alias.get(s, s) if in_scope(s) else None
             if cur is not None:
-                g.add_node(cur)
+                g.setdefault(cur, set())
                 if prev is not None and prev != cur:
-                    g.add_edge(prev, cur)
+                    g[prev].add(cur)
+                    g[cur].add(prev)
             prev = cur
-    graphs = {l: g for l, g in graphs.items() if g.number_of_nodes() > 0}
+    graphs = {l: g for l, g in graphs.items() if g}
 
     members: dict[str, list[str]] = {}
     for line_graph in graphs.values():
@@ -207,12 +228,12 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
     pinned = {line: (first, i) for i, (line, first, _) in enumerate(recipe.orientation, 1)}
     runs: dict[str, Run] = {}
     for line, g in sorted(graphs.items()):
-        ends = [n for n in g if g.degree(n) == 1]
-        if not nx.is_connected(g) or (g.number_of_nodes() > 1 and (len(ends) != 2 or max(d for _, d in g.degree()) > 2)):
+        ends = [n for n in g if len(g[n]) == 1]
+        if not _connected(g) or (len(g) > 1 and (len(ends) != 2 or max(len(ns) for ns in g.values()) > 2)):
             problems.append(_problem(recipe, f"line {line!r}: its part in {zone_phrase(recipe.zones)} is not one run of "
                                              f"stops (ends: {sorted(ends)}); exclude or merge stations in the recipe"))
             continue
-        path = list(nx.shortest_path(g, ends[0], ends[1])) if len(ends) == 2 else list(g.nodes)
+        path = _walk(g, ends[0]) if len(ends) == 2 else list(g)
         if line in pinned:
             first = pinned[line][0]
             if first not in (path[0], path[-1]):

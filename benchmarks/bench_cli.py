@@ -1,0 +1,67 @@
+"""Command-line start-up: whole-process wall time, median of several runs (not a test).
+
+    .venv/bin/python benchmarks/bench_cli.py [--runs 9]
+
+Targets (the structure issue): ``tubedeck --version`` and ``--help`` within 2.5x the time of
+``python -c "import typer"``; a one-shot ``solve oneday`` at most 0.3 s. Also printed, to show
+where a one-shot solve's time goes: the bare imports it cannot avoid (typer with the pydantic
+coercion it uses for every parameter, and OR-Tools' ``cp_model``, which imports pandas).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+RACK = ("Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,Elephant & Castle,"
+        "King's Cross St Pancras,Waterloo,Edgware Road (Bakerloo)")
+CASES = {
+    "python -c pass": [sys.executable, "-c", "pass"],
+    "python -c 'import typer'": [sys.executable, "-c", "import typer"],
+    "tubedeck --version": [str(BIN / "tubedeck"), "--version"],
+    "tubedeck --help": [str(BIN / "tubedeck"), "--help"],
+    "tubedeck games": [str(BIN / "tubedeck"), "games"],
+    "import typer + typer._adapters (pydantic)": [sys.executable, "-c", "import typer, typer._adapters"],
+    "import ortools cp_model (+pandas)": [sys.executable, "-c", "import ortools.sat.python.cp_model"],
+    "tubedeck solve oneday --rack ...": [str(BIN / "tubedeck"), "solve", "oneday", "--rack", RACK],
+}
+
+
+def wall(cmd: list[str], runs: int) -> list[float]:
+    subprocess.run(cmd, capture_output=True, check=True)  # warm the file cache and bytecode
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=True)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--runs", type=int, default=9)
+    args = ap.parse_args()
+    med = {}
+    for name, cmd in CASES.items():
+        times = wall(cmd, args.runs)
+        med[name] = statistics.median(times)
+        print(f"{name:<44} median {1000 * med[name]:6.0f} ms  (min {1000 * min(times):5.0f}, "
+              f"max {1000 * max(times):5.0f}, {args.runs} runs)")
+    typer_t = med["python -c 'import typer'"]
+    for name in ("tubedeck --version", "tubedeck --help"):
+        ratio = med[name] / typer_t
+        print(f"{name}: {ratio:.2f}x import typer (target <= 2.5x): {'ok' if ratio <= 2.5 else 'MISSED'}")
+    solve = med["tubedeck solve oneday --rack ..."]
+    floor = med["import typer + typer._adapters (pydantic)"] + med["import ortools cp_model (+pandas)"] \
+        - med["python -c pass"]
+    print(f"solve oneday: {1000 * solve:.0f} ms (target <= 300 ms): {'ok' if solve <= 0.3 else 'MISSED'}; "
+          f"the unavoidable imports alone take about {1000 * floor:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
