@@ -40,7 +40,7 @@ from tubedeck.games.klm.setup import Deal, check_players
 from .model import deal_record, solve_deal
 
 
-def five_paths(g: nx.Graph, length: int = 5) -> list[tuple[str, ...]]:
+def five_paths(g: nx.Graph, length: int) -> list[tuple[str, ...]]:
     """Every simple path of ``length`` (the rules' five) stations, once (a path and its reverse
     are one path)."""
     out = []
@@ -145,7 +145,7 @@ class BoundResult:
     witness: Deal | None  # a deal delaying the first possible win the most
     witness_record: dict | None
     status: str
-    hand: int = 5
+    hand: int  # rules.hand, to tell the witness's hands from its stock
 
     def as_dict(self) -> dict:
         return {"players": self.players, "stations": self.stations, "window": self.window,

@@ -60,7 +60,7 @@ class PlayerProblem:
     stations: tuple[str, ...]
     arrival: tuple[int, ...]
     edges: tuple[tuple[int, int], ...]  # local indices, i < j
-    path: int = 5  # stations in a winning path (rules.path)
+    path: int  # stations in a winning path (rules.path)
 
 
 def player_problem(adjacency: dict[str, tuple[str, ...]], window: PlayerWindow, path: int) -> PlayerProblem:

@@ -169,7 +169,7 @@ def test_ties_for_the_start_are_rerolled():
 
 def test_deal_window_is_player_view():
     # 13 cards, 2 players: 10 dealt, stock k, l, m. Seat 1 starts.
-    d = Deal(0, 2, tuple("abcdefghijklm"), (), ((3, 5),), 1, (6, 2, 6, 1, 3, 4))
+    d = Deal(0, 2, tuple("abcdefghijklm"), (), ((3, 5),), 1, (6, 2, 6, 1, 3, 4), RULES.hand, RULES.fortune_roll)
     # seat 1 rolls 6 (a Fortune Card, no Station Card), seat 0 draws k, seat 1 rolls 6, seat 0 draws l,
     # seat 1 draws m, then seat 0 must draw from an empty stock: the window is the first five turns.
     assert [c for _, c in d.draws] == [None, "k", None, "l", "m"] and d.window == 5

@@ -68,7 +68,7 @@ def has_five_path(links: frozenset[tuple[str, str]]) -> bool:
         adj.setdefault(b, set()).add(a)
 
     def walk(path: list[str]) -> bool:
-        if len(path) == 5:
+        if len(path) == RULES.path:
             return True
         return any(walk(path + [n]) for n in adj[path[-1]] if n not in path)
 
@@ -93,7 +93,7 @@ def brute_force(deck, d, seat: int) -> int | None:
             for h, f, l in options:
                 if len(l) >= 4 and has_five_path(l):
                     return turn
-                if len(h) <= 5:
+                if len(h) <= RULES.hand:
                     nxt.add((h, f, l))
                 else:
                     for keep in itertools.combinations(sorted(h), 5):
@@ -125,7 +125,7 @@ def test_cpsat_agrees_with_brute_force(batch):
             assert a.status == ("OPTIMAL" if expected else "INFEASIBLE")
             wins += expected is not None
             if a.turn:  # the reported cards and turns are a real win
-                assert len(set(a.path)) == 5 and [t for t, _, _ in a.schedule] == sorted({t for t, _, _ in a.schedule})
+                assert len(set(a.path)) == RULES.path and [t for t, _, _ in a.schedule] == sorted({t for t, _, _ in a.schedule})
                 arrival = dict(d.player(a.seat).arrival)
                 for t, x, y in a.schedule:
                     assert deck.graph.has_edge(x, y) and max(arrival[x], arrival[y]) <= t <= a.turns
@@ -141,7 +141,7 @@ def test_brute_force_sees_the_rules():
     # Craft a deal: player 1 holds a-e (a five-path) from the start; no sixes.
     d = deal(tuple(ids), (), 2, 0, RULES)
     stock = ("a", "k", "b", "m", "c", "o", "d", "q", "e", "s") + tuple(s for s in ids if s not in "akbmcodqes")
-    d = type(d)(0, 2, stock, (), ((6, 1),), 0, (1,) * 12)
+    d = type(d)(0, 2, stock, (), ((6, 1),), 0, (1,) * 12, RULES.hand, RULES.fortune_roll)
     assert brute_force(deck, d, 0) == 4  # four Connections need four turns
     status, answers = solve_deal({s: tuple(deck.graph[s]) for s in deck.graph}, d, RULES.path)
     assert answers[0].turn == 4 and answers[1].turn is None

@@ -67,8 +67,8 @@ class Deal:
     opening_rolls: tuple[tuple[int, ...], ...]  # each re-roll round: rolls of the players still tied
     starter: int
     turn_rolls: tuple[int, ...]
-    hand: int = 5  # rules.hand: cards dealt to each player
-    fortune_roll: int = 6  # rules.fortune_roll: the roll that draws no Station Card
+    hand: int  # rules.hand: cards dealt to each player
+    fortune_roll: int  # rules.fortune_roll: the roll that draws no Station Card
 
     @property
     def hands(self) -> tuple[tuple[str, ...], ...]:
