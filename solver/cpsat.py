@@ -1,22 +1,42 @@
-"""CP-SAT settings shared by the game solvers.
+"""CP-SAT settings shared by the game solvers, and an interruptible solve.
 
 The games' models are tiny (hundreds to a few thousand Booleans) and solved thousands of times,
 one deal or rack per call, with the parallelism spent across deals instead. For such models
 presolve, probing, symmetry detection, LP relaxation and SAT inprocessing cost more than they
 save; each solver measured this (see its module docstring and the README figures).
+
+**Interrupts.** CP-SAT would take SIGINT itself during a solve and return early with a weaker
+status, which a check would then store as if it were the answer. So ``catch_sigint_signal`` is
+off everywhere, and :func:`solve` runs the search in a helper thread while the main thread
+waits: Ctrl-C (or SIGTERM, which the CLI turns into an exception) stops the search with
+``stop_search`` and re-raises, so the cut-short result is thrown away, never returned.
 """
 
 from __future__ import annotations
 
+import math
+import signal
+import threading
+
 from ortools.sat.python import cp_model
+
+from tubedeck.errors import UsageError
+
+MAX_TIME_LIMIT = 7 * 24 * 3600.0  # a week: anything longer is a typo
+
+
+def configure(solver: cp_model.CpSolver, time_limit: float, workers: int = 1) -> cp_model.CpSolver:
+    p = solver.parameters
+    p.num_workers = workers
+    p.max_time_in_seconds = time_limit
+    p.catch_sigint_signal = False  # see the module docstring
+    return solver
 
 
 def small_model_solver(time_limit: float, workers: int = 1) -> cp_model.CpSolver:
     """A CpSolver tuned for many small models; ``time_limit`` only guards (UNKNOWN beyond it)."""
-    solver = cp_model.CpSolver()
+    solver = configure(cp_model.CpSolver(), time_limit, workers)
     p = solver.parameters
-    p.num_workers = workers
-    p.max_time_in_seconds = time_limit
     p.cp_model_presolve = False
     p.cp_model_probing_level = 0
     p.symmetry_level = 0
@@ -25,12 +45,50 @@ def small_model_solver(time_limit: float, workers: int = 1) -> cp_model.CpSolver
     return solver
 
 
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> str:
+    """Solve and return the status name; an interrupt stops the search and propagates."""
+    if threading.current_thread() is not threading.main_thread():
+        return solver.status_name(solver.solve(model))
+    box: dict = {}
+    done = threading.Event()  # not Thread.join: an interrupted join marks a running thread stopped (3.11)
+
+    def run() -> None:
+        try:
+            box["status"] = solver.solve(model)
+        except BaseException as exc:  # pragma: no cover - handed to the main thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=run, name="cp-sat", daemon=True)
+    # Start with SIGINT/SIGTERM blocked: the search thread inherits the mask (signals always reach
+    # the main thread), and an interrupt cannot land inside start() with the thread half-started.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        try:
+            worker.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a pending Ctrl-C is raised here
+        while not done.wait(0.05):  # wakes for signals: KeyboardInterrupt lands here
+            pass
+    except BaseException:
+        # Stop the search and wait for it whatever else arrives (a second Ctrl-C): a search
+        # thread alive at exit would abort the process. The cut-short result is dropped.
+        while worker.ident is not None and not done.is_set():
+            solver.stop_search()
+            try:
+                done.wait(0.05)
+            except BaseException:
+                pass
+        raise
+    if "error" in box:
+        raise box["error"]
+    return solver.status_name(box["status"])
+
+
 def check_time_limit(seconds: float) -> float:
     """A ``--time-limit`` must be a positive, finite number of seconds (UsageError otherwise)."""
-    import math
-
-    from tubedeck.errors import UsageError
-
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise UsageError(f"--time-limit must be a positive number of seconds, got {seconds}")
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
+        raise UsageError(f"--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:.0f}, "
+                         f"got {seconds}")
     return seconds

@@ -1,30 +1,48 @@
-"""Run a deal check over many seeds: in parallel, with a progress bar, resumable.
+"""Run a deal check over many seeds: in parallel, with a progress bar, resumable, interruptible.
 
 Every game's ``tubedeck check GAME`` goes through :func:`run_deals`. Results are appended to a
 JSON Lines file as they are computed (one ``{"seed": ..}`` object per line, after one header line
 recording the parameters), so an interrupted run resumes where it stopped and nothing is lost.
-An existing results file is only ever appended to: never truncated, never overwritten. A file
-whose header disagrees with the run's parameters, or a line that is not a result, is refused
-with a message naming the file and line (exit 2).
 
-Results stream out of :func:`run_deals` in seed order, so a summary can be folded on the fly and
-memory stays flat however many deals run.
+The promises, and where they are kept:
+
+* **Never a wrong answer stored.** CP-SAT never takes SIGINT (``catch_sigint_signal`` off, see
+  :mod:`solver.cpsat`): a solve is stopped only by our own interrupt, which then stores nothing
+  for that seed. Each record is written with SIGINT and SIGTERM blocked, so a line is whole or
+  absent. Worker processes ignore SIGINT; the parent stops them.
+* **Interrupts.** Ctrl-C or SIGTERM ends the run within a second with :class:`Interrupted`
+  (the CLI prints how many deals are stored and exits 130 / 143).
+* **Safe files.** An existing results file is only ever appended to (or, with
+  ``retry_unknown``, rewritten atomically without its undecided records); it is locked for the
+  run, so two checks cannot interleave; it must be a regular file; every line is validated on
+  resume (JSON object, integer seed, no duplicate seed, the game's own schema), and a bad one is
+  refused with the file and line (exit 2). A header that disagrees with the run is refused too.
+* **Bounded.** Seeds stream (a ``range`` is never listed); memory stays flat however many run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing as mp
 import os
+import signal
+import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
-
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from tubedeck.errors import UsageError
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
 Evaluator = Callable[[int], dict]
+Validator = Callable[[dict], "str | None"]
+MAX_WORKERS = 256
+MAX_LINE = 1 << 20  # a results line longer than 1 MiB is not one of ours
 
 
 class Summary(Protocol):
@@ -38,15 +56,34 @@ class Summary(Protocol):
 
 class DealCheck(Protocol):
     """What a game's ``"deals"`` check returns (see :mod:`tubedeck.game`): a picklable factory
-    of the per-seed evaluator, run once per worker process, plus what the runner records."""
+    of the per-seed evaluator, run once per worker process, plus what the runner records.
+
+    ``validate(record)`` says what is wrong with a stored record (``None``: fine), so a resumed
+    run never counts an edited or foreign line; ``decided(record)`` is False for a record whose
+    solver status was cut short by the time limit (UNKNOWN), which ``--retry-unknown`` recomputes."""
 
     def __call__(self) -> Evaluator: ...
     def header(self) -> dict: ...
     def summary(self) -> Summary: ...
+    def validate(self, record: dict) -> str | None: ...
+    def decided(self, record: dict) -> bool: ...
     @property
     def results_name(self) -> str: ...
     @property
     def label(self) -> str: ...
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (``code`` 130) or SIGTERM (143); ``stored`` records are safe."""
+
+    def __init__(self, stored: int, results: Path | None, code: int = 130):
+        self.stored, self.results, self.code = stored, results, code
+        where = f" in {results}" if results else ""
+        super().__init__(f"interrupted: {stored} deals stored{where}; resume with the same command")
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread by the SIGTERM handler the CLI installs."""
 
 
 def default_results(check: DealCheck, seed: int) -> Path:
@@ -54,18 +91,30 @@ def default_results(check: DealCheck, seed: int) -> Path:
     return Path("output") / "checks" / f"{check.results_name}-s{seed}.jsonl"
 
 
-def run_check(check: DealCheck, seeds: list[int], results: Path | None, workers: int = 1,
-              progress: bool = True) -> Summary:
+def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, workers: int = 1,
+              progress: bool = True, retry_unknown: bool = False) -> Summary:
     """Run ``check`` over ``seeds`` (resuming ``results``) and fold every record into its summary."""
     summary = check.summary()
-    for record in run_deals(check, seeds, check.header(), results, workers, progress, check.label):
-        summary.add(record)
+    try:
+        for record in run_deals(check, seeds, check.header(), results, workers, progress, check.label,
+                                validate=check.validate, decided=check.decided if retry_unknown else None):
+            summary.add(record)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt as exc:  # arrived while the summary was folding a record
+        raise Interrupted(_count(results), results, 143 if isinstance(exc, Terminated) else 130) from None
     return summary
 
+
+# -- workers ----------------------------------------------------------------------------------
 _EVALUATOR: Evaluator | None = None
 
 
 def _init_worker(factory: Callable[[], Evaluator]) -> None:
+    # The parent owns interrupts: a worker ignores Ctrl-C (sent to the whole process group) and
+    # dies quietly on the SIGTERM the parent's pool.terminate() sends.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     global _EVALUATOR
     _EVALUATOR = factory()
 
@@ -75,6 +124,7 @@ def _evaluate(seed: int) -> dict:
     return _EVALUATOR(seed)
 
 
+# -- reading a results file -------------------------------------------------------------------
 @dataclass(frozen=True)
 class Resumed:
     """What an existing results file already holds: each seed's byte offset (not the record, so
@@ -83,6 +133,7 @@ class Resumed:
     done: dict[int, int]
     header: dict | None
     path: Path | None = None
+    undecided: frozenset[int] = frozenset()
 
     def record(self, seed: int) -> dict:
         assert self.path is not None
@@ -95,11 +146,31 @@ def _corrupt(path: Path, number: int, why: str) -> UsageError:
     return UsageError(f"{path}:{number}: corrupt results file ({why}); move it away or pass another --results path")
 
 
-def read_results(path: Path, header: dict) -> Resumed:
-    """Scan a results file for resuming, line by line; UsageError on corruption or a parameter mismatch."""
+def check_results_path(path: Path) -> None:
+    """A results file must be a regular file (not a directory, device, FIFO or a link to one)."""
+    try:
+        st = path.stat()  # follows links: /dev/null behind a link is refused too
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise UsageError(f"--results {path}: a dangling symbolic link") from None
+        return
+    except OSError as exc:
+        from tubedeck.atomic import in_the_way
+
+        raise UsageError(f"--results {path}: {in_the_way(path.parent) or exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise UsageError(f"--results {path}: {kind}; results go to a regular file")
+
+
+def read_results(path: Path, header: dict, validate: Validator | None = None,
+                 decided: Callable[[dict], bool] | None = None) -> Resumed:
+    """Scan a results file for resuming, line by line; UsageError on corruption or a mismatch."""
     if not path.exists():
         return Resumed({}, None)
     done: dict[int, int] = {}
+    line_of: dict[int, int] = {}
+    undecided: set[int] = set()
     found_header = None
     try:
         fh = open(path, "rb")
@@ -107,14 +178,19 @@ def read_results(path: Path, header: dict) -> Resumed:
         raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
     with fh:
         offset, number = 0, 0
-        for raw in fh:
+        while True:
+            raw = fh.readline(MAX_LINE + 1)
+            if not raw:
+                break
             number += 1
             here, offset = offset, offset + len(raw)
+            if len(raw) > MAX_LINE:
+                raise _corrupt(path, number, f"a line longer than {MAX_LINE} bytes")
             if not raw.strip():
                 continue
             try:
                 record = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
                 if not raw.endswith(b"\n"):
                     # The signature of a run killed mid-write. The file is never truncated for the
                     # user: they decide whether to drop the torn line.
@@ -125,6 +201,8 @@ def read_results(path: Path, header: dict) -> Resumed:
             if not isinstance(record, dict):
                 raise _corrupt(path, number, "a line is not a JSON object")
             if record.get("kind") == "header":
+                if found_header is not None or done:
+                    raise _corrupt(path, number, "a second header line")
                 found_header = record
                 theirs = {k: v for k, v in record.items() if k != "kind"}
                 if theirs != header:
@@ -132,73 +210,184 @@ def read_results(path: Path, header: dict) -> Resumed:
                     raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
                                      "pass another --results path to start a new run")
                 continue
+            if found_header is None:
+                raise _corrupt(path, number, "a result before the header line")
             seed = record.get("seed")
-            if not isinstance(seed, int):
-                raise _corrupt(path, number, "a result has no integer 'seed'")
+            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+                raise _corrupt(path, number, "a result has no whole-number 'seed' >= 0")
+            if seed in done:
+                raise _corrupt(path, number, f"seed {seed} again (first on line {line_of[seed]}): "
+                                             "two runs wrote this file?")
             if not raw.endswith(b"\n"):
                 raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete")
+            if validate is not None:
+                try:
+                    why = validate(record)
+                except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                    why = f"malformed record ({type(exc).__name__}: {exc})"
+                if why:
+                    raise _corrupt(path, number, f"seed {seed}: {why}")
+            if decided is not None and not decided(record):
+                undecided.add(seed)
             done[seed] = here
+            line_of[seed] = number
     if done and found_header is None:
         raise UsageError(f"{path}: corrupt results file (no header line)")
-    return Resumed(done, found_header, path)
+    return Resumed(done, found_header, path, frozenset(undecided))
+
+
+# -- running ----------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM while a record is written, so a line is whole or absent."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _write(out, text: str) -> None:
+    with _signals_blocked():
+        try:
+            out.write(text)
+            out.flush()
+        except OSError as exc:  # a full disk: the line may be torn; the next resume names it
+            raise UsageError(f"cannot write results file {out.name}: {exc.strerror or exc}") from None
+
+
+def _open_locked(results: Path):
+    check_results_path(results)
+    try:
+        results.parent.mkdir(parents=True, exist_ok=True)
+        out = open(results, "a", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write results file {results}: {exc.strerror or exc}") from None
+    if fcntl is not None:
+        try:
+            fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            out.close()
+            raise UsageError(f"{results}: another check is writing this results file; wait for it or pass "
+                             "another --results path") from None
+    return out
+
+
+def _drop_undecided(results: Path, resumed: Resumed) -> Resumed:
+    """Rewrite ``results`` (atomically) without its undecided records, for ``--retry-unknown``."""
+    from tubedeck.atomic import atomic_open
+
+    with open(results, "rb") as src, atomic_open(results, "wb") as dst:
+        for raw in src:
+            record = json.loads(raw) if raw.strip() else None
+            if isinstance(record, dict) and record.get("seed") in resumed.undecided and record.get("kind") != "header":
+                continue
+            dst.write(raw)
+    return resumed
 
 
 def run_deals(
     factory: Callable[[], Evaluator],
-    seeds: list[int],
+    seeds: Iterable[int],
     header: dict[str, Any],
     results: Path | None = None,
     workers: int = 1,
     progress: bool = True,
     label: str = "deals",
+    validate: Validator | None = None,
+    decided: Callable[[dict], bool] | None = None,
 ) -> Iterator[dict]:
     """Yield one result dict per seed, in seed order; resume from and append to ``results``.
 
     ``factory`` is a picklable callable run once per worker process that returns the evaluator
-    (so expensive structure, such as a game's network or a solver's model skeleton, is built once).
+    (so expensive structure, such as a game's edition or a solver's model skeleton, is built once).
+    ``seeds`` may be a ``range`` of any length: it is iterated, never listed. With ``decided``,
+    stored records it calls undecided are recomputed (``--retry-unknown``).
     """
-    if workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {workers}")
-    resumed = read_results(results, header) if results else Resumed({}, None)
-    todo = [s for s in seeds if s not in resumed.done]
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"--workers must be 1-{MAX_WORKERS}, got {workers}")
     out = None
-    if results is not None:
-        try:
-            results.parent.mkdir(parents=True, exist_ok=True)
-            out = open(results, "a", encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write results file {results}: {exc.strerror or exc}") from None
-        if resumed.header is None:
-            out.write(json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
-            out.flush()
+    try:
+        if results is not None:
+            out = _open_locked(results)
+        resumed = read_results(results, header, validate, decided) if results else Resumed({}, None)
+        if results is not None and resumed.undecided:
+            out.close()
+            _drop_undecided(results, resumed)
+            out = _open_locked(results)
+            resumed = read_results(results, header, validate)
+        if out is not None and resumed.header is None:
+            _write(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
+        total = len(seeds) if hasattr(seeds, "__len__") else None
+        yield from _run(factory, seeds, total, resumed, out, workers, progress, label)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt as exc:
+        code = 143 if isinstance(exc, Terminated) else 130
+        raise Interrupted(_count(results), results, code) from None
+    finally:
+        if out is not None:
+            out.close()
+
+
+def _count(results: Path | None) -> int:
+    if results is None or not results.exists():
+        return 0
+    with open(results, "rb") as fh:
+        return sum(1 for raw in fh if raw.strip() and b'"kind": "header"' not in raw)
+
+
+BATCH = 4096  # seeds handed to the pool at a time: the pool would otherwise queue every seed at once
+
+
+def _batches(items: Iterable[int], size: int) -> Iterator[list[int]]:
+    batch: list[int] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label) -> Iterator[dict]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    todo = (s for s in seeds if s not in resumed.done)
     bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    disable=not progress, transient=True)
     pool = None
     try:
-        if workers > 1 and len(todo) > 1:
+        pending = None
+        if total is not None:
+            members = seeds if isinstance(seeds, range) else set(seeds)
+            pending = total - sum(1 for s in resumed.done if s in members)
+        if workers > 1 and (pending is None or pending > 1):
             pool = mp.get_context("fork" if os.name == "posix" else "spawn").Pool(
                 workers, initializer=_init_worker, initargs=(factory,))
-            computed = pool.imap(_evaluate, todo, chunksize=max(1, min(64, len(todo) // (workers * 8) or 1)))
+            chunk = max(1, min(64, min(pending or BATCH, BATCH) // (workers * 8) or 1))
+            computed = (r for batch in _batches(todo, BATCH) for r in pool.imap(_evaluate, batch, chunksize=chunk))
         else:
             evaluator = factory()
             computed = map(evaluator, todo)
         with bar:
-            task = bar.add_task(label, total=len(seeds), completed=len(seeds) - len(todo))
-            fresh = iter(zip(todo, computed))
+            task = bar.add_task(label, total=total, completed=(total - pending) if total is not None else 0)
+            fresh = iter(computed)
             for seed in seeds:
                 if seed in resumed.done:
                     yield resumed.record(seed)
                     continue
-                got_seed, record = next(fresh)
-                record = {"seed": got_seed, **{k: v for k, v in record.items() if k != "seed"}}
+                record = next(fresh)
+                record = {"seed": seed, **{k: v for k, v in record.items() if k != "seed"}}
                 if out is not None:
-                    out.write(json.dumps(record, sort_keys=True) + "\n")
-                    out.flush()
+                    _write(out, json.dumps(record, sort_keys=True) + "\n")
                 bar.advance(task)
                 yield record
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
-        if out is not None:
-            out.close()

@@ -44,6 +44,17 @@ def write_dataset(directory: Path, stations: str = TINY_STATIONS, lines: str = T
     return directory
 
 
+def toy_dataset(directory: Path) -> Path:
+    """A 30-station toy city: two long lines crossing, a loop-ish third line and a spur."""
+    ids = [f"t{i:02d}" for i in range(30)]
+    stations = "id,name,lat,lon,zone\n" + "".join(f"{s},Toy {s},51.5,-0.1,{1 + i // 15}\n" for i, s in enumerate(ids))
+    lines = "id,name,colour,text_colour\nred,Red,#E32017,#FFFFFF\nblue,Blue,#0098D4,#FFFFFF\ngreen,Green,#00782A,#FFFFFF\n"
+    runs = {"red": ids[0:14], "blue": ids[14:26] + [ids[6]], "green": [ids[3], ids[17], ids[9], ids[22]] + ids[26:30]}
+    routes = "line,branch,seq,station\n" + "".join(
+        f"{line},main,{k + 1},{s}\n" for line, seq in runs.items() for k, s in enumerate(seq))
+    return write_dataset(directory, stations, lines, routes)
+
+
 @pytest.fixture
 def tiny_dir(tmp_path: Path) -> Path:
     return write_dataset(tmp_path / "tiny")

@@ -17,6 +17,8 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -66,14 +68,46 @@ class Row:
         return Problem(self.file, self.line, column, message)
 
 
-def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], allow_empty: bool = False) -> list[Row]:
-    """Read one CSV file; report a missing file, bad encoding, empty file, missing columns and
-    ragged records (each located by file, line and column). Blank lines are skipped."""
+MAX_FILE = 64 << 20  # 64 MiB: far above any dataset; a larger "CSV" is not one of ours
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def regular_file(path: Path, problems: list[Problem], what: str = "file") -> bool:
+    """Whether ``path`` is a readable regular file of sane size; a located problem otherwise. A
+    directory or a FIFO is named as such (and a FIFO is never opened: reading it would block)."""
     name = path.name
-    if not path.is_file():
-        problems.append(Problem(name, None, None, f"file not found in {path.parent}"))
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        problems.append(Problem(name, None, None, f"{what} not found in {path.parent}"))
+        return False
+    except OSError as exc:
+        problems.append(Problem(name, None, None, f"cannot read: {exc.strerror or exc}"))
+        return False
+    if stat.S_ISDIR(st.st_mode):
+        problems.append(Problem(name, None, None, f"is a directory, not a {what}"))
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        problems.append(Problem(name, None, None, f"is not a regular {what} (a device, FIFO or socket)"))
+        return False
+    if st.st_size > MAX_FILE:
+        problems.append(Problem(name, None, None, f"is {st.st_size} bytes; more than {MAX_FILE} is not a dataset"))
+        return False
+    return True
+
+
+def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], allow_empty: bool = False) -> list[Row]:
+    """Read one CSV file; report a missing or irregular file, bad encoding, empty file, missing
+    columns, ragged records, control characters and an unterminated quote (at the line where the
+    quoted field starts, then stop: what follows would be misread). Blank lines are skipped."""
+    name = path.name
+    if not regular_file(path, problems):
         return []
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.append(Problem(name, None, None, f"cannot read: {exc.strerror or exc}"))
+        return []
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -84,6 +118,7 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
         problems.append(Problem(name, None, None, "file is empty (a header row is required)"))
         return []
     reader = csv.reader(io.StringIO(text, newline=""))
+    start = 1
     try:
         header = [h.strip() for h in next(reader)]
         missing = [c for c in required if c not in header]
@@ -92,18 +127,29 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
         if missing:
             return []
         rows: list[Row] = []
+        start = reader.line_num + 1
         for values in reader:
-            line = reader.line_num
+            line, end = start, reader.line_num
+            start = end + 1
+            if end > line and any("\n" in v or "\r" in v for v in values):
+                # No field of ours spans lines: this is a quote left open on ``line``.
+                problems.append(Problem(name, line, None, "a quoted field runs on over the next lines "
+                                                          "(an unterminated \" quote?); reading stopped here"))
+                return []
             if not any(v.strip() for v in values):
                 continue
             if len(values) != len(header):
                 problems.append(Problem(name, line, None, f"expected {len(header)} fields, found {len(values)}"))
                 continue
-            rows.append(Row(name, line, {h: v.strip() for h, v in zip(header, values)}))
+            bad = [h for h, v in zip(header, values) if _CONTROL.search(v)]
+            for col in bad:
+                problems.append(Problem(name, line, col, "contains a control character (NUL, tab or the like)"))
+            if not bad:
+                rows.append(Row(name, line, {h: v.strip() for h, v in zip(header, values)}))
     except csv.Error as exc:
-        problems.append(Problem(name, reader.line_num, None, f"malformed CSV: {exc}"))
+        problems.append(Problem(name, start, None, f"malformed CSV: {exc}"))
         return []
-    if not rows and not allow_empty:
+    if not rows and not allow_empty and not problems:
         problems.append(Problem(name, None, None, "file has a header but no records"))
     return rows
 
@@ -112,12 +158,18 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
 def read_toml(path: Path) -> dict:
     """Parse a TOML file; DataError naming the file (and TOML's own line and column) otherwise."""
     where = str(path)
+    problems: list[Problem] = []
+    if not regular_file(path, problems):
+        raise DataError([Problem(where, None, None, problems[0].message)])
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError([Problem(where, None, None, "file not found")]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError([Problem(where, None, None, f"cannot read the file: {exc}")]) from None
+    if _CONTROL.search(text.replace("\t", " ")):
+        line = text[: _CONTROL.search(text.replace("\t", " ")).start()].count("\n") + 1
+        raise DataError([Problem(where, line, None, "contains a control character (NUL or the like)")])
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

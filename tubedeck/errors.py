@@ -57,3 +57,12 @@ class NotApplicable(TubedeckError):
     ``tubedeck build GAME`` reports it like any input error (exit 2); ``tubedeck build all`` skips
     that game with a note and builds the others.
     """
+
+
+class Stopped(Exception):
+    """A command stopped by Ctrl-C (``code`` 130) or SIGTERM (143), with a one-line account of what
+    was kept. Not a KeyboardInterrupt, so the CLI framework cannot swallow its message."""
+
+    def __init__(self, message: str, code: int = 130):
+        self.code = code
+        super().__init__(message)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import networkx as nx
 from ortools.sat.python import cp_model
 
-from solver.cpsat import check_time_limit
+from solver.cpsat import check_time_limit, configure, solve
 from tubedeck.errors import UsageError
 from tubedeck.games.klm.cards import StationDeck
 from tubedeck.games.klm.edition import Edition
@@ -183,10 +183,8 @@ def worst_deal(deck: StationDeck, players: int, rules: Rules, time_limit: float 
 
     def attempt(last: int):
         adv = build_adversary(deck, players, last, paths, rules)
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = time_limit
-        solver.parameters.num_workers = 2
-        status = solver.status_name(solver.solve(adv.model))
+        solver = configure(cp_model.CpSolver(), time_limit, workers=2)
+        status = solve(solver, adv.model)
         return status, adv, solver
 
     def checked(adv, solver):

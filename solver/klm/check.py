@@ -22,6 +22,12 @@ from tubedeck.games.klm.setup import check_players
 
 from .model import OUTSIDE, deal_record, solve_deal
 
+STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")
+
+
+def _whole(value, lo: int, hi: int | None = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
+
 
 @dataclass(frozen=True)
 class KlmCheck:
@@ -52,6 +58,36 @@ class KlmCheck:
 
     def summary(self) -> "Summary":
         return Summary(self.players, self.edition().scope.label)
+
+    def decided(self, record: dict) -> bool:
+        """OPTIMAL proves every player's answer; FEASIBLE or UNKNOWN were cut by the time limit."""
+        return record["status"] == "OPTIMAL"
+
+    def validate(self, record: dict) -> str | None:
+        """What is impossible in a stored record (an edited or foreign line), or None."""
+        p = self.players
+        if record.get("status") not in STATUSES:
+            return f"unknown status {record.get('status')!r}"
+        if record.get("winnable") not in (True, False, None):
+            return "'winnable' must be true, false or null"
+        if not _whole(record.get("window"), 0) or not _whole(record.get("starter"), 1, p):
+            return "'window' or 'starter' out of range"
+        players = record.get("players")
+        if not isinstance(players, list) or len(players) != p:
+            return f"expected {p} players"
+        path = self.edition().rules.path
+        for k, a in enumerate(players, 1):
+            if not isinstance(a, dict) or a.get("player") != k or not _whole(a.get("order"), 1, p):
+                return f"player {k}: bad 'player' or 'order'"
+            if a.get("status") not in STATUSES or not _whole(a.get("turns"), 0):
+                return f"player {k}: bad 'status' or 'turns'"
+            turn, route = a.get("turn"), a.get("path")
+            if turn is not None and not (_whole(turn, 1, a["turns"]) and isinstance(route, list) and len(route) == path):
+                return f"player {k}: a win on turn {turn!r} of {a['turns']} with a path of {len(route or [])}"
+        first = record.get("first")
+        if (first is None) != (record["winnable"] is not True):
+            return "'first' disagrees with 'winnable'"
+        return None
 
     def __call__(self) -> Callable[[int], dict]:
         ed = self.edition()

@@ -23,6 +23,12 @@ from tubedeck.games.oneday.edition import Edition
 
 from .exchanges import ENGINES, caps_for, solve_rack, space_of
 
+STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")
+
+
+def _whole(value, lo: int, hi: int | None = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
+
 
 @dataclass(frozen=True)
 class DealChecker:
@@ -80,6 +86,32 @@ class DealChecker:
 
     def summary(self) -> "Summary":
         return Summary(self.players)
+
+    def decided(self, record: dict) -> bool:
+        """Every player's answer proven (OPTIMAL, or INFEASIBLE: no journey); else cut by the limit."""
+        return all(pl["status"] in ("OPTIMAL", "INFEASIBLE") for pl in record["players"])
+
+    def validate(self, record: dict) -> str | None:
+        """What is impossible in a stored record (an edited or foreign line), or None."""
+        slots, p = self.edition().rules.slots, self.players
+        players = record.get("players")
+        if not isinstance(players, list) or len(players) != p:
+            return f"expected {p} players"
+        for k, pl in enumerate(players, 1):
+            if not isinstance(pl, dict) or pl.get("player") != k:
+                return f"player {k}: bad 'player'"
+            if pl.get("status") not in STATUSES or pl.get("reachable") not in (True, False, None):
+                return f"player {k}: bad 'status' or 'reachable'"
+            rack = pl.get("rack")
+            if not isinstance(rack, list) or len(rack) != slots or not all(isinstance(c, str) for c in rack):
+                return f"player {k}: a rack must list {slots} card ids"
+            ex, lb = pl.get("exchanges"), pl.get("lower_bound")
+            if not _whole(lb, 0, slots) or not (ex is None or _whole(ex, lb, slots)):
+                return f"player {k}: exchanges {ex!r} / lower bound {lb!r} out of 0..{slots}"
+        closest = record.get("closest")
+        if closest is not None and not _whole(closest, 1, p):
+            return "'closest' out of range"
+        return None
 
 
 def deal_check(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,

@@ -10,14 +10,15 @@ use them, so ``tubedeck --help`` and ``--version`` start fast.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 import typer
 
 from tubedeck import __version__
-from tubedeck.errors import DataError, TubedeckError
+from tubedeck.errors import DataError, Stopped, TubedeckError
 
-from . import build, data, listing, run
+from . import build, data, listing, options, run
 
 app = typer.Typer(
     help="Print-and-play decks and sheets for London Underground games, and CP-SAT deal checkers.",
@@ -52,8 +53,44 @@ build.register(build_app)
 run.register(check_app, solve_app)
 
 
+
+def _on_sigterm(signum, frame) -> None:
+    from solver.runner import Terminated
+
+    options.SIGNALLED.append(143)
+    raise Terminated()
+
+
+def _on_sigint(signum, frame) -> None:
+    options.SIGNALLED.append(130)
+    raise KeyboardInterrupt()
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app; input errors -> message + exit 2 (click's own usage errors too)."""
+    """Entry point: run the app; input errors -> message + exit 2 (click's own usage errors too);
+    Ctrl-C -> 130 and SIGTERM -> 143, each after a one-line account of what was kept."""
+    if not _main_thread():
+        return _run(argv)
+    previous = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    if previous[0] in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    if previous[1] is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+    options.SIGNALLED.clear()
+    try:
+        return _run(argv)
+    finally:
+        for sig, handler in zip((signal.SIGTERM, signal.SIGINT), previous):
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         app(args=argv, prog_name="tubedeck")  # standalone: exits via SystemExit with click's code
     except TubedeckError as exc:
@@ -65,9 +102,22 @@ def main(argv: list[str] | None = None) -> int:
                 payload = {"ok": False, "error": "bad data", "problems": [p.as_dict() for p in exc.problems]}
             sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
         return 2
-    except KeyboardInterrupt:
+    except Stopped as exc:
+        typer.secho(str(exc), fg="yellow", err=True)
+        return exc.code
+    except KeyboardInterrupt as exc:
+        code = getattr(exc, "code", None) or (143 if type(exc).__name__ == "Terminated" else 130)
+        typer.secho(str(exc) or "interrupted", fg="yellow", err=True)
+        return code
+    except ImportError as exc:
+        if not options.interrupted_import(exc):
+            raise
         typer.secho("interrupted", fg="yellow", err=True)
-        return 130
+        return options.SIGNALLED[-1]
+    except OSError as exc:  # the environment (a full disk, a vanished folder): a message, not a traceback
+        where = f" ({exc.filename})" if exc.filename else ""
+        typer.secho(f"error: {exc.strerror or exc}{where}", fg="red", err=True)
+        return 2
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
+from tubedeck.atomic import staged_dir
 from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import Game, edition, network, resolve
 from tubedeck.games import registry
@@ -61,10 +62,14 @@ class BuildJob:
     as_json: bool = False
 
     def render(self, name: str, documents: list):
-        """Write ``documents`` to ``OUT/name/``; the manifest, nothing printed."""
+        """Write ``documents`` to ``OUT/name/`` whole or not at all (built in a staging folder and
+        swapped in); the manifest, nothing printed."""
         from generator import render
 
-        return render(documents, self.options, self.out / name, root=self.out)
+        with staged_dir(self.out / name) as stage:
+            manifest = render(documents, self.options, stage / name, root=stage)
+        manifest.root = str(self.out)
+        return manifest
 
 
 def job_from(values: dict) -> BuildJob:

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from tubedeck.errors import UsageError
+from tubedeck.errors import Stopped, UsageError
 from tubedeck.game import Option
 
 DataOpt = Annotated[Optional[Path], typer.Option(
@@ -46,11 +46,27 @@ def check_choices(options: tuple[Option, ...], values: dict) -> None:
             raise UsageError(f"{o.flag}: unknown value {value!r} (known: {', '.join(o.choices)})")
 
 
+SIGNALLED: list[int] = []  # exit codes of the signals received (130 Ctrl-C, 143 SIGTERM), set by main()
+
+
+def interrupted_import(exc: BaseException) -> bool:
+    """A C extension whose import a signal interrupted reports ImportError, not KeyboardInterrupt."""
+    return isinstance(exc, ImportError) and bool(SIGNALLED)
+
+
 def command(name: str, doc: str, params: list[inspect.Parameter], body) -> Any:
     """A function typer can register: ``params`` as its signature, ``body(values: dict)`` its work."""
 
     def fn(**values):
-        return body(values)
+        try:
+            return body(values)
+        except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (see tubedeck.cli.main)
+            code = getattr(exc, "code", None) or (143 if type(exc).__name__ == "Terminated" else 130)
+            raise Stopped(str(exc) or "interrupted", code) from None
+        except ImportError as exc:
+            if interrupted_import(exc):
+                raise Stopped("interrupted", SIGNALLED[-1]) from None
+            raise
 
     fn.__name__ = name.replace("-", "_")
     fn.__doc__ = doc

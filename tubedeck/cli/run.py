@@ -35,7 +35,13 @@ def deal_parameters(cmd: Command) -> list:
         parameter("progress", Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")], True),
         parameter("require_all", Annotated[bool, typer.Option("--require-all", help="Exit 1 if any deal is unwinnable "
                                                                                     "(or undecided).")], False),
+        parameter("retry_unknown", Annotated[bool, typer.Option(
+            "--retry-unknown", help="On resume, recompute the stored deals the time limit left undecided.")], False),
     ]
+
+
+MAX_DEALS = 10**9  # seeds stream, so this bounds time, not memory: a billion deals is days of work
+MAX_SEED = 2**62
 
 
 def _split(game: Game, cmd: Command, values: dict) -> tuple[dict, dict]:
@@ -51,15 +57,17 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
 
     own, extra = _split(game, cmd, values)
     data, as_json, deals, seed = values["data"], values["as_json"], values["deals"], values["seed"]
-    if deals < 1:
-        raise UsageError(f"--deals must be at least 1, got {deals}")
+    if not 1 <= deals <= MAX_DEALS:
+        raise UsageError(f"--deals must be 1-{MAX_DEALS}, got {deals}")
+    if not 0 <= seed <= MAX_SEED - deals:
+        raise UsageError(f"--seed must be 0-{MAX_SEED - deals} for {deals} deals, got {seed}")
     ed = edition(game, data, **own)
     plain = {k: str(v) if isinstance(v, Path) else v for k, v in own.items()}
     check = resolve(cmd.target)(ed, players=values["players"], time_limit=values["time_limit"],
                                 data=None if data is None else str(data), **plain, **extra)
     path = values["results"] or default_results(check, seed)
-    summary = run_check(check, list(range(seed, seed + deals)), path, values["workers"],
-                        values["progress"] and not as_json)
+    summary = run_check(check, range(seed, seed + deals), path, values["workers"],
+                        values["progress"] and not as_json, values["retry_unknown"])
     if as_json:
         print_json(summary.as_dict() | {"seed": seed, "results": str(path)})
     else:

@@ -86,19 +86,25 @@ def default_scope_recipe() -> str:
 
 def _zone_list(text: str, net: Network) -> tuple[int, ...]:
     known = sorted({z for st in net.stations.values() for z in st.zones})
+    span = f"zones in the data: {known[0]}-{known[-1]}"
     zones: set[int] = set()
     for part in filter(None, (p.strip() for p in text.split(","))):
         m = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
         if not m:
-            raise UsageError(f"bad zone list {text!r}: use '1', '1-2' or '1,3'")
-        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+            raise UsageError(f"bad zone list {text[:60]!r}: use '1', '1-2' or '1,3' ({span})")
+        ends = [g for g in m.groups() if g]
+        if any(len(g) > 6 for g in ends):  # never int() a 10,000-digit number
+            raise UsageError(f"unknown zone {next(g for g in ends if len(g) > 6)[:12]}... ({span})")
+        lo, hi = int(ends[0]), int(ends[-1])
         if lo > hi:
             raise UsageError(f"bad zone range {part!r}: {lo} > {hi}")
+        # Check the ends before building anything: 'zones 1-20000000' must not allocate.
+        outside = [z for z in (lo, hi) if z not in known]
+        if outside:
+            raise UsageError(f"unknown zone {outside[0]} ({span})")
         zones.update(range(lo, hi + 1))
-    unknown = sorted(zones - set(known))
-    if unknown or not zones:
-        raise UsageError(f"unknown zone {', '.join(map(str, unknown)) or text!r} "
-                         f"(zones in the data: {known[0]}-{known[-1]})")
+    if not zones:
+        raise UsageError(f"no zone in {text[:60]!r} ({span})")
     return tuple(sorted(zones))
 
 
