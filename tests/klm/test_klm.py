@@ -50,7 +50,8 @@ def test_london_cards_show_facts_and_leave_unknowns_off(london):
     kx = deck.by_station["kings-cross-st-pancras"]
     assert kx.name == "King's Cross St Pancras" and len(kx.lines) == 6 and kx.interchange
     assert "National Rail" in kx.interchange_modes and kx.built.startswith("1863")
-    assert kx.outline is None  # surface blank in the data: no black/white claim
+    assert kx.outline == "black"  # platforms in tunnel (the deep-level lines)
+    assert deck.by_station["aldgate"].outline is None  # surface blank in the data: no black/white claim
     assert all(n in deck.by_station for n in (x.neighbour for x in kx.connections))
     for card in deck.cards:
         st = london.stations[card.station]
