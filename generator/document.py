@@ -5,6 +5,9 @@
   without one use the deck's shared ``back`` (and a deck with neither prints single-sided).
 * A :class:`Face` is any callable ``face(pen) -> None`` drawing in card coordinates (see
   :mod:`generator.pen`). Bind per-card data with a closure or ``functools.partial``.
+* Small decks may **share sheets**: decks given the same ``share`` name (a sheet group) are
+  packed onto common print-and-play sheets, written as one ``SHARE.pdf`` (each card keeps its
+  own back); their other files (one-card PDF, PNG, SVG, contact sheet) stay per deck.
 * A :class:`Sheet` is a full-page document (play field, map, rack, score pad): one or more
   page-drawing callables ``draw(pen)`` in page millimetres; the engine adds the ruler and the
   print-at-100% note in a reserved strip at the bottom, outside ``pen.safe``.
@@ -54,7 +57,9 @@ class Deck:
     """A named deck. ``back`` is the shared back for cards without their own.
 
     ``size`` fixes the card format for this deck (``None``: the build's ``--card`` option).
-    ``copies`` > 1 prints every card that many times (e.g. two identical sets)."""
+    ``copies`` > 1 prints every card that many times (e.g. two identical sets).
+    ``share`` names a sheet group: every deck of the same build with that name is packed onto
+    common sheets, written as ``SHARE.pdf`` (``None``: the deck has sheets of its own)."""
 
     name: str
     cards: tuple[Card, ...]
@@ -62,9 +67,12 @@ class Deck:
     size: CardSize | None = None
     title: str = ""
     copies: int = 1
+    share: str | None = None
 
     def __post_init__(self) -> None:
         _check_id("deck", self.name)
+        if self.share is not None:
+            _check_id("sheet group", self.share)
         object.__setattr__(self, "cards", tuple(self.cards))
         seen: set[str] = set()
         for card in self.cards:
@@ -92,13 +100,16 @@ class Deck:
 class Sheet:
     """A full-page document: ``pages`` are ``draw(pen)`` callables in page mm (origin bottom-left).
 
-    ``paper`` fixes the paper (``None``: the build's ``--paper``/orientation options)."""
+    ``paper`` fixes the paper (``None``: the build's ``--paper``/orientation options).
+    ``duplex=True``: the pages are front/back pairs to print on both sides (the PDF asks the
+    viewer for the build's ``--duplex`` flip); otherwise single-sided."""
 
     name: str
     pages: tuple[Callable, ...]
     title: str = ""
     paper: Paper | None = None
     landscape: bool | None = None  # None: as the build options say
+    duplex: bool = False
 
     def __post_init__(self) -> None:
         _check_id("sheet", self.name)

@@ -1,10 +1,13 @@
 """Per-card exports for print-on-demand shops, and the contact sheet.
 
 * PNG: each face of the one-card-per-page PDF rasterised by PyMuPDF at ``dpi`` (300), so PNGs
-  are pixel-for-pixel what the PDF prints. Size = (card + 2 x bleed) at dpi, rounded: The Game
-  Crafter's poker template (1/8 in bleed) is 825 x 1125 px, MakePlayingCards' (0.12 in) 822 x 1122.
-  Every PNG (contact sheets too) is tagged with its resolution (pHYs), so it opens at its real size.
-* SVG: each face drawn again through :class:`~generator.svgpen.SvgPen` (vector, mm units).
+  are pixel-for-pixel what the PDF prints. Size = (card + 2 x bleed) at dpi, rounded; with a
+  ``--pod`` preset exactly the shop's template (The Game Crafter's poker template, 1/8 in bleed,
+  825 x 1125 px; MakePlayingCards' 0.12 in, 822 x 1122). Every PNG (contact sheets too) is tagged
+  with its resolution (pHYs), so it opens at its real size. A back shared by the deck's cards is
+  written once (``back.png``), not once per card (:func:`generator.pdf.export_faces`).
+* SVG: each face drawn again through :class:`~generator.svgpen.SvgPen` (vector, mm units), the
+  same faces as the PNGs.
 * Contact sheet: every front (and the backs) as a thumbnail grid with ids, one PNG per deck.
 """
 
@@ -17,7 +20,7 @@ import pymupdf
 
 from .document import Deck
 from .options import PrintOptions
-from .pdf import card_faces, deck_size, draw_face, new_canvas
+from .pdf import deck_size, draw_face, export_faces, new_canvas
 from .sizes import CardGeometry
 from .svgpen import SvgPen
 
@@ -43,20 +46,26 @@ def png_size(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
     return round(width_mm / 25.4 * dpi), round(height_mm / 25.4 * dpi)
 
 
-def card_pngs(cards_pdf: bytes, width_mm: float, height_mm: float, dpi: int) -> list[bytes]:
-    """Rasterise every page of a one-card-per-page PDF (page = card + bleed) to PNG bytes."""
-    w, h = png_size(width_mm, height_mm, dpi)
+def card_pngs(cards_pdf: bytes, size_px: tuple[int, int], dpi: int, pages: list[int] | None = None,
+              tick=None) -> list[bytes]:
+    """Rasterise ``pages`` (default: every page) of a one-card-per-page PDF to PNG bytes of
+    exactly ``size_px``; ``tick()`` is called after each PNG (a progress bar)."""
+    out = []
     with pymupdf.open(stream=cards_pdf, filetype="pdf") as doc:
-        return [_pixmap_png(page, w, h, dpi) for page in doc]
+        for i in (range(doc.page_count) if pages is None else pages):
+            out.append(_pixmap_png(doc[i], *size_px, dpi))
+            if tick is not None:
+                tick()
+    return out
 
 
 def card_svgs(deck: Deck, options: PrintOptions, bleed: float) -> list[bytes]:
-    """One SVG per face, in the order of :func:`generator.pdf.card_faces`."""
+    """One SVG per face of :func:`generator.pdf.export_faces` (the shared back once)."""
     size = deck_size(deck, options)
     geom = CardGeometry(size.width, size.height, bleed)
     out = []
-    for card, side, face in card_faces(deck):
-        pen = SvgPen(geom, options.mode, f"{deck.name}/{card.id} {side}")
+    for _, _, face, label in export_faces(deck):
+        pen = SvgPen(geom, options.mode, label)
         with pen.clip(geom.bleed_box):
             face(pen)
         out.append(pen.tostring().encode("utf-8"))

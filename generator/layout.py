@@ -14,9 +14,11 @@ overprint each other. With ``gap = 0`` cards share cut lines (one cut, two cards
 Duplex: a back page is printed on the other side of its front page. After a **long-edge flip**
 (the sheet turned over like a book page) a back at column ``c`` lands behind column
 ``cols-1-c``, so backs are mirrored about the page's vertical centre line; after a
-**short-edge flip** rows are mirrored about the horizontal centre line. Because the grid is
-centred, a mirrored slot is exactly another slot. ``back_offset`` then shifts the whole back
-page to cancel a printer's misregistration.
+**short-edge flip** rows are mirrored about the horizontal centre line (and the back faces are
+drawn turned 180 degrees, :func:`generator.pdf.draw_face`). Because the grid is centred, a
+mirrored slot is exactly another slot. ``back_offset`` (DX, DY) then shifts the whole back page
+to cancel a printer's misregistration: DX mm to the right and DY mm up as the back side is seen
+upright (its own page coordinates); :mod:`generator.calibration` prints a sheet to measure it.
 
 Fold-over (for single-sided printers): the page is split by a vertical fold line at its centre;
 fronts sit left of it, backs mirrored to the right. Fold along the line, glue, cut through both

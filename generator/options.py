@@ -14,14 +14,43 @@ from tubedeck.errors import UsageError
 from .colour import Mode, parse_mode
 from .sizes import CARD_SIZES, CardSize, Paper, parse_card, parse_paper
 
-EXPORTS = ("pdf", "cards", "png", "svg", "contact")
+EXPORTS = ("pdf", "cards", "png", "svg", "contact", "tuckbox")
 DUPLEX = ("long", "short", "none")
-MARKS = ("short", "edge", "none")
+MARKS = ("short", "edge", "crosses", "none")
 ORIENTATIONS = ("auto", "portrait", "landscape")
 
-# Print-on-demand presets: the bleed each shop's templates expect around a poker card at 300 dpi
-# (The Game Crafter 825 x 1125 px = 1/8 in; MakePlayingCards 822 x 1122 px = 0.12 in).
-POD_BLEED = {"tgc": 25.4 / 8, "mpc": 25.4 * 0.12}
+
+@dataclass(frozen=True)
+class PodPreset:
+    """A print-on-demand shop's card template: its bleed, and the exact pixel size at 300 dpi of
+    each card format it takes (only formats checked against the shop's own templates)."""
+
+    shop: str
+    bleed: float  # mm on every side
+    templates: dict  # card name -> ((width mm, height mm), (width px, height px))
+    dpi: int = 300
+
+    def template(self, card: CardSize) -> tuple[int, int]:
+        """The exact PNG size for ``card``; a UsageError naming both if the shop has no such template."""
+        for name, ((w, h), px) in self.templates.items():
+            if abs(card.width - w) < 0.05 and abs(card.height - h) < 0.05:
+                return px
+        known = ", ".join(f"{n} {w:g} x {h:g} mm ({px[0]} x {px[1]} px)" for n, ((w, h), px) in self.templates.items())
+        raise UsageError(f"--pod {self.key}: {self.shop} templates are {known}; this build's cards are "
+                         f"{card.label()}: use --card with one of those, or drop --pod (--bleed 3 --export png)")
+
+    @property
+    def key(self) -> str:
+        return next(k for k, v in POD.items() if v is self)
+
+
+# Print-on-demand presets: each shop's bleed and template pixel size at 300 dpi
+# (The Game Crafter poker 825 x 1125 px = 1/8 in bleed; MakePlayingCards 822 x 1122 px = 0.12 in).
+POD = {
+    "tgc": PodPreset("The Game Crafter", 25.4 / 8, {"poker": ((63.5, 88.9), (825, 1125))}),
+    "mpc": PodPreset("MakePlayingCards", 25.4 * 0.12, {"poker": ((63.5, 88.9), (822, 1122))}),
+}
+POD_BLEED = {k: v.bleed for k, v in POD.items()}
 
 
 def _finite(option: str, raw, *values: float) -> None:
@@ -43,13 +72,14 @@ class PrintOptions:
     card: CardSize = CARD_SIZES["poker"]
     bleed: float = 0.0
     gap: float = 0.0
-    marks: str = "short"  # short marks in the margin, marks to the paper edge, or none
+    marks: str = "short"  # short marks in the margin, to the printable edge, crosses at card corners, none
+    corners: bool = False  # 3 mm rounded-corner cut guides on every card front of a sheet
     duplex: str = "long"  # long-edge flip mirrors columns, short-edge flip mirrors rows
     fold: bool = False  # fold-over sheets instead of duplex pages
     back_offset: tuple[float, float] = (0.0, 0.0)  # shift of back pages, for misregistering printers
     mode: Mode = Mode.COLOUR
     exports: tuple[str, ...] = ("pdf", "contact")
-    pod: str | None = None  # "tgc" / "mpc": per-card exports use that shop's bleed
+    pod: str | None = None  # "tgc" / "mpc": per-card exports use that shop's bleed and template size
     dpi: int = 300
     title: str = "tubedeck"
     author: str = "tubedeck"
@@ -57,7 +87,16 @@ class PrintOptions:
     @property
     def export_bleed(self) -> float:
         """Bleed of the per-card exports (PNG, SVG, one-card PDF): the shop's, else ``bleed``."""
-        return POD_BLEED[self.pod] if self.pod else self.bleed
+        return POD[self.pod].bleed if self.pod else self.bleed
+
+    def png_size(self, card: CardSize) -> tuple[int, int] | None:
+        """The exact pixel size of a per-card PNG with a POD preset (None: from the card, bleed and dpi)."""
+        return POD[self.pod].template(card) if self.pod else None
+
+    @property
+    def pdf_duplex(self) -> str:
+        """The PDF ``/Duplex`` viewer preference for double-sided print-and-play pages."""
+        return {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}.get(self.duplex, "Simplex")
 
     def with_(self, **changes) -> "PrintOptions":
         return replace(self, **changes)
@@ -66,7 +105,7 @@ class PrintOptions:
     def parse(cls, *, paper: str = "a4", orientation: str = "auto", card: str = "poker", bleed: float = 0.0,
               gap: float = 0.0, marks: str = "short", duplex: str = "long", fold: bool = False,
               back_offset: str = "0,0", mode: str = "colour", export: str = "pdf,contact",
-              pod: str | None = None, dpi: int = 300) -> "PrintOptions":
+              pod: str | None = None, dpi: int = 300, corners: bool = False) -> "PrintOptions":
         """Check and convert the CLI's strings; a UsageError names the bad option."""
         _finite("--bleed", bleed)
         _finite("--gap", gap)
@@ -93,12 +132,17 @@ class PrintOptions:
             raise UsageError(f"--export {export!r}: choose from {', '.join(EXPORTS)} (comma-separated)")
         if pod is not None:
             pod = pod.strip().lower()
-            if pod not in POD_BLEED:
-                raise UsageError(f"--pod must be one of {', '.join(POD_BLEED)}, not {pod!r}")
+            if pod not in POD:
+                raise UsageError(f"--pod must be one of {', '.join(POD)}, not {pod!r}")
             exports = tuple(dict.fromkeys(exports + ("png", "cards")))
         _finite("--dpi", dpi)
         if not 72 <= dpi <= 1200:
             raise UsageError(f"--dpi {dpi}: use 72 to 1200")
-        return cls(paper=parse_paper(paper), orientation=orientation, card=parse_card(card), bleed=float(bleed),
+        size = parse_card(card)
+        if pod is not None:
+            if dpi != POD[pod].dpi:
+                raise UsageError(f"--pod {pod}: {POD[pod].shop} templates are {POD[pod].dpi} dpi; drop --dpi {dpi}")
+            POD[pod].template(size)  # refuse a card the shop has no template for, naming both
+        return cls(paper=parse_paper(paper), orientation=orientation, card=size, bleed=float(bleed),
                    gap=float(gap), marks=marks, duplex=duplex, fold=fold, back_offset=(dx, dy),
-                   mode=parse_mode(mode), exports=exports, pod=pod, dpi=dpi)
+                   mode=parse_mode(mode), exports=exports, pod=pod, dpi=dpi, corners=bool(corners))

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .layout import Slot, cut_lines
-from .marks import MARK_CLEAR, MARK_LENGTH, edge_point, fold_label_rect, grid_depths, mark_reach
+from .marks import MARK_CLEAR, MARK_LENGTH, edge_point, fold_label_rect, mark_reach, side_depths
 from .pen import Pen
 from .sizes import PRINTER_MARGIN, Paper, Rect
 from .text import TextFitError, fit
@@ -149,14 +149,14 @@ def free_strips(paper: Paper, slots: tuple[Slot, ...], marks: str, fold: bool = 
         label = fold_label_rect(paper, slots)
         fold_cuts = (paper.width / 2,) + ((label.right,) if label else ())
     out: list[tuple[tuple, Strip]] = []
-    for rank, (side, depth) in enumerate(grid_depths(paper, slots).items()):
+    for rank, (side, (depth, trim_depth)) in enumerate(side_depths(paper, slots).items()):
         inner = depth - CLEAR
         if inner - PRINTER_MARGIN < 1.0:
             continue
         horizontal = side in ("bottom", "top")
         span = (PRINTER_MARGIN, (paper.width if horizontal else paper.height) - PRINTER_MARGIN)
-        always = fold_cuts if horizontal else ()  # the fold line runs to the paper edge
-        reach = mark_reach(depth, marks)
+        always = fold_cuts if horizontal else ()  # the fold line runs across the whole margin
+        reach = mark_reach(depth, marks, trim_depth)  # crosses: their outer arms, at the same cut lines
         bands = [(inner, ((xs if horizontal else ys) + always) if reach else always)]
         if reach and reach[1] - CLEAR - PRINTER_MARGIN >= 1.0:
             bands.append((reach[1] - CLEAR, always))

@@ -112,16 +112,19 @@ _EVALUATOR: Evaluator | None = None
 
 def _init_worker(factory: Callable[[], Evaluator]) -> None:
     # The parent owns interrupts: a worker ignores Ctrl-C (sent to the whole process group) and
-    # dies quietly on the SIGTERM the parent's pool.terminate() sends.
+    # dies quietly on the SIGTERM the parent's pool.terminate() sends. It was forked with both
+    # signals blocked (see _pool), so one sent before this point waits, then meets these handlers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     global _EVALUATOR
     _EVALUATOR = factory()
 
 
-def _evaluate(seed: int) -> dict:
+def _evaluate(seeds: list[int]) -> list[dict]:
     assert _EVALUATOR is not None
-    return _EVALUATOR(seed)
+    return [_EVALUATOR(seed) for seed in seeds]
 
 
 # -- reading a results file -------------------------------------------------------------------
@@ -340,6 +343,26 @@ def _count(results: Path | None) -> int:
         return sum(1 for raw in fh if raw.strip() and b'"kind": "header"' not in raw)
 
 
+def _pool(workers: int, factory: Callable[[], Evaluator]):
+    """A worker pool whose helper threads and workers start with SIGINT/SIGTERM blocked, so a
+    signal sent to the process always reaches the main thread (a signal landing on a helper
+    thread would leave the main thread asleep in its wait: the hang Ctrl-C used to cause)."""
+    with _signals_blocked():
+        return mp.get_context("fork" if os.name == "posix" else "spawn").Pool(
+            workers, initializer=_init_worker, initargs=(factory,))
+
+
+def _waiting(results) -> Iterator[dict]:
+    """Iterate pool results, waking every 100 ms so a pending signal is always acted on."""
+    while True:
+        try:
+            yield results.next(timeout=0.1)
+        except mp.TimeoutError:
+            continue
+        except StopIteration:
+            return
+
+
 BATCH = 4096  # seeds handed to the pool at a time: the pool would otherwise queue every seed at once
 
 
@@ -367,10 +390,13 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label)
             members = seeds if isinstance(seeds, range) else set(seeds)
             pending = total - sum(1 for s in resumed.done if s in members)
         if workers > 1 and (pending is None or pending > 1):
-            pool = mp.get_context("fork" if os.name == "posix" else "spawn").Pool(
-                workers, initializer=_init_worker, initargs=(factory,))
+            pool = _pool(workers, factory)
             chunk = max(1, min(64, min(pending or BATCH, BATCH) // (workers * 8) or 1))
-            computed = (r for batch in _batches(todo, BATCH) for r in pool.imap(_evaluate, batch, chunksize=chunk))
+            # Our own chunks, one pool task each, so the result iterator is the pool's own
+            # (with a timeout) and not the generator Pool.imap returns for chunksize > 1.
+            computed = (r for batch in _batches(todo, BATCH)
+                        for chunk_out in _waiting(pool.imap(_evaluate, list(_batches(batch, chunk))))
+                        for r in chunk_out)
         else:
             evaluator = factory()
             computed = map(evaluator, todo)

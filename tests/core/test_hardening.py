@@ -77,7 +77,7 @@ def _interrupt_check(cmd: list[str], sig: int, wait_for: Path, deals_before: int
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          preexec_fn=_as_from_a_terminal)
     deadline = time.time() + 60
-    while time.time() < deadline and (not wait_for.exists() or len(records(wait_for)) < deals_before):
+    while time.time() < deadline and p.poll() is None and (not wait_for.exists() or len(records(wait_for)) < deals_before):
         time.sleep(0.05)
     p.send_signal(sig)
     started = time.time()
@@ -106,8 +106,10 @@ def test_ctrl_c_to_a_pool_leaves_no_worker_and_no_traceback(tmp_path, toy_data):
            "--deals", "3000", "--no-progress", "--workers", "2", "--results", str(results)]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          start_new_session=True, preexec_fn=_as_from_a_terminal)
-    while not results.exists() or len(records(results)) < 5:
+    deadline = time.time() + 60
+    while (not results.exists() or len(records(results)) < 5) and p.poll() is None and time.time() < deadline:
         time.sleep(0.05)
+    assert p.poll() is None, p.communicate()[1]  # still running: interrupted mid-way
     os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole process group
     _, err = p.communicate(timeout=30)
     assert p.returncode == 130 and "Traceback" not in err and "BrokenPipe" not in err
@@ -269,8 +271,10 @@ def test_sigterm_during_a_build_exits_143_and_leaves_nothing_half_written(tmp_pa
     p = subprocess.Popen([*TUBEDECK, "build", "all", "--out", str(out), "--export", "pdf,png"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          preexec_fn=_as_from_a_terminal)
-    while not out.exists() or not any(out.glob(".*.staging-*/*/*")):
+    deadline = time.time() + 60
+    while (not out.exists() or not any(out.glob(".*.staging-*/*/*"))) and p.poll() is None and time.time() < deadline:
         time.sleep(0.05)
+    assert p.poll() is None, p.communicate()[1]
     p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 143 and "Traceback" not in err

@@ -39,8 +39,9 @@ def test_sampler_build_manifest_json(tmp_path, capsys):
         assert (tmp_path / f["path"]).is_file()
     first = manifest["decks"]["sampler/stations"][0]
     assert png_size(tmp_path / f"sampler/png/stations/{first}-front.png") == (750, 1050)  # 63.5 x 88.9 @ 300
-    svg = (tmp_path / f"sampler/svg/stations/{first}-back.svg").read_text()
+    svg = (tmp_path / "sampler/svg/stations/back.svg").read_text()  # the deck's shared back, once
     assert 'width="63.5mm"' in svg and 'height="88.9mm"' in svg
+    assert not (tmp_path / f"sampler/svg/stations/{first}-back.svg").exists()
     assert not list(tmp_path.rglob("*.part"))
 
 

@@ -34,16 +34,19 @@ PRINT_PARAMETERS = [
                                               "or WxH in mm (e.g. 60x90)."),
     _opt("bleed", float, 0.0, "--bleed", help="Bleed in mm (0 or 3): art extends past the trim."),
     _opt("gap", float, 0.0, "--gap", help="Gap between cards in mm (0: shared cut lines)."),
-    _opt("marks", str, "short", "--marks", help="Cut marks: short, edge (to the paper edge) or none."),
+    _opt("marks", str, "short", "--marks", help="Cut marks: short, edge (to the printable edge, 6.35 mm in), "
+                                                "crosses (at every card corner) or none."),
+    _opt("corners", bool, False, "--corners", help="Rounded-corner cut guides (3 mm radius) on every card front."),
     _opt("duplex", str, "long", "--duplex", help="Backs: long (long-edge flip, columns mirrored), short (rows "
                                                  "mirrored) or none (fronts only)."),
     _opt("fold", bool, False, "--fold", help="Fold-over sheets (front and back side by side) for single-sided printers."),
-    _opt("back_offset", str, "0,0", "--back-offset", help="Shift back pages by DX,DY mm (printer misregistration)."),
+    _opt("back_offset", str, "0,0", "--back-offset", help="Shift back pages by DX,DY mm: +DX right, +DY up, as the "
+                                                          "back side reads (measure it: tubedeck build calibration)."),
     _opt("mode", str, "colour", "--mode", help="colour, ink-saver, greyscale or cmyk."),
     _opt("export", str, "pdf,contact", "--export", help="Comma-separated: pdf (sheets), cards (one card per page), "
-                                                        "png, svg, contact."),
+                                                        "png, svg, contact, tuckbox."),
     _opt("pod", Optional[str], None, "--pod", help="Print-on-demand preset for per-card exports: tgc (825x1125 px "
-                                                   "poker) or mpc (822x1122 px); adds png,cards."),
+                                                   "poker, 1/8 in bleed) or mpc (822x1122 px, 0.12 in); adds png,cards."),
     _opt("dpi", int, 300, "--dpi", help="PNG resolution."),
     _opt("out", Path, Path("output"), "--out", help="Output directory (GAME/ goes inside).", file_okay=False),
     parameter("data", DataOpt, None),
@@ -67,7 +70,7 @@ class BuildJob:
         from generator import render
 
         with staged_dir(self.out / name) as stage:
-            manifest = render(documents, self.options, stage / name, root=stage)
+            manifest = render(documents, self.options, stage / name, root=stage, progress=not self.as_json)
         manifest.root = str(self.out)
         return manifest
 
@@ -80,7 +83,7 @@ def job_from(values: dict) -> BuildJob:
         paper=values["paper"], orientation=values["orientation"], card=values["card"], bleed=values["bleed"],
         gap=values["gap"], marks=values["marks"], duplex=values["duplex"], fold=values["fold"],
         back_offset=values["back_offset"], mode=values["mode"], export=values["export"], pod=values["pod"],
-        dpi=values["dpi"])
+        dpi=values["dpi"], corners=values["corners"])
     return BuildJob(options, Path(values["out"]), values["data"], values["as_json"])
 
 
@@ -159,10 +162,26 @@ def build_game(game: Game, values: dict) -> None:
     print_manifest(job.render(game.id, documents_of(game, job, **own)), job.as_json)
 
 
+CALIBRATION_NAMES = ("paper", "duplex", "back_offset", "mode", "out", "as_json")
+
+
+def build_calibration(values: dict) -> None:
+    """``build calibration``: OUT/calibration/calibration.pdf, the duplex calibration sheet."""
+    from generator.calibration import calibration_sheet
+
+    defaults = {p.name: p.default for p in PRINT_PARAMETERS}
+    job = job_from({**defaults, **values, "export": "pdf"})
+    print_manifest(job.render("calibration", [calibration_sheet(job.options)]), job.as_json)
+
+
 def register(build_app: typer.Typer) -> None:
-    """``build all`` and one ``build GAME`` per registered game with faces."""
+    """``build all``, ``build calibration`` and one ``build GAME`` per registered game with faces."""
     build_app.command("all")(command("all", "Validate the dataset, print its summary, then build every game.",
                                      PRINT_PARAMETERS, build_all))
+    build_app.command("calibration")(command(
+        "calibration", "A duplex calibration sheet: print it double-sided, read the offset of the back, "
+        "pass it as --back-offset DX,DY.", [p for p in PRINT_PARAMETERS if p.name in CALIBRATION_NAMES],
+        build_calibration))
     for game in registry().values():
         if not game.faces:
             continue
