@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from tubedeck.errors import DataError, UsageError
+from tubedeck.names import fold
 from tubedeck.games.klm.cards import build_deck, fortune_deck, load_fortune
 from tubedeck.games.klm.rules import load_rules
 from tubedeck.games.klm.setup import Deal, deal
@@ -179,3 +180,14 @@ def test_deal_window_is_player_view():
     assert dict(w0.arrival) == {**{s: 1 for s in "acegi"}, "k": 1, "l": 2}
     assert dict(w1.arrival) == {**{s: 1 for s in "bdfhj"}, "m": 3}
     assert w0.global_turn(2, 2) == 3 and w1.global_turn(3, 2) == 4
+
+
+def test_scope_names_never_shadow_lines(london):
+    from tubedeck.games.klm import SCOPES
+    from tubedeck.games.klm.scope import named_scopes
+
+    assert parse_scope("central", london).lines == ("central",)  # the Central line, not zone 1
+    assert parse_scope("core", london).zones == (1,)
+    names = {fold(l.name) for l in london.lines.values()} | set(london.lines)
+    for named in named_scopes():
+        assert fold(named.name) not in names and named.name in SCOPES  # and --help lists it

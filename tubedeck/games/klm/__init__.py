@@ -8,8 +8,9 @@ Modules: :mod:`.cards` (Station and Fortune Cards), :mod:`.scope`, :mod:`.setup`
 
 from tubedeck.game import Command, Game, Option
 
+SCOPES = "core (zone 1), inner (zones 1-2), middle (zones 1-3), outer (zones 1-4), london (all, the default)"
 SCOPE = Option("scope", "Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,victoria', 'central in zones 1-2', "
-                        "or a name from data/klm/scopes.csv. Default: the scope marked default there.")
+                        f"or a named scope of data/klm/scopes.csv: {SCOPES}.")
 
 GAME = Game(
     id="klm",

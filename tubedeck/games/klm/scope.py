@@ -7,7 +7,9 @@ A scope is written the way a person says it, and parsed against the network:
   station such as ``2/3`` belongs to each of its zones);
 * ``central,victoria`` or ``Hammersmith & City``: the stations of those lines (ids or names);
 * ``central,victoria in zones 1-2``: both at once;
-* a name from ``data/klm/scopes.csv`` (``central``, ``inner`` ...), whose recipe is one of the above.
+* a name from ``data/klm/scopes.csv`` (``core``, ``inner`` ...), whose recipe is one of the above.
+  A name never shadows a line: ``central`` is the Central line, so the zone-1 scope is ``core``
+  (a scopes.csv name equal to a line's id or name is refused when a scope is parsed).
 
 Adjacency inside a scope is adjacency in the full network with both ends kept
 (:meth:`tubedeck.network.Network.subnetwork`). Unknown zones, lines or names are a UsageError.
@@ -134,7 +136,11 @@ def parse_scope(text: str, net: Network) -> Scope:
     raw = " ".join(text.strip().lower().split())
     if not raw:
         raise UsageError("empty scope: use e.g. 'all', 'zone 1', 'zones 1-2' or 'central,victoria'")
+    lines = {fold(l.name) for l in net.lines.values()} | {fold(i.replace("-", " ")) for i in net.lines}
     for named in named_scopes():
+        if fold(named.name) in lines:
+            raise DataError([Problem("scopes.csv", None, "name", f"scope name {named.name!r} is also a line's name; "
+                                                                 "rename the scope (a line scope is written by its name)")])
         if raw == named.name.lower():
             return parse_scope(named.recipe, net)
     if raw == "all":
