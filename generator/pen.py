@@ -18,6 +18,10 @@ Fitting text is shared, so a card wraps and shrinks identically in every format.
 In greyscale and ink-saver modes the Pen remembers the fills it drew and, when text lands on
 one, makes sure it reads there (:meth:`Pen.text_on`: black or white if the asked colour falls
 below 4.5:1 contrast after the mode's mapping).
+
+:func:`recording` lists every line of text the Pens draw meanwhile (card label, ``field``, text,
+size, where on the page): tests use it to tell a PDF's spans apart by field (a Connection Number
+from a neighbour's name) without guessing from their content.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import math
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from tubedeck.errors import UsageError
@@ -36,6 +41,40 @@ from .text import FittedText, fit
 
 Point = tuple[float, float]
 ALIGNS = ("left", "centre", "right")
+
+
+@dataclass(frozen=True)
+class Written:
+    """One line of text as a Pen drew it (see :func:`recording`). ``x``, ``y``: the left end of
+    its baseline in page mm (origin bottom-left; a card's pen adds the card's place on the
+    sheet); ``width`` in mm along ``angle``; ``page``: 1-based page of the PDF being written
+    (0 for pens that draw no PDF page)."""
+
+    label: str
+    field: str
+    text: str
+    font: str
+    size: float
+    x: float
+    y: float
+    width: float
+    angle: float
+    page: int
+
+
+_RECORDINGS: list[list[Written]] = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[Written]]:
+    """Collect every line of text drawn by any Pen inside the ``with`` block (nested blocks
+    each get everything). Drawing is unchanged: a build's bytes are the same with or without."""
+    log: list[Written] = []
+    _RECORDINGS.append(log)
+    try:
+        yield log
+    finally:
+        del _RECORDINGS[next(i for i, other in enumerate(_RECORDINGS) if other is log)]
 
 
 class Pen(ABC):
@@ -122,6 +161,8 @@ class Pen(ABC):
             du, dv = {"left": w / 2, "centre": 0.0, "right": -w / 2}[align], 0.35 * size * PT
             cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
             colour = self._readable(colour, x + du * cos - dv * sin, y + du * sin + dv * cos)
+        if _RECORDINGS:
+            self._record(field, text, font, size, x, y, align, angle)
         self._text(x, y, text, fonts.face(font).name, size, self._col(colour, "text"), align, angle)
 
     def text_box(self, box: Rect, text: str, *, font: str = fonts.DEFAULT_FONT, size: float = 10.0,
@@ -147,6 +188,8 @@ class Pen(ABC):
             colour = self._readable(colour, box.x + box.w / 2, top - fitted.height / 2)
         col = self._col(colour, "text")
         for line in fitted.lines:
+            if _RECORDINGS:
+                self._record(field, line, font, fitted.size, x, baseline, align, 0.0)
             self._text(x, baseline, line, font, fitted.size, col, align, 0.0)
             baseline -= fitted.leading
         return fitted
@@ -160,6 +203,24 @@ class Pen(ABC):
             yield self
         finally:
             self._pop_clip()
+
+    # -- recording (tests) ----------------------------------------------------------------
+    def _record(self, field: str, text: str, font: str, size: float, x: float, y: float, align: str,
+                angle: float) -> None:
+        w = fonts.text_width(text, font, size)
+        back = {"left": 0.0, "centre": w / 2, "right": w}[align]
+        cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        px, py = self._on_page(x - back * cos, y - back * sin)
+        item = Written(self.label, field, text, font, size, px, py, w, angle, self._page())
+        for log in _RECORDINGS:
+            log.append(item)
+
+    def _on_page(self, x: float, y: float) -> Point:
+        """Face coordinates to page mm (a backend that places cards on a sheet overrides it)."""
+        return (x, y)
+
+    def _page(self) -> int:
+        return 0
 
     # -- text contrast (greyscale, ink-saver) -----------------------------------------------
     def _remember(self, kind: str, shape: tuple, fill: ColourSpec | None) -> None:
@@ -248,6 +309,12 @@ class PdfPen(Pen):
         finally:
             c.restoreState()
 
+    def _on_page(self, x: float, y: float) -> Point:
+        return (x + self.origin[0], y + self.origin[1])
+
+    def _page(self) -> int:
+        return self.canvas.getPageNumber()
+
     def _paint(self, fill, stroke, width) -> tuple[int, int]:
         c = self.canvas
         if fill is not None:
@@ -259,8 +326,11 @@ class PdfPen(Pen):
 
     def _rect(self, x, y, w, h, fill, stroke, width, radius) -> None:
         s, f = self._paint(fill, stroke, width)
-        if radius > 0:
-            self.canvas.roundRect(x, y, w, h, radius, stroke=s, fill=f)
+        if radius > 0:  # a closed path: an open one shows a notch where a thick stroke starts and ends
+            p = self.canvas.beginPath()
+            p.roundRect(x, y, w, h, radius)
+            p.close()
+            self.canvas.drawPath(p, stroke=s, fill=f)
         else:
             self.canvas.rect(x, y, w, h, stroke=s, fill=f)
 
@@ -281,8 +351,13 @@ class PdfPen(Pen):
             c.restoreState()
 
     def _circle(self, cx, cy, r, fill, stroke, width) -> None:
+        # ReportLab's canvas.circle leaves the path open, so a thick ring shows a seam where its
+        # two butt ends meet (at 3 o'clock); closing the path joins them.
         s, f = self._paint(fill, stroke, width)
-        self.canvas.circle(cx, cy, r, stroke=s, fill=f)
+        p = self.canvas.beginPath()
+        p.circle(cx, cy, r)
+        p.close()
+        self.canvas.drawPath(p, stroke=s, fill=f)
 
     def _text(self, x, y, text, font, size, colour, align, angle) -> None:
         c = self.canvas

@@ -9,6 +9,7 @@ the game's content can be fixed (shorter text, a bigger box or a smaller minimum
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from tubedeck.errors import UsageError
@@ -99,3 +100,52 @@ def fit(text: str, font: str, size: float, min_size: float, width: float, height
                 return fitted
         s = round(s - STEP, 4)
     raise TextFitError(card, field, text, width, height, min_size)
+
+
+class FaceFitError(TextFitError):
+    """A face that cannot lay out on this card size even after leaving off its optional content:
+    names the card, the size and what did not fit (exit code 2 from the CLI)."""
+
+    def __init__(self, card: str, size: str, what: str):
+        self.card, self.field, self.text = card, "layout", what
+        UsageError.__init__(self, f"{card}: a {size} card cannot carry this face: {what} "
+                                  f"(use a bigger card size)")
+
+
+def size_label(width: float, height: float) -> str:
+    """``63.5 x 88.9 mm``, or ``poker 63.5 x 88.9 mm`` for a named size (as ``--card`` names them)."""
+    from .sizes import CARD_SIZES
+
+    for size in CARD_SIZES.values():
+        for named in (size, size.landscape):
+            if abs(named.width - width) < 1e-6 and abs(named.height - height) < 1e-6:
+                return named.label()
+    return f"{width:g} x {height:g} mm"
+
+
+@lru_cache(maxsize=65536)
+def measure(text: str, font: str, size: float, min_size: float, width: float, height: float = 1e4,
+            max_lines: int | None = None) -> FittedText | None:
+    """:func:`fit` for faces that lay out before they draw: the fit, or ``None`` if it does not fit."""
+    try:
+        return fit(text, font, size, min_size, round(width, 4), round(height, 4), max_lines=max_lines)
+    except TextFitError:
+        return None
+
+
+class sized:  # noqa: N801 - used like a function: sized(face)
+    """A face whose text-fit failures name the card size too: ``Card(id, sized(front, "mini ..."))``.
+    A :class:`TextFitError` inside it becomes a :class:`FaceFitError` naming the card, the size
+    (``size``, else the pen's trim) and the field that did not fit."""
+
+    def __init__(self, face, size: str = ""):
+        self.face, self.size = face, size
+
+    def __call__(self, pen) -> None:
+        try:
+            self.face(pen)
+        except FaceFitError:
+            raise
+        except TextFitError as err:
+            size = self.size or size_label(pen.trim.w, pen.trim.h)
+            raise FaceFitError(pen.label, size, f"its {err.field!r} ({err.text!r}) does not fit") from err

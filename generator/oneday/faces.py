@@ -10,60 +10,136 @@ from __future__ import annotations
 from functools import partial
 
 from generator.document import Card, Deck, Sheet
-from generator.emblem import emblem
+from generator.emblem import emblem_in
+from generator.icons import badge, badge_size, icon
 from generator.options import PrintOptions
 from generator.pen import Pen
-from generator.sizes import Rect
-from generator.theme import BLUE, INK, PAPER, RED
+from generator.sizes import PT, CardGeometry, Rect
+from generator.text import FaceFitError, measure, size_label, sized
+from generator.theme import BLUE, BOLD, INK, MIN_PT, PAPER, PLAY_PT, RED, TEXT, short_line_name
 from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.cards import StationCard
 from tubedeck.games.oneday.edition import Edition
 
 from .map import figures, map_page
 
+LEGEND = "< before | after >"
+RULES_PT = (8.5, MIN_PT)
 
-def card_front(pen: Pen, card: StationCard, gmap: GameMap) -> None:
-    """Name at the top, one band per line (before, line, after), copy mark at the foot."""
+
+def _bands(card: StationCard, s: Rect, name_h: float, label: str, size: str) -> tuple[float, float, float, float]:
+    """(band height, gap, numbers' type size, top of the first band): the bands share what the name
+    and the footer leave, up to 40% of it each (a lone band 55%), so one line gets a big band and
+    five still fit."""
+    n = len(card.bands)
+    top, bottom = s.top - 3.2 - name_h - 1.5, s.y + 4.0
+    avail = top - bottom
+    gap = 1.5 if avail > 12 * n else 0.8
+    band_h = min((avail - (n - 1) * gap) / n, max(9.0, avail * (0.55 if n == 1 else 0.4)))
+    pt = min(18.0, max(PLAY_PT, int(band_h * 0.42 / PT * 2) / 2))  # half points
+    while pt > PLAY_PT and badge_size("00", pt)[1] > band_h - 1.0:
+        pt -= 0.5
+    if badge_size("00", pt)[1] > band_h - 0.4:
+        raise FaceFitError(label, size, f"{n} line bands need more than {avail:.1f} mm below the name")
+    block = n * band_h + (n - 1) * gap
+    return band_h, gap, pt, top - (avail - block) / 2
+
+
+def _line_names(card: StationCard, gmap: GameMap, s: Rect, band_h: float, pt: float):
+    """(numbers' size, chip width, [(line name as printed, its fit)]): the biggest numbers (down to
+    7 pt) that leave every line's name room between them (full, else abbreviated), at 7 pt or
+    more if any numbers' size allows it, else at 6."""
+    for floor in (PLAY_PT, MIN_PT):
+        size = pt
+        while size >= PLAY_PT - 1e-9:
+            chip_w = max(badge_size(str(max(b.before, b.after)), size)[0] for b in card.bands)
+            if chip_w > 0.24 * s.w and size > PLAY_PT:  # the line's name keeps half the width
+                size -= 0.5
+                continue
+            w, h = s.w - 2 * chip_w - 2.4, band_h - 0.6
+            fitted = []
+            for band in card.bands:
+                name = gmap.lines[band.line].name
+                fit_ = next(((t, f) for t in dict.fromkeys((name, short_line_name(name)))
+                             if (f := measure(t, BOLD, max(floor, min(11.0, size)), floor, w, h, 2))),
+                            None) if w > 0 else None
+                if fit_ is None:
+                    break
+                fitted.append(fit_)
+            else:
+                return size, chip_w, fitted
+            size -= 0.5
+    return None
+
+
+def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "") -> None:
+    """Name at the top, one band per line (before, line, after) sized to the number of lines,
+    copy mark and legend at the foot."""
     t, s = pen.trim, pen.safe
+    size = size or size_label(t.w, t.h)
+    n = len(card.bands)  # fewer bands: a bigger name
+    big = min(max(s.w * (0.36 - 0.03 * n), 10.0), 22.0)
+    name = measure(card.name, BOLD, big, PLAY_PT, s.w, min(max(s.h * (0.34 - 0.03 * n), 8.0), 28.0), 3)
+    if name is None:
+        raise FaceFitError(pen.label, size, f"the name {card.name!r} needs more than {s.w:.1f} mm x 3 lines")
+    band_h, gap, pt, y = _bands(card, s, name.height, pen.label, size)
     pen.background(PAPER)
     pen.rect(s.x, s.top - 2.2, s.w, 1.2, fill=RED)
-    pen.text_box(Rect(s.x, s.top - 20, s.w, 17), card.name, font="sans-bold", size=15, min_size=7,
-                 colour=INK, max_lines=3, field="name")
-    n = len(card.bands)
-    top, bottom = s.top - 23, s.y + 8
-    band_h = min(9.0, (top - bottom - (n - 1) * 1.5) / n)
-    y = top - band_h
-    for band in card.bands:
+    pen.text_box(Rect(s.x, s.top - 3.2 - name.height, s.w, name.height), card.name, font=BOLD, size=name.size,
+                 min_size=name.size, colour=INK, max_lines=3, field="name")
+    names = _line_names(card, gmap, s, band_h, pt)
+    if names is None:
+        raise FaceFitError(pen.label, size, f"a line name does not fit beside its numbers in {s.w:.1f} mm")
+    pt, chip_w, fitted = names
+    for band, (text, fit_) in zip(card.bands, fitted):
         line = gmap.lines[band.line]
+        y -= band_h
         pen.rect(t.x - 3, y, t.w + 6, band_h, fill=line.colour)
-        text_box = Rect(s.x, y + 0.5, s.w, band_h - 1)
-        pen.text_box(Rect(text_box.x, text_box.y, 9, text_box.h), str(band.before), font="sans-bold", size=11,
-                     min_size=6, colour=line.text_colour, align="left", max_lines=1, field="before")
-        pen.text_box(Rect(text_box.right - 9, text_box.y, 9, text_box.h), str(band.after), font="sans-bold",
-                     size=11, min_size=6, colour=line.text_colour, align="right", max_lines=1, field="after")
-        pen.text_box(Rect(text_box.x + 9, text_box.y, text_box.w - 18, text_box.h), line.name, font="sans-bold",
-                     size=9, min_size=5, colour=line.text_colour, max_lines=2, field="line")
-        y -= band_h + 1.5
-    pen.text(s.right, s.y + 1, card.copy_mark, size=8, colour=INK, align="right", field="copy")
-    pen.text(s.x, s.y + 1, "< before | after >", size=6, colour=INK, field="legend")
+        cy = y + band_h / 2
+        badge(pen, s.x + chip_w / 2, cy, str(band.before), pt, width=chip_w, field="before")
+        badge(pen, s.right - chip_w / 2, cy, str(band.after), pt, width=chip_w, field="after")
+        box = Rect(s.x + chip_w + 1.2, y + 0.3, s.w - 2 * chip_w - 2.4, band_h - 0.6)
+        pen.text_box(box, text, font=BOLD, size=fit_.size, min_size=fit_.size,
+                     colour=pen.text_on(line.colour, line.text_colour), max_lines=2, field="line")
+        y -= gap
+    pen.text(s.right, s.y + 0.6, card.copy_mark, size=8, colour=INK, align="right", field="copy")
+    pen.text(s.x, s.y + 0.6, LEGEND, size=MIN_PT, colour=INK, field="legend")
 
 
 def card_back(pen: Pen, title: str = "One Day in London") -> None:
     t = pen.trim
     pen.background(BLUE)
     ring = RED if not pen.ink_saver else BLUE
-    emblem(pen, t.w / 2, t.h / 2, min(t.w, t.h) * 0.3, ring, ring, title.upper())
+    emblem_in(pen, pen.safe, ring, ring, title.upper(), largest=min(t.w, t.h) * 0.3)
 
 
-def rules_front(pen: Pen, edition: Edition) -> None:
+def rules_front(pen: Pen, edition: Edition, part: tuple[int, int] = (0, 0), rules: tuple[str, ...] = ()) -> None:
+    """The rules summary (``rules``: this card's share of them when they take several cards)."""
     gmap = edition.board
     s = pen.safe
     pen.background(PAPER)
-    pen.text_box(Rect(s.x, s.top - 8, s.w, 8), gmap.recipe.name, font="sans-bold", size=11, min_size=7,
+    title = gmap.recipe.name + (f" ({part[0]}/{part[1]})" if part[1] > 1 else "")
+    pen.text_box(Rect(s.x, s.top - 8, s.w, 8), title, font=BOLD, size=11, min_size=PLAY_PT,
                  colour=INK, max_lines=1, field="title")
-    text = "\n".join(f"\u2022 {r}" for r in gmap.recipe.texts("rules", **figures(edition)))
-    pen.text_box(Rect(s.x, s.y, s.w, s.h - 9), text, size=7, min_size=4, colour=INK, align="left", valign="top",
-                 field="rules")
+    rules = rules or tuple(gmap.recipe.texts("rules", **figures(edition)))
+    text = "\n".join(f"\u2022 {r}" for r in rules)
+    pen.text_box(Rect(s.x, s.y, s.w, s.h - 9), text, size=RULES_PT[0], min_size=RULES_PT[1], colour=INK, align="left",
+                 valign="top", field="rules")
+
+
+def rules_parts(edition: Edition, safe: Rect) -> list[tuple[str, ...]]:
+    """The rules, split into as few cards as hold them at 6 pt (one on most card sizes)."""
+    rules = list(edition.board.recipe.texts("rules", **figures(edition)))
+    box = Rect(safe.x, safe.y, safe.w, safe.h - 9)
+    parts: list[tuple[str, ...]] = []
+    while rules:
+        n = len(rules)
+        while n > 1 and measure("\n".join(f"\u2022 {r}" for r in rules[:n]), TEXT, RULES_PT[0], RULES_PT[1], box.w,
+                                box.h) is None:
+            n -= 1
+        parts.append(tuple(rules[:n]))
+        rules = rules[n:]
+    return parts
 
 
 def rack_page(pen: Pen, gmap: GameMap) -> None:
@@ -80,8 +156,8 @@ def rack_page(pen: Pen, gmap: GameMap) -> None:
             x = s.x + 5 + k * w
             pen.rect(x + 1, y + 3, w - 2, row_h - 12, stroke=INK, width=0.3, radius=2)
             pen.text(x + w / 2, y + 5, str(k + 1), font="sans-bold", size=10, colour=INK, align="centre")
-            if k < slots - 1:
-                pen.text(x + w, y + row_h / 2, ">", size=9, colour=RED, align="centre")
+            if k < slots - 1:  # reading order: a chevron in the gap between two slots
+                icon(pen, "next", x + w, y + 3 + (row_h - 12) / 2, 1.8, RED)
 
 
 def documents(edition: Edition, options: PrintOptions) -> list:
@@ -89,12 +165,18 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     and rack sheets."""
     gmap, deck = edition.board, edition.deck
     name = gmap.recipe.name
-    back = partial(card_back, title=name)
-    cards = [Card(c.id, partial(card_front, card=c, gmap=gmap), label=f"{c.name} {c.copy_mark}") for c in deck.cards]
-    rules = Card("rules", partial(rules_front, edition=edition), label="rules summary")
+    size = options.card.label()
+    back = sized(partial(card_back, title=name), size)
+    cards = [Card(c.id, partial(card_front, card=c, gmap=gmap, size=size), label=f"{c.name} {c.copy_mark}")
+             for c in deck.cards]
+    parts = rules_parts(edition, CardGeometry(options.card.width, options.card.height).safe)
+    rules = [Card("rules" if len(parts) == 1 else f"rules-{i + 1}",
+                  sized(partial(rules_front, edition=edition, part=(i + 1, len(parts)), rules=part), size),
+                  label="rules summary")
+             for i, part in enumerate(parts)]
     return [
         Deck("stations", cards, back=back, title=f"{name}: {len(cards)} station cards"),
-        Deck("rules", [rules], back=back, title=f"{name}: rules summary"),
+        Deck("rules", rules, back=back, title=f"{name}: rules summary"),
         Sheet("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
         Sheet("racks", (partial(rack_page, gmap=gmap),), title=f"{name}: racks", landscape=True),
     ]

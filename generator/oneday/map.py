@@ -13,8 +13,9 @@ two deterministic adjustments so it reads cleanly where the game needs it to:
   no spot near the marker is free of lines (a few labels in the crowded core of London), the spot
   where a line only clips the label's edge wins over one where it runs through the words.
 
-:func:`layout` does both for a page; :func:`map_page` draws it. The title and the note come from
-the recipe's ``[text]`` table.
+:func:`layout` does both for a page; :func:`map_page` draws it (the layout of a map on a page is
+worked out once per process: building at several card sizes reuses it). The title and the note
+come from the recipe's ``[text]`` table.
 """
 
 from __future__ import annotations
@@ -288,6 +289,22 @@ def layout(gmap: GameMap, safe: Rect, text_width: Callable[[str, str, float], fl
     return MapLayout(at, drawn, labels, area, legend, crossed)
 
 
+_LAYOUTS: dict[tuple[int, Rect], tuple[GameMap, MapLayout]] = {}
+
+
+def page_layout(gmap: GameMap, safe: Rect) -> MapLayout:
+    """:func:`layout` measured with the fonts, once per map and page area in this process (the map
+    is kept with its layout, so its id cannot be reused for another map meanwhile)."""
+    from generator import fonts
+
+    key = (id(gmap), safe)
+    if key not in _LAYOUTS or _LAYOUTS[key][0] is not gmap:
+        if len(_LAYOUTS) >= 8:
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = (gmap, layout(gmap, safe, fonts.text_width))
+    return _LAYOUTS[key][1]
+
+
 def figures(edition: Edition) -> dict[str, int]:
     """The derived figures a recipe's texts may print: ``{stations}``, ``{cards}``."""
     return {"stations": len(edition.board.stations), "cards": len(edition.deck)}
@@ -298,7 +315,7 @@ def map_page(pen: Pen, edition: Edition) -> None:
     gmap = edition.board
     facts = figures(edition)
     pen.text(s.x, s.top - 6, " ".join(gmap.recipe.texts("map_title", **facts)), font="sans-bold", size=12, colour=INK)
-    lay = layout(gmap, s, pen.text_width)
+    lay = page_layout(gmap, s)
     for line, (x1, y1), (x2, y2) in lay.drawn:
         pen.line(x1, y1, x2, y2, stroke=gmap.lines[line].colour, width=LINE_WIDTH)
     for st, (x, y) in lay.at.items():
@@ -319,4 +336,4 @@ def map_page(pen: Pen, edition: Edition) -> None:
         pen.text(x + 10, y + 0.6, name, size=7.5, colour=INK, field="legend")
     pen.text_box(Rect(lay.legend.x, lay.legend.y, lay.legend.w, 8),
                  " ".join(gmap.recipe.texts("map_note", **facts)),
-                 size=7, min_size=4, colour=INK, align="left", valign="middle", field="notes")
+                 size=7, min_size=6, colour=INK, align="left", valign="middle", field="notes")

@@ -14,8 +14,9 @@ from generator.emblem import emblem
 from generator.options import PrintOptions
 from generator.pen import Pen
 from generator.sizes import Rect
+from generator.text import FaceFitError, measure, size_label, sized
 from generator.theme import BLUE as UNDERGROUND_BLUE
-from generator.theme import INK, PAPER
+from generator.theme import INK, MIN_PT, PAPER, PLAY_PT, short_line_name
 from generator.theme import RED as UNDERGROUND_RED
 from tubedeck.network import Network, Station
 
@@ -23,31 +24,48 @@ from tubedeck.network import Network, Station
 def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]]) -> None:
     """Front: line-coloured band with the zone, an emblem, the name, and the lines served.
 
-    ``lines`` is ``[(name, colour, text_colour), ...]`` for the lines serving the station."""
+    ``lines`` is ``[(name, colour, text_colour), ...]`` for the lines serving the station. The
+    lines' names are measured first (at 6 pt or more, abbreviated if they must be); the name gets
+    what the band, the emblem and they leave."""
     t, s, b = pen.trim, pen.safe, pen.bleed_box
     colour, text_colour = (lines[0][1], lines[0][2]) if lines else ("#777777", "#FFFFFF")
     pen.background(PAPER)
     band = t.h * 0.24
     pen.rect(b.x, t.top - band, b.w, band + (b.top - t.top), fill=colour)
     pen.text_box(Rect(s.x, t.top - band + 1.5, s.w, s.top - (t.top - band) - 1.5), f"Zone {station.zone}",
-                 font="sans-bold", size=13, min_size=6, colour=text_colour, max_lines=1, field="zone")
-    r = min(t.w, t.h) * 0.17
-    emblem(pen, t.w / 2, t.h * 0.56, r, colour)
-    name_box = Rect(s.x, t.h * 0.20, s.w, t.h * 0.56 - r - t.h * 0.20 - 1.5)
-    pen.text_box(name_box, station.name, font="sans-bold", size=15, min_size=6.5, colour=INK, max_lines=3,
+                 font="sans-bold", size=13, min_size=MIN_PT, colour=pen.text_on(colour, text_colour), max_lines=1,
+                 field="zone")
+    names, label = None, ""
+    if lines:
+        for label in dict.fromkeys((" \u00b7 ".join(n for n, _, _ in lines),
+                                   " \u00b7 ".join(short_line_name(n) for n, _, _ in lines))):
+            names = measure(label, "sans", 7, MIN_PT, s.w, 1e4, 2)
+            if names:
+                break
+        if names is None:
+            raise FaceFitError(pen.label, size_label(t.w, t.h), f"the lines' names need more than {s.w:.1f} mm")
+    swatch_y = s.y + (names.height + 0.8 if names else 0.0)
+    for share in (1.0, 0.85, 0.7, 0.55, 0.0):  # the emblem gives way to a long name on a short card
+        r = min(t.w, t.h) * 0.17 * share
+        cy = (t.h * 0.56 if share == 1.0 else t.top - band - 1.5 - r)
+        top = cy - r - 1.5 if r else t.top - band - 1.5
+        name_box = Rect(s.x, swatch_y + 1.8 + 1.5, s.w, top - swatch_y - 3.3)
+        if measure(station.name, "sans-bold", 15, PLAY_PT, name_box.w, name_box.h, 3):
+            break
+    pen.text_box(name_box, station.name, font="sans-bold", size=15, min_size=PLAY_PT, colour=INK, max_lines=3,
                  field="name")
+    if r:
+        emblem(pen, t.w / 2, cy, r, colour)
     # Lines served: a swatch per line, and their names fitted underneath.
     if lines:
         n = len(lines)
         sw = min(7.0, (s.w - (n - 1) * 1.0) / n)
         x = t.w / 2 - (n * sw + (n - 1) * 1.0) / 2
-        y = t.h * 0.155
         for _, c, _ in lines:
-            pen.rect(x, y, sw, 1.8, fill=c, stroke=INK, width=0.1)
+            pen.rect(x, swatch_y, sw, 1.8, fill=c, stroke=INK, width=0.1)
             x += sw + 1.0
-        names = " \u00b7 ".join(name for name, _, _ in lines)
-        pen.text_box(Rect(s.x, s.y, s.w, y - 0.8 - s.y), names, size=7, min_size=4, colour=INK, max_lines=2,
-                     field="lines")
+        pen.text_box(Rect(s.x, s.y, s.w, names.height), label, size=names.size,
+                     min_size=names.size, colour=INK, max_lines=2, field="lines")
 
 
 def station_back(pen: Pen) -> None:
@@ -65,9 +83,9 @@ def lines_of(network: Network, station: str) -> list[tuple[str, str, str]]:
 
 def sampler_deck(network: Network) -> Deck:
     stations = sorted(network.stations.values(), key=lambda st: (st.name.lower(), st.id))
-    cards = [Card(st.id, partial(station_front, station=st, lines=lines_of(network, st.id)), label=st.name)
+    cards = [Card(st.id, sized(partial(station_front, station=st, lines=lines_of(network, st.id))), label=st.name)
              for st in stations]
-    return Deck("stations", cards, back=station_back, title="tubedeck sampler: station cards")
+    return Deck("stations", cards, back=sized(station_back), title="tubedeck sampler: station cards")
 
 
 def lines_page(pen: Pen, network: Network) -> None:

@@ -48,3 +48,41 @@ def test_facts_left_off_when_unknown(london):
         labels = [l for l, _ in fact_lines(card)]
         assert ("Heritage" in labels) == (card.heritage is not None)
         assert ("Easy Access" in labels) == (card.easy_access is not None)
+
+
+def test_a_card_too_small_fails_naming_the_card_and_the_size(tmp_path, capsys):
+    code, _, err = run(capsys, "build", "klm", "--data", str(TINY), "--card", "25x25", "--out", str(tmp_path))
+    assert code == 2 and "front: a 25 x 25 mm card cannot carry this face" in err, err
+    assert not list(tmp_path.rglob("*.pdf"))
+
+
+def test_reference_cards_split_only_where_the_size_needs_it(london):
+    from generator import CARD_SIZES, CardGeometry
+    from generator.klm.faces import reference_cards
+    from tubedeck.games.klm.rules import load_rules
+
+    texts = load_rules().texts
+    every = [line for ref in texts.reference for line in ref.lines]
+    poker, mini = (CardGeometry(c.width, c.height).safe for c in (CARD_SIZES["poker"], CARD_SIZES["mini"]))
+    assert [t for t, _ in reference_cards(texts, poker)] == [r.title for r in texts.reference]
+    small = reference_cards(texts, mini)
+    assert len(small) > len(texts.reference) and [line for _, lines in small for line in lines] == every
+    assert any(t.endswith("(1/2)") for t, _ in small)
+
+
+def test_small_cards_leave_off_the_description_then_the_facts_never_the_list(london):
+    from generator import CARD_SIZES, CardGeometry
+    from generator.klm.plan import PLAY_PT, plan
+
+    deck = build_deck(london, parse_scope("all", london))
+    by = deck.by_station
+    safe = {name: CardGeometry(c.width, c.height).safe
+            for name, c in (("poker", CARD_SIZES["poker"]), ("mini-landscape", CARD_SIZES["mini"].landscape))}
+    full = plan(by["sloane-square"], safe["poker"])
+    assert full.desc is not None and full.facts and full.label and full.numbered and full.d > 15
+    assert full.desc.size >= 7.5 and full.list_pt == 8.0
+    tight = plan(by["baker-street"], safe["mini-landscape"])
+    assert tight.desc is None and tight.list_pt >= PLAY_PT and len(tight.rows) == 7
+    for card in (by["baker-street"], by["kings-cross-st-pancras"]):
+        p = plan(card, safe["poker"])
+        assert p.list_pt == 8.0 and p.facts  # a poker card keeps the facts of the busiest stations

@@ -95,3 +95,31 @@ def test_every_station_is_named_on_the_printed_map(tmp_path, gmap, london):
         text = " ".join(doc[0].get_text().split())
     for st in gmap.stations.values():
         assert st.name in text, st.name
+
+
+def test_the_page_layout_is_worked_out_once_per_map_and_page(gmap, lay):
+    from generator.oneday.map import page_layout
+
+    first = page_layout(gmap, SAFE)
+    assert first == lay and page_layout(gmap, SAFE) is first  # the same object: not laid out again
+    other = Rect(SAFE.x, SAFE.y, SAFE.w - 10, SAFE.h)
+    assert page_layout(gmap, other) is not first
+
+
+@pytest.mark.parametrize("card", ["poker", "mini", "mini-landscape"])
+def test_bands_grow_with_fewer_lines_and_numbers_stay_legible(london, card):
+    """A one-line card's band is far taller than a five-line card's; every band's numbers >= 7 pt."""
+    from generator import CardGeometry
+    from generator.oneday.faces import _bands
+    from generator.sizes import parse_card
+    from tubedeck.games.oneday.edition import load
+
+    size = parse_card(card)
+    safe = CardGeometry(size.width, size.height).safe
+    deck = load(london).deck
+    heights = {}
+    for c in deck.cards:
+        band_h, _, pt, _ = _bands(c, safe, 6.0, c.id, card)
+        assert pt >= 7.0
+        heights.setdefault(len(c.bands), []).append(band_h)
+    assert min(heights[1]) > 1.8 * max(heights[max(heights)])

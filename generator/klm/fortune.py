@@ -1,0 +1,109 @@
+"""Keep London Moving's Fortune Card front, laid out from the card's size.
+
+A band in the action's colour carries the card's name; a white disc shows the duration in the
+playing player's own turns (a number) or, for an instant effect, the action's icon (vector art
+from :mod:`generator.icons`); then the effect and the footer (the Fortune rules every card
+repeats). Portrait cards stack these; landscape cards put the disc beside the effect. The disc
+shrinks before the effect's type does; the effect never goes below 6.5 pt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.icons import icon
+from generator.pen import Pen
+from generator.sizes import PT, Rect
+from generator.text import FaceFitError, FittedText, measure, size_label
+from generator.theme import BOLD, INK, ITALIC, MIN_PT, MUTED, PAPER, PLAY_PT, TEXT, WHITE
+from tubedeck.games.klm.cards import FortuneCard
+
+ACTION_COLOUR = {"disable": "#B3261E", "block_connection": "#B3261E", "enable": "#00782A", "protect": "#00782A",
+                 "draw_fortune": "#0019A8", "draw_station": "#0019A8", "take_discard": "#6A3D9A",
+                 "discard_fortune": "#6A3D9A"}
+ACTION_ICON = {"disable": "disable", "block_connection": "block", "enable": "enable", "protect": "protect",
+               "draw_fortune": "draw", "draw_station": "draw", "take_discard": "take", "discard_fortune": "discard"}
+EFFECT_PT = (11.0, 6.5)
+
+
+@dataclass(frozen=True)
+class FortunePlan:
+    band: float  # height of the name band below the safe top (it runs on into the bleed)
+    name: FittedText
+    r: float  # disc radius
+    disc: tuple[float, float]  # disc centre
+    turns: tuple[float, float] | None  # where "N turns (yours)" is centred (baseline)
+    effect: FittedText
+    effect_box: Rect
+    footer: FittedText
+    footer_top: float
+
+
+def turns_text(turns: int) -> str:
+    return f"{turns} turn{'s' if turns > 1 else ''} (yours)"
+
+
+def plan(card: FortuneCard, footer: str, s: Rect, size: str, label: str = "") -> FortunePlan:
+    k = card.kind
+    landscape = s.w > s.h * 1.05
+    band = min(max(s.h * (0.24 if landscape else 0.2), 9.0), 18.0)
+    name = measure(k.name, BOLD, 14.0, PLAY_PT, s.w, band - 1.5, 2)
+    foot = measure(footer, ITALIC, 6.5, MIN_PT, s.w, 1e4, 3)
+    if name is None or foot is None:
+        raise FaceFitError(label or k.name, size, f"the name or the footer needs more than {s.w:.1f} mm")
+    turns_h = 1.164 * PLAY_PT * PT + 1.0 if k.turns else 0.0
+    turns_w = Pen.text_width(turns_text(k.turns), TEXT, PLAY_PT) + 1.0 if k.turns else 0.0
+    bottom = s.y + foot.height + 1.5  # above the footer
+    top = s.top - band - 1.5
+    r_max = min(s.w, s.h) * 0.19
+    r = r_max
+    while r >= 4.5:
+        if landscape:
+            col = max(2 * r + 2.0, turns_w)
+            disc = (s.x + col / 2, (top + bottom + turns_h) / 2)
+            box = Rect(s.x + col + 1.5, bottom, s.w - col - 1.5, top - bottom)
+            fits = 2 * r + turns_h <= top - bottom
+        else:
+            disc = (s.x + s.w / 2, top - 1.0 - r)
+            box = Rect(s.x, bottom, s.w, disc[1] - r - turns_h - 1.5 - bottom)
+            fits = box.h > 0
+        effect = measure(k.effect, TEXT, EFFECT_PT[0], EFFECT_PT[1], box.w, box.h, 9) if fits else None
+        if effect:
+            turns = (disc[0], disc[1] - r - 1.0 - 0.928 * PLAY_PT * PT) if k.turns else None
+            return FortunePlan(band, name, r, disc, turns, effect, box, foot, s.y + foot.height)
+        r -= 0.5
+    raise FaceFitError(label or k.name, size,
+                       f"its effect needs more than {s.w:.1f} x {s.h:.1f} mm at {EFFECT_PT[1]:g} pt")
+
+
+def _lines(pen: Pen, fitted: FittedText, x: float, top: float, font: str, colour: str, field: str,
+           align: str = "centre") -> None:
+    y = top - fitted.ascent
+    for line in fitted.lines:
+        pen.text(x, y, line, font=font, size=fitted.size, colour=colour, align=align, field=field)
+        y -= fitted.leading
+
+
+def fortune_front(pen: Pen, card: FortuneCard, footer: str, size: str = "") -> None:
+    k, s, b = card.kind, pen.safe, pen.bleed_box
+    p = plan(card, footer, s, size or size_label(pen.trim.w, pen.trim.h), pen.label)
+    colour = ACTION_COLOUR[k.action]
+    pen.background(PAPER)
+    pen.rect(b.x, s.top - p.band, b.w, p.band + (b.top - s.top), fill=colour)
+    name_colour = pen.text_on(colour, WHITE)
+    _lines(pen, p.name, s.x + s.w / 2, s.top - p.band / 2 + p.name.height / 2, BOLD, name_colour, "name")
+    cx, cy = p.disc
+    pen.circle(cx, cy, p.r, fill=WHITE, stroke=colour, width=max(0.8, p.r * 0.16))
+    if k.turns:
+        digit = measure(str(k.turns), BOLD, 30.0, 10.0, p.r * 1.3, p.r * 1.2, 1)
+        size_pt = digit.size if digit else 10.0
+        pen.text(cx, cy - 0.365 * size_pt * PT, str(k.turns), font=BOLD, size=size_pt, colour=colour, align="centre",
+                 field="glyph")
+        tx, ty = p.turns
+        pen.text(tx, ty, turns_text(k.turns), size=PLAY_PT, colour=INK,
+                 align="centre", field="turns")
+    else:
+        icon(pen, ACTION_ICON[k.action], cx, cy, p.r * 1.25, colour)
+    box = p.effect_box
+    _lines(pen, p.effect, box.x + box.w / 2, box.y + (box.h + p.effect.height) / 2, TEXT, INK, "effect")
+    _lines(pen, p.footer, s.x + s.w / 2, p.footer_top, ITALIC, MUTED, "footer")

@@ -1,0 +1,114 @@
+"""Keep London Moving's Station Card front, drawn from its :mod:`~generator.klm.plan`.
+
+Top to bottom: the name and the Fare Zone; the Line Colour bars and the lines' names; the
+illustration (:mod:`generator.klm.schematic`: the station and its in-scope neighbours by compass
+bearing, links in line colours, each end marked with the shared Connection Number) above or
+beside the Nearest Stations list (number badge + neighbour); the facts (Interchange, Borough,
+Built, Heritage, Easy Access); the Card Description. The outline is black for a tunnel station,
+white for an open section, and left off when the dataset does not know. What a card size cannot
+carry is left off in the plan's order; nothing play needs goes below 7 pt.
+"""
+
+from __future__ import annotations
+
+from generator.icons import badge, badge_size
+from generator.pen import Pen
+from generator.sizes import PT, Rect
+from generator.text import FittedText, size_label
+from generator.theme import BOLD, GREY, INK, ITALIC, MUTED, PAPER, PLAY_PT, RED_TEXT, TEXT, WHITE
+from tubedeck.games.klm.cards import StationCard
+
+from .plan import (GAP, HEAD_PT, ROW_GAP, Plan, fact_lines, heading_height, ink_height,  # noqa: F401
+                   number_pt, plan, row_height)
+from .schematic import schematic
+
+
+def _lines(pen: Pen, fitted: FittedText, x: float, top: float, font: str, colour: str, field: str,
+           align: str = "left") -> None:
+    y = top - fitted.ascent
+    for line in fitted.lines:
+        pen.text(x, y, line, font=font, size=fitted.size, colour=colour, align=align, field=field)
+        y -= fitted.leading
+
+
+def outline(pen: Pen, card: StationCard) -> None:
+    t = pen.trim
+    if card.outline == "black":
+        pen.rect(t.x + 1.2, t.y + 1.2, t.w - 2.4, t.h - 2.4, stroke=INK, width=2.0, radius=3)
+    elif card.outline == "white":
+        pen.rect(t.x + 1.2, t.y + 1.2, t.w - 2.4, t.h - 2.4, stroke=WHITE, width=2.0, radius=3)
+        pen.rect(t.x + 0.15, t.y + 0.15, t.w - 0.3, t.h - 0.3, stroke="#C8C8C8", width=0.15, radius=3.5)
+        pen.rect(t.x + 2.25, t.y + 2.25, t.w - 4.5, t.h - 4.5, stroke="#C8C8C8", width=0.15, radius=2.2)
+
+
+def _nearest(pen: Pen, p: Plan, card: StationCard, x: float, top: float) -> None:
+    if heading_height(card, p.compact):
+        tag = "TERMINUS" if card.terminus else "Nearest stations"
+        pen.text(x, top - 0.928 * HEAD_PT * PT, tag, font=BOLD, size=HEAD_PT,
+                 colour=RED_TEXT if card.terminus else MUTED, field="terminus")
+        top -= heading_height(card, p.compact)
+    pill_h = badge_size("0", number_pt(p.list_pt, p.compact))[1]
+    if not p.rows:
+        pen.text(x, top - 0.928 * PLAY_PT * PT, "no connection in this deck", size=PLAY_PT, colour=MUTED,
+                 field="illustration")
+        return
+    per = -(-len(p.rows) // p.cols)
+    y = top
+    for i, (number, name) in enumerate(p.rows):
+        col, k = divmod(i, per)
+        if k == 0:
+            y = top
+        cx = x + col * (p.list_w + 2.0)
+        badge(pen, cx + p.pill_w / 2, y - pill_h / 2, number, number_pt(p.list_pt, p.compact), width=p.pill_w)
+        _lines(pen, name, cx + p.pill_w + 1.0, y - (pill_h - ink_height(p.list_pt)) / 2, TEXT, INK, "nearest")
+        y -= row_height(pill_h, p.list_pt, name) + ROW_GAP[p.compact]
+
+
+def station_front(pen: Pen, card: StationCard, size: str = "") -> None:
+    s = pen.safe
+    p = plan(card, s, size or size_label(pen.trim.w, pen.trim.h), pen.label)
+    pen.background(PAPER)
+    outline(pen, card)
+    g, top = p.gap, s.top
+    zw, zh, zpt = p.zone
+    pen.rect(s.right - zw, top - zh, zw, zh, fill=INK, radius=1)
+    pen.text(s.right - zw / 2, top - zh / 2 - 0.36 * zpt * PT, f"Zone {card.zone}", font=BOLD, size=zpt,
+             colour=WHITE, align="centre", field="zone")
+    _lines(pen, p.name, s.x, top, BOLD, INK, "name")
+    top -= p.header_h + g
+    n = max(1, len(card.line_marks))
+    bw = (s.w - (n - 1) * 0.8) / n
+    for i, line in enumerate(card.line_marks):
+        pen.rect(s.x + i * (bw + 0.8), top - p.bars_h, bw, p.bars_h, fill=line.colour, stroke=INK, width=0.1)
+    top -= p.bars_h
+    if p.label:
+        _lines(pen, p.label, s.x + s.w / 2, top - 0.6, TEXT, INK, "lines", align="centre")
+        top -= 0.6 + p.label.height
+    top -= g
+    text_x, text_w = s.x, s.w
+    if p.arrangement == "side":
+        schematic(pen, Rect(s.x, top - p.d, p.d, p.d), card, number_pt(p.list_pt, p.compact), p.numbered)
+        _nearest(pen, p, card, s.x + p.d + GAP, top)
+        top -= max(p.d, p.list_h) + g
+    elif p.arrangement == "stack":
+        schematic(pen, Rect(s.x, top - p.d, s.w, p.d), card, number_pt(p.list_pt, p.compact), p.numbered, p.ring_d)
+        top -= p.d + g
+        _nearest(pen, p, card, s.x, top)
+        top -= p.list_h + g
+    elif p.arrangement == "wide":
+        schematic(pen, Rect(s.right - p.d, top - p.d, p.d, p.d), card, number_pt(p.list_pt, p.compact), p.numbered)
+        text_w = p.desc_w
+        _nearest(pen, p, card, s.x, top)
+        top -= p.list_h + g
+    else:
+        _nearest(pen, p, card, s.x, top)
+        top -= p.list_h + g
+    if p.facts:
+        for label, value in p.facts:
+            _lines(pen, label, text_x, top, BOLD, INK, "fact")
+            _lines(pen, value, text_x + p.fact_label_w, top, TEXT, INK, "fact")
+            top -= value.height + 0.35 * value.size * PT
+        top -= g
+    if p.desc is not None:
+        pen.line(text_x, top + g / 2, text_x + text_w, top + g / 2, stroke=GREY, width=0.15)
+        _lines(pen, p.desc, text_x, top, ITALIC, INK, "description")
