@@ -77,6 +77,9 @@ def recording() -> Iterator[list[Written]]:
         del _RECORDINGS[next(i for i, other in enumerate(_RECORDINGS) if other is log)]
 
 
+DRIFT = 3.0  # mm: a 1.5 mm duplex misregistration plus a 1 mm miscut, and 0.5 mm to spare
+
+
 class Pen(ABC):
     """The drawing surface handed to faces. Subclasses are backends; faces use only this API."""
 
@@ -91,6 +94,17 @@ class Pen(ABC):
         self._track = mode in (Mode.GREYSCALE, Mode.INK_SAVER)
 
     # -- queries ------------------------------------------------------------------------
+    @property
+    def art_box(self) -> Rect:
+        """Where full-colour art (backgrounds, bands) may reach. With a bleed of at least
+        :data:`DRIFT` mm it is the bleed box; without one it stops :data:`DRIFT` mm inside the trim,
+        so a 1.5 mm duplex misregistration plus a 1 mm miscut shows paper, never a neighbour's
+        colour or a white edge on a coloured card (the default build has no bleed: see the README)."""
+        t, b = self.trim, self.bleed_box
+        if min(t.x - b.x, b.right - t.right, t.y - b.y, b.top - t.top) >= DRIFT - 1e-9:
+            return b
+        return t.inset(DRIFT)
+
     @property
     def ink_saver(self) -> bool:
         """True in ink-saver mode: skip full-bleed backgrounds and big solid areas."""
@@ -118,11 +132,13 @@ class Pen(ABC):
         self._rect(x, y, w, h, self._col(fill, "fill"), self._col(stroke, "stroke"), width, radius)
 
     def background(self, fill: ColourSpec) -> None:
-        """Fill the whole bleed box (a full-bleed background), except in ink-saver mode."""
+        """Fill the art box (full bleed with a bleed, else up to DRIFT mm inside the trim), except
+        in ink-saver mode."""
         if not self.ink_saver:
-            b = self.bleed_box
+            b = self.art_box
+            radius = 0.0 if b is self.bleed_box else 2.0
             self._remember("rect", (b.x, b.y, b.w, b.h), fill)
-            self._rect(b.x, b.y, b.w, b.h, self._col(fill, "fill"), None, 0.0, 0.0)
+            self._rect(b.x, b.y, b.w, b.h, self._col(fill, "fill"), None, 0.0, radius)
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: ColourSpec = "#000000",
              width: float = 0.25, dash: Sequence[float] | None = None) -> None:

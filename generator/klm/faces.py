@@ -45,6 +45,9 @@ def back(pen: Pen, colour: str, ring: str, word: str, ink: str = WHITE, title: s
 
 station_back = partial(back, colour=BLUE, ring=RED, word="STATION")
 fortune_back = partial(back, colour=YELLOW, ring=RED, word="FORTUNE", ink=INK)
+# Aid cards get a back of their own (paper, not the blue of a Station Card): face down they never
+# pass for game cards.
+reference_back = partial(back, colour=PAPER, ring=BLUE, word="REFERENCE", ink=INK)
 
 
 def _rules_fit(texts: list[str], box: Rect) -> tuple[float, list[float]] | None:
@@ -83,7 +86,7 @@ def _reference_body(safe: Rect) -> Rect:
 
 
 def reference_front(pen: Pen, title: str, lines: list[str]) -> None:
-    s, b = pen.safe, pen.bleed_box
+    s, b = pen.safe, pen.art_box
     pen.background(PAPER)
     pen.rect(b.x, s.top - 9, b.w, 9 + b.top - s.top, fill=BLUE)
     pen.text_box(Rect(s.x, s.top - 8, s.w, 7), title, font=BOLD, size=12, min_size=7, colour=WHITE, max_lines=1,
@@ -123,7 +126,8 @@ def play_field(pen: Pen, card_w: float, card_h: float, texts: Texts) -> None:
     slots = (("Station Cards Stock", BLUE, BLUE), ("Discarded Station Cards", BLUE, BLUE),
              ("Fortune Cards Stock", YELLOW, GOLD_TEXT), ("Discarded Fortune Cards", YELLOW, GOLD_TEXT))
     room = s.h - 22 - 30  # below the title; at least 30 mm for the notes
-    scale = min(1.0, (s.w - 5 * 4) / (4 * card_w), room / card_h)  # four slots in a row, true size if they fit
+    card_w, card_h = card_w + 3.0, card_h + 3.0  # room for a sleeved card
+    scale = min(1.0, (s.w - 5 * 2) / (4 * card_w), room / card_h)  # four slots in a row, true size if they fit
     card_w, card_h = card_w * scale, card_h * scale
     gap = (s.w - 4 * card_w) / 5
     y = s.top - 22 - card_h
@@ -143,18 +147,18 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     deck, texts = edition.deck, edition.book.texts
     size = options.card.label()
     card_mm = (options.card.width, options.card.height)
-    s_back, f_back = sized(station_back, size), sized(fortune_back, size)
+    s_back, f_back, r_back = sized(station_back, size), sized(fortune_back, size), sized(reference_back, size)
     stations = Deck("stations", [Card(c.station, partial(station_front, card=c, size=size), label=c.name)
                                  for c in sorted(deck.cards, key=lambda c: (c.name.lower(), c.station))],
                     back=s_back, title=f"Keep London Moving: Station Cards ({deck.scope.label})")
     fortunes = Deck("fortune", [Card(f.id, partial(fortune_front, card=f, footer=texts.fortune_footer, size=size),
                                      label=f.kind.name) for f in edition.fortune],
-                    back=f_back, title="Keep London Moving: Fortune Cards")
+                    back=f_back, title="Keep London Moving: Fortune Cards", share="fortune-and-reference")
     safe = CardGeometry(options.card.width, options.card.height).safe
     reference = Deck("reference", [Card(f"reference-{i + 1}", sized(partial(reference_front, title=t, lines=lines),
                                                                     size), label=t)
                                    for i, (t, lines) in enumerate(reference_cards(texts, safe))],
-                     back=s_back, title="Keep London Moving: quick reference")
+                     back=r_back, title="Keep London Moving: quick reference", share="fortune-and-reference")
     field = Sheet("play-field", (partial(play_field, card_w=card_mm[0], card_h=card_mm[1], texts=texts),),
                   title=texts.play_field_title, landscape=True)
     return [stations, fortunes, reference, field]

@@ -85,7 +85,7 @@ def _lines(pen: Pen, fitted: FittedText, x: float, top: float, font: str, colour
 
 
 def fortune_front(pen: Pen, card: FortuneCard, footer: str, size: str = "") -> None:
-    k, s, b = card.kind, pen.safe, pen.bleed_box
+    k, s, b = card.kind, pen.safe, pen.art_box
     p = plan(card, footer, s, size or size_label(pen.trim.w, pen.trim.h), pen.label)
     colour = ACTION_COLOUR[k.action]
     pen.background(PAPER)

@@ -31,14 +31,23 @@ def _lines(pen: Pen, fitted: FittedText, x: float, top: float, font: str, colour
         y -= fitted.leading
 
 
+OUTLINE = (3.0, 3.9)  # mm inside the trim: clear of a miscut and of the drift margin, outside the text
+
+
 def outline(pen: Pen, card: StationCard) -> None:
+    """Tunnel: a solid black frame. Open section: a white frame edged in black, so it reads on the
+    cream card and in greyscale. Both sit inside the trim, clear of cutting error."""
     t = pen.trim
+    a, b = OUTLINE
+    mid, width = (a + b) / 2, b - a
+    box = t.inset(mid)
     if card.outline == "black":
-        pen.rect(t.x + 1.2, t.y + 1.2, t.w - 2.4, t.h - 2.4, stroke=INK, width=2.0, radius=3)
+        pen.rect(box.x, box.y, box.w, box.h, stroke=INK, width=width, radius=2.5)
     elif card.outline == "white":
-        pen.rect(t.x + 1.2, t.y + 1.2, t.w - 2.4, t.h - 2.4, stroke=WHITE, width=2.0, radius=3)
-        pen.rect(t.x + 0.15, t.y + 0.15, t.w - 0.3, t.h - 0.3, stroke="#C8C8C8", width=0.15, radius=3.5)
-        pen.rect(t.x + 2.25, t.y + 2.25, t.w - 4.5, t.h - 4.5, stroke="#C8C8C8", width=0.15, radius=2.2)
+        pen.rect(box.x, box.y, box.w, box.h, stroke=WHITE, width=width, radius=2.5)
+        for edge in (a, b):
+            e = t.inset(edge)
+            pen.rect(e.x, e.y, e.w, e.h, stroke=INK, width=0.2, radius=2.5)
 
 
 def _nearest(pen: Pen, p: Plan, card: StationCard, x: float, top: float) -> None:

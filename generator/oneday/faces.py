@@ -94,7 +94,8 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "") -> No
     for band, (text, fit_) in zip(card.bands, fitted):
         line = gmap.lines[band.line]
         y -= band_h
-        pen.rect(t.x - 3, y, t.w + 6, band_h, fill=line.colour)
+        art = pen.art_box
+        pen.rect(art.x, y, art.w, band_h, fill=line.colour)
         cy = y + band_h / 2
         badge(pen, s.x + chip_w / 2, cy, str(band.before), pt, width=chip_w, field="before")
         badge(pen, s.right - chip_w / 2, cy, str(band.after), pt, width=chip_w, field="after")
@@ -111,6 +112,14 @@ def card_back(pen: Pen, title: str = "One Day in London") -> None:
     pen.background(BLUE)
     ring = RED if not pen.ink_saver else BLUE
     emblem_in(pen, pen.safe, ring, ring, title.upper(), largest=min(t.w, t.h) * 0.3)
+
+
+def aid_back(pen: Pen, title: str = "One Day in London") -> None:
+    """The rules card's own back (paper, framed): face down it never passes for a station card."""
+    t, s = pen.trim, pen.safe
+    pen.background(PAPER)
+    pen.rect(s.x, s.y, s.w, s.h, stroke=BLUE, width=0.8, radius=2.5)
+    emblem_in(pen, s.inset(2.0), BLUE, BLUE, "RULES", largest=min(t.w, t.h) * 0.3)
 
 
 def rules_front(pen: Pen, edition: Edition, part: tuple[int, int] = (0, 0), rules: tuple[str, ...] = ()) -> None:
@@ -142,22 +151,49 @@ def rules_parts(edition: Edition, safe: Rect) -> list[tuple[str, ...]]:
     return parts
 
 
-def rack_page(pen: Pen, gmap: GameMap) -> None:
+SLEEVE = 3.0  # mm of room round a card in a slot: sleeved cards fit
+
+
+def rack_columns(card_w: float, card_h: float, safe: Rect, slots: int) -> tuple[int, float]:
+    """How many player columns fit across the page, and the strip each card leaves showing."""
+    w, h = card_w + SLEEVE, card_h + SLEEVE
+    step = min(22.0, (safe.h - 16 - h) / max(1, slots - 1))  # the name strip a covered card shows
+    return max(1, min(4, int((safe.w + 6) // (w + 6)))), step
+
+
+def rack_page(pen: Pen, gmap: GameMap, card_w: float, card_h: float, first: int, count: int) -> None:
+    """A rack mat per player, true card size plus room for a sleeve: the player lays their cards
+    top to bottom, slot 1 first, each over the one before so its name strip stays in view."""
     s = pen.safe
-    slots, players = gmap.recipe.slots, gmap.recipe.players_max
-    pen.text(s.x, s.top - 6, f"{gmap.recipe.name}: racks (slot 1 is the start of the journey)", font="sans-bold",
-             size=12, colour=INK)
-    row_h = (s.h - 12) / players
-    w = (s.w - 10) / slots
-    for p in range(players):
-        y = s.top - 12 - (p + 1) * row_h
-        pen.text(s.x, y + row_h - 5, f"Player {p + 1}", font="sans-bold", size=9, colour=INK)
+    slots = gmap.recipe.slots
+    w, h = card_w + SLEEVE, card_h + SLEEVE
+    _, step = rack_columns(card_w, card_h, s, slots)
+    pen.text_box(Rect(s.x, s.top - 12, s.w, 12),
+                 f"{gmap.recipe.name}: racks. Place each card you draw in a slot, slot 1 (the start of your "
+                 f"journey) at the top; each card lies over the one above, its name in view.",
+                 font=BOLD, size=10, min_size=PLAY_PT, colour=INK, align="left", valign="top", field="title")
+    gap = (s.w - count * w) / (count + 1)
+    top = s.top - 16
+    for i in range(count):
+        x = s.x + gap + i * (w + gap)
+        pen.text(x, top + 0.8, f"Player {first + i}", font=BOLD, size=9, colour=INK, field="player")
         for k in range(slots):
-            x = s.x + 5 + k * w
-            pen.rect(x + 1, y + 3, w - 2, row_h - 12, stroke=INK, width=0.3, radius=2)
-            pen.text(x + w / 2, y + 5, str(k + 1), font="sans-bold", size=10, colour=INK, align="centre")
-            if k < slots - 1:  # reading order: a chevron in the gap between two slots
-                icon(pen, "next", x + w, y + 3 + (row_h - 12) / 2, 1.8, RED)
+            y = top - k * step - h
+            shown = h if k == slots - 1 else step  # a covered slot shows its strip only
+            pen.rect(x, y + h - shown, w, shown, stroke=INK, width=0.3, radius=2 if k == slots - 1 else 0)
+            pen.text(x + 2, y + h - min(step, h) / 2 - 1.2, str(k + 1), font=BOLD, size=PLAY_PT + 1, colour=RED,
+                     field="slot")
+
+
+def rack_sheet(gmap: GameMap, card_w: float, card_h: float, landscape: bool = False) -> Sheet:
+    """As many rack mats per page as fit, pages for every player the game allows."""
+    players = gmap.recipe.players_max
+    # Two mats side by side fit the narrower printable width of A4 and Letter (197 mm) for cards
+    # up to 90 mm wide; wider cards get a page per player.
+    per_page = 2 if 2 * (card_w + SLEEVE) + 18 <= 197 else 1
+    pages = tuple(partial(rack_page, gmap=gmap, card_w=card_w, card_h=card_h, first=p + 1,
+                          count=min(per_page, players - p)) for p in range(0, players, per_page))
+    return Sheet("racks", pages, title=f"{gmap.recipe.name}: racks", landscape=landscape)
 
 
 def documents(edition: Edition, options: PrintOptions) -> list:
@@ -176,7 +212,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
              for i, part in enumerate(parts)]
     return [
         Deck("stations", cards, back=back, title=f"{name}: {len(cards)} station cards"),
-        Deck("rules", rules, back=back, title=f"{name}: rules summary"),
+        Deck("rules", rules, back=sized(partial(aid_back, title=name), size), title=f"{name}: rules summary"),
         Sheet("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
-        Sheet("racks", (partial(rack_page, gmap=gmap),), title=f"{name}: racks", landscape=True),
+        rack_sheet(gmap, options.card.width, options.card.height, landscape=False),
     ]

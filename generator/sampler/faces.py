@@ -27,7 +27,7 @@ def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]])
     ``lines`` is ``[(name, colour, text_colour), ...]`` for the lines serving the station. The
     lines' names are measured first (at 6 pt or more, abbreviated if they must be); the name gets
     what the band, the emblem and they leave."""
-    t, s, b = pen.trim, pen.safe, pen.bleed_box
+    t, s, b = pen.trim, pen.safe, pen.art_box
     colour, text_colour = (lines[0][1], lines[0][2]) if lines else ("#777777", "#FFFFFF")
     pen.background(PAPER)
     band = t.h * 0.24

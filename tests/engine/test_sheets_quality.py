@@ -166,7 +166,10 @@ def test_backs_read_upright_after_the_flip(duplex, bleed):
         assert pixel(pix, h, *other) != (0, 0, 0), (duplex, k)
         # the turned art stays inside its own clip box: the neighbour's slot is untouched
         clip = layout.backs[k].clip
-        inside = pixel(pix, h, clip.x + 0.6, clip.y + clip.h / 2)
+        from generator.pen import DRIFT
+
+        art = 0.6 if bleed else DRIFT + 0.6  # without a bleed, art stops DRIFT mm inside the trim
+        inside = pixel(pix, h, clip.x + art, clip.y + clip.h / 2)
         assert near(inside[1:], (0x80, 0x80)), (duplex, k, inside)
 
 
@@ -389,3 +392,29 @@ def test_tuck_box_net_sized_from_the_deck(tmp_path, n, boxes):
     assert (f"make {boxes} of these" in text) == (boxes > 1)
     printable = Rect(0, 0, page.rect.width / MM, page.rect.height / MM).inset(PRINTER_MARGIN)
     assert all(printable.contains(r, tol=TOL) for r in net)
+
+
+@pytest.mark.parametrize("bleed, gap", [(0, 0)])  # the default build
+def test_default_output_survives_duplex_drift_and_miscut(bleed, gap):
+    """Print the backs 1.5 mm off and cut 1 mm off the line: around every card's nominal trim a
+    reader sees its own back's colour or paper, never a neighbour's colour. Without a bleed that
+    needs full-colour art to stop DRIFT mm inside the trim (generator.pen.Pen.art_box)."""
+    from generator.pen import DRIFT
+
+    colours = ["#C00000", "#00A000", "#0000C0", "#C0C000", "#00C0C0", "#C000C0", "#808000", "#008080", "#800080"]
+    cards = [Card(f"c{k}", filled("#FFFFFF"), (lambda c: lambda pen: pen.background(c))(colours[k])) for k in range(9)]
+    _, _, nominal = deck_sheets_pdf(Deck("drift", cards), PrintOptions.parse(bleed=bleed, gap=gap))
+    for dx, dy in ((1.5, 1.5), (-1.5, -1.5), (1.5, -1.5)):
+        data, _, _ = deck_sheets_pdf(Deck("drift", cards), PrintOptions.parse(bleed=bleed, gap=gap,
+                                                                               back_offset=f"{dx},{dy}"))
+        pix = open_pdf(data)[1].get_pixmap(dpi=100)
+        h = nominal.paper.height
+        for k, slot in enumerate(nominal.backs[:9]):
+            t = slot.trim
+            mine = tuple(int(colours[k][i:i + 2], 16) for i in (1, 3, 5))
+            for m in (-1.0, 1.0):  # a miscut 1 mm inside or outside the line
+                for x, y in ((t.x + m, t.y + t.h / 2), (t.right - m, t.y + t.h / 2),
+                             (t.x + t.w / 2, t.y + m), (t.x + t.w / 2, t.top - m)):
+                    got = pixel(pix, h, x, y)
+                    assert near(got, (255, 255, 255)) or near(got, mine), (dx, dy, k, x, y, got)
+    assert DRIFT >= 2.5

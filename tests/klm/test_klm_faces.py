@@ -21,8 +21,35 @@ def test_build_klm_writes_every_document(tmp_path, capsys):
     manifest = json.loads(out)
     assert set(manifest["decks"]) == {"klm/stations", "klm/fortune", "klm/reference"}
     assert len(manifest["decks"]["klm/stations"]) == 10 and len(manifest["decks"]["klm/fortune"]) == 30
-    for name in ("stations.pdf", "fortune.pdf", "reference.pdf", "play-field.pdf"):
+    for name in ("stations.pdf", "fortune-and-reference.pdf", "play-field.pdf"):
         assert (tmp_path / "klm" / name).stat().st_size > 1000
+    shared = next(f for f in manifest["files"] if f["path"] == "klm/fortune-and-reference.pdf")
+    assert shared["decks"] == ["klm/fortune", "klm/reference"] and shared["pages"] == 8  # 32 cards: 4 sheets
+
+
+def test_aid_cards_have_their_own_back():
+    """Face down, a reference or rules card never passes for a game card: its back looks different."""
+    import pymupdf
+
+    from generator import Deck, PrintOptions
+    from generator.pdf import deck_cards_pdf
+    from tubedeck.game import edition, resolve
+    from tubedeck.games import registry
+
+    options = PrintOptions.parse()
+
+    def back_pixels(deck):
+        one = Deck(deck.name, deck.cards[:1], back=deck.back)
+        data, _ = deck_cards_pdf(one, options, 0.0)
+        with pymupdf.open(stream=data, filetype="pdf") as pdf:
+            return pdf[1].get_pixmap(dpi=20).samples
+
+    for game, aid, play in (("klm", "reference", "stations"), ("oneday", "rules", "stations")):
+        g = registry()[game]
+        docs = {d.name: d for d in resolve(g.faces)(edition(g), options)}
+        a, b = back_pixels(docs[aid]), back_pixels(docs[play])
+        differing = sum(x != y for x, y in zip(a, b)) / len(a)
+        assert differing > 0.3, (game, differing)
 
 
 def test_build_klm_is_deterministic(tmp_path, capsys):

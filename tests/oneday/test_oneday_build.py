@@ -19,3 +19,20 @@ def test_build_oneday(tmp_path):
     with pymupdf.open(out / "map.pdf") as doc:
         text = doc[0].get_text()
     assert "Pimlico" in text and "Elephant & Castle" in text and "Nine Elms" not in text
+
+
+def _rects_mm(pdf_path):
+    import pymupdf
+
+    with pymupdf.open(pdf_path) as doc:
+        return [(round(d["rect"].width / 72 * 25.4, 1), round(d["rect"].height / 72 * 25.4, 1))
+                for page in doc for d in page.get_drawings() if d.get("rect") is not None]
+
+
+def test_racks_and_play_field_have_card_sized_slots_with_room_for_a_sleeve(tmp_path, capsys):
+    from conftest import run_cli
+
+    for game, sheet in (("oneday", "racks"), ("klm", "play-field")):
+        assert run_cli(capsys, "build", game, "--out", str(tmp_path), "--export", "pdf")[0] == 0
+        sizes = _rects_mm(tmp_path / game / f"{sheet}.pdf")
+        assert (66.5, 91.9) in sizes, sorted(set(sizes))[-5:]  # poker 63.5 x 88.9 plus 3 mm
