@@ -191,7 +191,10 @@ def _candidates(x: float, y: float, r: float, name: str, size: float,
                      (Rect(x - diag - w, y + diag, w, h), "right"), (Rect(x - diag - w, y - diag - h, w, h), "right"),
                      # beside the marker but raised or lowered by a third of the label
                      (Rect(x + d, y - h / 6, w, h), "left"), (Rect(x + d, y - 5 * h / 6, w, h), "left"),
-                     (Rect(x - d - w, y - h / 6, w, h), "right"), (Rect(x - d - w, y - 5 * h / 6, w, h), "right")]
+                     (Rect(x - d - w, y - h / 6, w, h), "right"), (Rect(x - d - w, y - 5 * h / 6, w, h), "right"),
+                     # above or below, slid along to either side (a crowded centre has room at its edges)
+                     (Rect(x - w * 0.15, y + d, w, h), "left"), (Rect(x - w * 0.85, y + d, w, h), "right"),
+                     (Rect(x - w * 0.15, y - d - h, w, h), "left"), (Rect(x - w * 0.85, y - d - h, w, h), "right")]
             for k, (box, align) in enumerate(boxes):
                 ax = box.x if align == "left" else (box.right if align == "right" else box.x + w / 2)
                 baselines = tuple(box.top - 0.76 * em - i * 1.05 * em for i in range(len(lines)))
