@@ -36,3 +36,14 @@ def test_racks_and_play_field_have_card_sized_slots_with_room_for_a_sleeve(tmp_p
         assert run_cli(capsys, "build", game, "--out", str(tmp_path), "--export", "pdf")[0] == 0
         sizes = _rects_mm(tmp_path / game / f"{sheet}.pdf")
         assert (66.5, 91.9) in sizes, sorted(set(sizes))[-5:]  # poker 63.5 x 88.9 plus 3 mm
+
+
+def test_the_rules_card_carries_the_setup_and_the_player_count(tmp_path, capsys):
+    import pymupdf
+
+    from conftest import run_cli
+
+    assert run_cli(capsys, "build", "oneday", "--out", str(tmp_path), "--export", "pdf")[0] == 0
+    with pymupdf.open(tmp_path / "oneday" / "rules.pdf") as doc:
+        text = " ".join(" ".join(p.get_text().split()) for p in doc)
+    assert "2-4 players" in text and "draws 10 cards one at a time" in text and "3 cards face up" in text
