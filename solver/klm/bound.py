@@ -40,7 +40,7 @@ from tubedeck.games.klm.setup import Deal, check_players
 from .model import deal_record, solve_deal
 
 
-def five_paths(g: nx.Graph, length: int) -> list[tuple[str, ...]]:
+def five_paths(g: nx.Graph, length: int, termini: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
     """Every simple path of ``length`` (the rules' five) stations, once (a path and its reverse
     are one path)."""
     out = []
@@ -50,6 +50,8 @@ def five_paths(g: nx.Graph, length: int) -> list[tuple[str, ...]]:
             if path[0] < path[-1]:
                 out.append(tuple(path))
             return
+        if len(path) > 1 and path[-1] in termini:
+            return  # a Terminus card forms one Connection: it ends a path, never continues it
         for n in sorted(g[path[-1]]):
             if n not in path:
                 walk(path + [n])
@@ -178,7 +180,8 @@ def worst_deal(deck: StationDeck, players: int, rules: Rules, time_limit: float 
     """Bisect on the global turn of the first possible win over all deals (see the docstring)."""
     HAND = rules.hand
     stock = len(deck) - HAND * players
-    paths = five_paths(deck.graph, rules.path)
+    termini = frozenset(c.station for c in deck.cards if c.terminus)
+    paths = five_paths(deck.graph, rules.path, termini)
     adjacency = {s: tuple(sorted(deck.graph[s])) for s in deck.graph}
 
     def attempt(last: int):
@@ -189,7 +192,7 @@ def worst_deal(deck: StationDeck, players: int, rules: Rules, time_limit: float 
 
     def checked(adv, solver):
         d = witness_deal(deck, players, adv, solver, rules)
-        status, answers = solve_deal(adjacency, d, rules.path)
+        status, answers = solve_deal(adjacency, d, rules.path, termini=termini)
         return d, deal_record(d, status, answers)
 
     if stock < 4:  # four Connections need at least four own turns of draws to be worth asking

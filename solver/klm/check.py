@@ -44,7 +44,7 @@ class KlmCheck:
     def header(self) -> dict:
         ed = self.edition()
         return {"game": "klm", "scope": ed.scope.label, "players": self.players, "stations": len(ed.deck),
-                "data": ed.network.source, "outside": list(OUTSIDE), "version": 1,
+                "data": ed.network.source, "outside": list(OUTSIDE), "version": 2,  # 2: Termini per the glossary
                 "rules": asdict(ed.rules),
                 "time_limit": self.time_limit}  # an UNKNOWN under one limit is not one under another
 
@@ -91,11 +91,11 @@ class KlmCheck:
 
     def __call__(self) -> Callable[[int], dict]:
         ed = self.edition()
-        adjacency, players, limit, path = ed.adjacency, self.players, self.time_limit, ed.rules.path
+        adjacency, players, limit, path, termini = ed.adjacency, self.players, self.time_limit, ed.rules.path, ed.termini
 
         def evaluate(seed: int) -> dict:
             d = ed.deal(players, seed)
-            status, answers = solve_deal(adjacency, d, path, limit)
+            status, answers = solve_deal(adjacency, d, path, limit, termini)
             return deal_record(d, status, answers)
 
         return evaluate
@@ -263,5 +263,5 @@ def solve_one(edition: Edition, seed: int = 0, players: int = 4) -> DealReport:
     """The registry's ``solve klm``: one deal solved."""
     check_players(players, edition.rules)
     d = edition.deal(players, seed)
-    status, answers = solve_deal(edition.adjacency, d, edition.rules.path)
+    status, answers = solve_deal(edition.adjacency, d, edition.rules.path, termini=edition.termini)
     return DealReport(edition, d, status, answers, deal_record(d, status, answers))

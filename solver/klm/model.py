@@ -61,9 +61,11 @@ class PlayerProblem:
     arrival: tuple[int, ...]
     edges: tuple[tuple[int, int], ...]  # local indices, i < j
     path: int  # stations in a winning path (rules.path)
+    termini: tuple[int, ...] = ()  # local indices of Terminus cards: one Connection only, so path ends only
 
 
-def player_problem(adjacency: dict[str, tuple[str, ...]], window: PlayerWindow, path: int) -> PlayerProblem:
+def player_problem(adjacency: dict[str, tuple[str, ...]], window: PlayerWindow, path: int,
+                   termini: frozenset[str] = frozenset()) -> PlayerProblem:
     """Keep only the player's cards, and of those only components with at least ``path`` stations."""
     arrived = dict(window.arrival)
     seen: set[str] = set()
@@ -87,7 +89,8 @@ def player_problem(adjacency: dict[str, tuple[str, ...]], window: PlayerWindow, 
     edges = sorted({(min(index[s], index[n]), max(index[s], index[n]))
                     for s in keep for n in adjacency.get(s, ()) if n in index})
     return PlayerProblem(window.seat, window.order, window.turns, tuple(keep),
-                         tuple(arrived[s] for s in keep), tuple(edges), path)
+                         tuple(arrived[s] for s in keep), tuple(edges), path,
+                         tuple(i for i, s in enumerate(keep) if s in termini))
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,9 @@ def add_player(model: cp_model.CpModel, pr: PlayerProblem) -> PlayerVars:
         return PlayerVars(pr, win, (), (), finish)
     directed = [(1, i, j, max(pr.arrival[i], pr.arrival[j])) for a, b in pr.edges for i, j in ((a, b), (b, a))]
     releases = sorted({row[3] for row in directed})
-    pos = tuple(model.new_int_var_from_domain(cp_model.Domain.from_values([*range(n), n + k]), f"{p}_pos{k}")
+    ends_only = set(pr.termini)  # a Terminus card forms one Connection: it can only end the path
+    pos = tuple(model.new_int_var_from_domain(cp_model.Domain.from_values(
+        [*(i for i in range(n) if k in (0, PATH - 1) or i not in ends_only), n + k]), f"{p}_pos{k}")
                 for k in range(PATH))
     ready = tuple(model.new_int_var_from_domain(cp_model.Domain.from_values([0, *releases]), f"{p}_ready{k}")
                   for k in range(PATH - 1))
@@ -201,9 +206,9 @@ def extract(dm: DealModel, status: str, solver: cp_model.CpSolver, players: int)
 
 
 def solve_deal(adjacency: dict[str, tuple[str, ...]], d: Deal, path: int,
-               time_limit: float = 10.0) -> tuple[str, tuple[PlayerAnswer, ...]]:
+               time_limit: float = 10.0, termini: frozenset[str] = frozenset()) -> tuple[str, tuple[PlayerAnswer, ...]]:
     """Build, solve and extract one deal: the solver status and every player's answer."""
-    problems = tuple(player_problem(adjacency, w, path) for w in d.windows())
+    problems = tuple(player_problem(adjacency, w, path, termini) for w in d.windows())
     dm = build_model(problems)
     status, solver = solve_model(dm, time_limit)
     return status, extract(dm, status, solver, d.players)

@@ -39,6 +39,26 @@ def test_connection_numbers_run_along_lines_and_are_shared_once():
     assert {s for s, card in deck.by_station.items() if card.terminus} == {"a", "d", "e", "f"}
 
 
+def test_a_station_ending_one_line_but_not_another_is_no_terminus(london):
+    # The glossary's Terminus is a line's last station; Elephant & Castle ends the Bakerloo while
+    # the Northern runs on: an ordinary card. Morden ends its only line: a Terminus. Bank and
+    # Waterloo end the Waterloo & City (their only shared line): no Connection Number between them.
+    deck = build_deck(london, parse_scope("all", london))
+    assert not deck.by_station["elephant-castle"].terminus and deck.by_station["morden"].terminus
+    assert not deck.graph.has_edge("bank", "waterloo")
+    assert deck.by_station["ealing-broadway"].terminus  # ends the District and the Central
+
+
+def test_a_terminus_only_ends_a_winning_path():
+    from solver.klm.bound import five_paths
+
+    # a - b - c - d - e - f with c a Terminus card (it ends both lines through it)
+    deck = build_deck(line_network("abc", "cdefg"), ALL)
+    assert deck.by_station["c"].terminus
+    termini = frozenset(c.station for c in deck.cards if c.terminus)
+    assert all(p.index(s) in (0, 4) for p in five_paths(deck.graph, 5, termini) for s in termini & set(p))
+
+
 def test_two_termini_never_connect():
     deck = build_deck(line_network("ab", "cdef"), ALL)
     assert deck.by_station["a"].terminus and deck.by_station["b"].terminus
@@ -58,7 +78,10 @@ def test_london_cards_show_facts_and_leave_unknowns_off(london):
         st = london.stations[card.station]
         assert (card.heritage is None) == (st.listed is None)
         assert card.outline == {"tunnel": "black", "open": "white", None: None}[st.surface]
-        assert card.terminus == (len(deck.graph[card.station]) == 1)
+        # Terminus: ends every line serving it in the scope (one neighbour on each of them)
+        sub = london.subnetwork(zones=[1])
+        lines = sub.lines_at(card.station)
+        assert card.terminus == all(len(sub.neighbours(card.station, line)) == 1 for line in lines)
         assert not st.opened or f"Opened in {st.opened[:4]}" in card.description  # made from facts only
         assert st.zone in card.description
     assert len(deck) == len(london.subnetwork(zones=[1]).stations)
@@ -67,10 +90,16 @@ def test_london_cards_show_facts_and_leave_unknowns_off(london):
 def test_every_adjacent_pair_in_scope_has_exactly_one_number(london):
     deck = build_deck(london, parse_scope("zones 1-2", london))
     sub = london.subnetwork(zones=[1, 2])
-    pairs = {(a, b) for a, b, _ in sub.edges()}
+    joining: dict = {}
+    for a, b, line in sub.edges():
+        joining.setdefault((min(a, b), max(a, b)), set()).add(line)
     numbered = {(e.a, e.b) for e in deck.edges}
-    termini = {c.station for c in deck.cards if c.terminus}
-    assert numbered == {p for p in pairs if not (p[0] in termini and p[1] in termini)}
+
+    def ends(s, line):
+        return len(sub.neighbours(s, line)) == 1
+
+    # a pair gets no number only when both of them end every line joining them (rule 3.4)
+    assert numbered == {p for p, ls in joining.items() if not all(ends(p[0], l) and ends(p[1], l) for l in ls)}
     assert [e.number for e in deck.edges] == list(range(1, len(deck.edges) + 1))
 
 

@@ -78,6 +78,7 @@ def has_five_path(links: frozenset[tuple[str, str]]) -> bool:
 def brute_force(deck, d, seat: int) -> int | None:
     """The earliest own turn this player can win on, by exhaustive search (None: never)."""
     numbers = {c.station: set(c.numbers) for c in deck.cards}
+    termini = {c.station for c in deck.cards if c.terminus}  # "can form one Connection only"
     hand = frozenset(d.station_stock[: 5 * d.players][seat:: d.players])
     states = {(hand, frozenset(), frozenset())}  # (hand, play field, created links)
     for turn, card in enumerate(player_turns(d, seat), 1):
@@ -88,7 +89,8 @@ def brute_force(deck, d, seat: int) -> int | None:
             options = [(hand, field, links)]
             cards = sorted(hand | field)
             for x, y in itertools.combinations(cards, 2):
-                if numbers[x] & numbers[y] and (x, y) not in links:
+                linked = {s for link in links for s in link}
+                if numbers[x] & numbers[y] and (x, y) not in links and not ({x, y} & termini & linked):
                     options.append((hand - {x, y}, field | {x, y}, links | {(x, y)}))
             for h, f, l in options:
                 if len(l) >= 4 and has_five_path(l):
@@ -117,7 +119,7 @@ def test_cpsat_agrees_with_brute_force(batch):
         deck = build_deck(net, ALL)
         d = deal(tuple(c.station for c in deck.cards), (), players, seed, RULES)
         adjacency = {s: tuple(deck.graph[s]) for s in deck.graph}
-        status, answers = solve_deal(adjacency, d, RULES.path)
+        status, answers = solve_deal(adjacency, d, RULES.path, termini=frozenset(c.station for c in deck.cards if c.terminus))
         assert status == "OPTIMAL"
         for a in answers:
             expected = brute_force(deck, d, a.seat)
@@ -143,7 +145,8 @@ def test_brute_force_sees_the_rules():
     stock = ("a", "k", "b", "m", "c", "o", "d", "q", "e", "s") + tuple(s for s in ids if s not in "akbmcodqes")
     d = type(d)(0, 2, stock, (), ((6, 1),), 0, (1,) * 12, RULES.hand, RULES.fortune_roll)
     assert brute_force(deck, d, 0) == 4  # four Connections need four turns
-    status, answers = solve_deal({s: tuple(deck.graph[s]) for s in deck.graph}, d, RULES.path)
+    status, answers = solve_deal({s: tuple(deck.graph[s]) for s in deck.graph}, d, RULES.path,
+                                 termini=frozenset(c.station for c in deck.cards if c.terminus))
     assert answers[0].turn == 4 and answers[1].turn is None
 
 

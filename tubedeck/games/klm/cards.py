@@ -8,10 +8,16 @@ card's *Nearest Station* field). The generator prints these very objects and the
 
 Decisions where the rulebook is silent (also in the README):
 
-* **Terminus** = a station with exactly one neighbour in the scope (the brief's definition: in a
-  cut scope, Elephant & Castle or a zone-1 boundary station can be one). Rule 3.4 says two
-  termini never connect, so a pair of termini adjacent only to each other gets **no** number;
-  their cards are printed with "no connection in this deck". The checker sees the same graph.
+* **Terminus** follows the glossary: "a station which is the last one in the underground line.
+  Terminus stations can form one Connection only and they do not connect to each other." A
+  station *ends* a line when it has one neighbour on that line inside the scope (a scope's edge
+  is a line's end in that deck). Decision for a station that ends one line and continues another
+  (Elephant & Castle ends the Bakerloo, the Northern runs on): it is a **Terminus card only when
+  it ends every line serving it** in the scope (Ealing Broadway, Morden, Bank in a W&C-only
+  scope); otherwise it is an ordinary card. A Terminus card forms one Connection only, so in a
+  winning path it can only be an end (the checker enforces it). A pair adjacent only on lines
+  that both of them end (Bank-Waterloo on the Waterloo & City) gets **no** Connection Number;
+  such cards may print "no connection in this deck". The checker sees the same graph.
 * Numbering runs along each line: lines in dataset order, branches in name order, stops in
   order; a pair gets the next number the first time it is met, so Bakerloo pairs are 1, 2, 3...
   and a pair shared by two lines (Circle and Hammersmith & City) keeps its first number.
@@ -128,23 +134,43 @@ class StationDeck:
         return len(self.cards)
 
 
-def number_connections(net: Network) -> tuple[tuple[Edge, ...], frozenset[str]]:
-    """Number every scope-adjacent pair along the lines; return the edges and the termini."""
-    adjacent: dict[str, set[str]] = {s: set() for s in net.stations}
+def line_ends(net: Network) -> dict[str, frozenset[str]]:
+    """For each station, the lines it ends in ``net`` (one neighbour on that line)."""
+    on_line: dict[tuple[str, str], set[str]] = {}
     for b in net.branches:
         for a, c in b.pairs:
-            adjacent[a].add(c)
-            adjacent[c].add(a)
-    termini = frozenset(s for s, ns in adjacent.items() if len(ns) == 1)
+            on_line.setdefault((b.line, a), set()).add(c)
+            on_line.setdefault((b.line, c), set()).add(a)
+    ends: dict[str, set[str]] = {s: set() for s in net.stations}
+    for (line, s), ns in on_line.items():
+        if len(ns) == 1:
+            ends[s].add(line)
+    return {s: frozenset(ls) for s, ls in ends.items()}
+
+
+def number_connections(net: Network) -> tuple[tuple[Edge, ...], frozenset[str]]:
+    """Number every scope-adjacent pair along the lines; return the edges and the Terminus cards
+    (stations that end every line serving them: see the module docstring)."""
+    ends = line_ends(net)
+    serving: dict[str, set[str]] = {s: set() for s in net.stations}
+    joining: dict[tuple[str, str], set[str]] = {}
+    for b in net.branches:
+        for a, c in b.pairs:
+            serving[a].add(b.line)
+            serving[c].add(b.line)
+            joining.setdefault((min(a, c), max(a, c)), set()).add(b.line)
+    termini = frozenset(s for s, ls in serving.items() if ls and ls <= ends[s])
     order = {line: i for i, line in enumerate(net.lines)}
     edges: list[Edge] = []
     seen: set[tuple[str, str]] = set()
     for b in sorted(net.branches, key=lambda b: (order[b.line], b.name)):
         for a, c in b.pairs:
             key = (min(a, c), max(a, c))
-            if key in seen or (a in termini and c in termini):
-                continue  # rule 3.4: termini never connect to each other
+            if key in seen:
+                continue
             seen.add(key)
+            if all(line in ends[a] and line in ends[c] for line in joining[key]):
+                continue  # rule 3.4: termini (of every line joining them) never connect to each other
             edges.append(Edge(len(edges) + 1, key[0], key[1], b.line))
     return tuple(edges), termini
 

@@ -34,6 +34,11 @@ class Edition:
         return {s: tuple(sorted(self.deck.graph[s])) for s in self.deck.graph}
 
     @cached_property
+    def termini(self) -> frozenset[str]:
+        """The Terminus cards (one Connection only: they can only end a winning path)."""
+        return frozenset(c.station for c in self.deck.cards if c.terminus)
+
+    @cached_property
     def scope_network(self) -> Network:
         return self.scope.cut(self.network)
 
