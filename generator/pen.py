@@ -164,6 +164,14 @@ class Pen(ABC):
             self._circle(cx, cy, r, self._col(fill, "fill"), self._col(stroke, "stroke"), width)
 
     # -- text ---------------------------------------------------------------------------
+    def fitted_lines(self, fitted, x: float, top: float, *, font: str, colour: ColourSpec, field: str,
+                     align: str = "left") -> None:
+        """Draw text already laid out by :func:`generator.text.measure`, its first line's top at ``top``."""
+        y = top - fitted.ascent
+        for line in fitted.lines:
+            self.text(x, y, line, font=font, size=fitted.size, colour=colour, align=align, field=field)
+            y -= fitted.leading
+
     def text(self, x: float, y: float, text: str, *, font: str = fonts.DEFAULT_FONT, size: float = 8.0,
              colour: ColourSpec = "#000000", align: str = "left", angle: float = 0.0,
              field: str = "text") -> None:

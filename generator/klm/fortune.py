@@ -76,14 +76,6 @@ def plan(card: FortuneCard, footer: str, s: Rect, size: str, label: str = "") ->
                        f"its effect needs more than {s.w:.1f} x {s.h:.1f} mm at {EFFECT_PT[1]:g} pt")
 
 
-def _lines(pen: Pen, fitted: FittedText, x: float, top: float, font: str, colour: str, field: str,
-           align: str = "centre") -> None:
-    y = top - fitted.ascent
-    for line in fitted.lines:
-        pen.text(x, y, line, font=font, size=fitted.size, colour=colour, align=align, field=field)
-        y -= fitted.leading
-
-
 def fortune_front(pen: Pen, card: FortuneCard, footer: str, size: str = "") -> None:
     k, s, b = card.kind, pen.safe, pen.art_box
     p = plan(card, footer, s, size or size_label(pen.trim.w, pen.trim.h), pen.label)
@@ -91,7 +83,8 @@ def fortune_front(pen: Pen, card: FortuneCard, footer: str, size: str = "") -> N
     pen.background(PAPER)
     pen.rect(b.x, s.top - p.band, b.w, p.band + (b.top - s.top), fill=colour)
     name_colour = pen.text_on(colour, WHITE)
-    _lines(pen, p.name, s.x + s.w / 2, s.top - p.band / 2 + p.name.height / 2, BOLD, name_colour, "name")
+    pen.fitted_lines(p.name, s.x + s.w / 2, s.top - p.band / 2 + p.name.height / 2, font=BOLD, colour=name_colour,
+                     field="name", align="centre")
     cx, cy = p.disc
     pen.circle(cx, cy, p.r, fill=WHITE, stroke=colour, width=max(0.8, p.r * 0.16))
     if k.turns:
@@ -105,5 +98,7 @@ def fortune_front(pen: Pen, card: FortuneCard, footer: str, size: str = "") -> N
     else:
         icon(pen, ACTION_ICON[k.action], cx, cy, p.r * 1.25, colour)
     box = p.effect_box
-    _lines(pen, p.effect, box.x + box.w / 2, box.y + (box.h + p.effect.height) / 2, TEXT, INK, "effect")
-    _lines(pen, p.footer, s.x + s.w / 2, p.footer_top, ITALIC, MUTED, "footer")
+    pen.fitted_lines(p.effect, box.x + box.w / 2, box.y + (box.h + p.effect.height) / 2, font=TEXT, colour=INK,
+                     field="effect", align="centre")
+    pen.fitted_lines(p.footer, s.x + s.w / 2, p.footer_top, font=ITALIC, colour=MUTED, field="footer",
+                     align="centre")

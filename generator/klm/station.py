@@ -23,14 +23,6 @@ from .plan import (GAP, HEAD_PT, ROW_GAP, Plan, fact_lines, heading_height, ink_
 from .schematic import schematic
 
 
-def _lines(pen: Pen, fitted: FittedText, x: float, top: float, font: str, colour: str, field: str,
-           align: str = "left") -> None:
-    y = top - fitted.ascent
-    for line in fitted.lines:
-        pen.text(x, y, line, font=font, size=fitted.size, colour=colour, align=align, field=field)
-        y -= fitted.leading
-
-
 OUTLINE = (3.0, 3.9)  # mm inside the trim: clear of a miscut and of the drift margin, outside the text
 
 
@@ -69,7 +61,8 @@ def _nearest(pen: Pen, p: Plan, card: StationCard, x: float, top: float) -> None
             y = top
         cx = x + col * (p.list_w + 2.0)
         badge(pen, cx + p.pill_w / 2, y - pill_h / 2, number, number_pt(p.list_pt, p.compact), width=p.pill_w)
-        _lines(pen, name, cx + p.pill_w + 1.0, y - (pill_h - ink_height(p.list_pt)) / 2, TEXT, INK, "nearest")
+        pen.fitted_lines(name, cx + p.pill_w + 1.0, y - (pill_h - ink_height(p.list_pt)) / 2, font=TEXT, colour=INK,
+                         field="nearest")
         y -= row_height(pill_h, p.list_pt, name) + ROW_GAP[p.compact]
 
 
@@ -83,7 +76,7 @@ def station_front(pen: Pen, card: StationCard, size: str = "") -> None:
     pen.rect(s.right - zw, top - zh, zw, zh, fill=INK, radius=1)
     pen.text(s.right - zw / 2, top - zh / 2 - 0.36 * zpt * PT, f"Zone {card.zone}", font=BOLD, size=zpt,
              colour=WHITE, align="centre", field="zone")
-    _lines(pen, p.name, s.x, top, BOLD, INK, "name")
+    pen.fitted_lines(p.name, s.x, top, font=BOLD, colour=INK, field="name", align="left")
     top -= p.header_h + g
     n = max(1, len(card.line_marks))
     bw = (s.w - (n - 1) * 0.8) / n
@@ -91,7 +84,8 @@ def station_front(pen: Pen, card: StationCard, size: str = "") -> None:
         pen.rect(s.x + i * (bw + 0.8), top - p.bars_h, bw, p.bars_h, fill=line.colour, stroke=INK, width=0.1)
     top -= p.bars_h
     if p.label:
-        _lines(pen, p.label, s.x + s.w / 2, top - 0.6, TEXT, INK, "lines", align="centre")
+        pen.fitted_lines(p.label, s.x + s.w / 2, top - 0.6, font=TEXT, colour=INK, field="lines",
+                         align="centre")
         top -= 0.6 + p.label.height
     top -= g
     text_x, text_w = s.x, s.w
@@ -114,10 +108,10 @@ def station_front(pen: Pen, card: StationCard, size: str = "") -> None:
         top -= p.list_h + g
     if p.facts:
         for label, value in p.facts:
-            _lines(pen, label, text_x, top, BOLD, INK, "fact")
-            _lines(pen, value, text_x + p.fact_label_w, top, TEXT, INK, "fact")
+            pen.fitted_lines(label, text_x, top, font=BOLD, colour=INK, field="fact", align="left")
+            pen.fitted_lines(value, text_x + p.fact_label_w, top, font=TEXT, colour=INK, field="fact", align="left")
             top -= value.height + 0.35 * value.size * PT
         top -= g
     if p.desc is not None:
         pen.line(text_x, top + g / 2, text_x + text_w, top + g / 2, stroke=GREY, width=0.15)
-        _lines(pen, p.desc, text_x, top, ITALIC, INK, "description")
+        pen.fitted_lines(p.desc, text_x, top, font=ITALIC, colour=INK, field="description", align="left")
