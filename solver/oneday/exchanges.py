@@ -63,12 +63,13 @@ class StateSpace:
     slots: int
     lines: tuple[str, ...] = ()  # line index -> id (sorted)
     runs: tuple[tuple[int, ...], ...] = ()  # per line, its station indices in line order
+    reversals: tuple = ()  # ((line, dir), (line, dir)) pairs that may not follow each other
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def template(self) -> JourneyTemplate:
         """The CP-SAT model's rack-independent part, built on first use and kept."""
         if "template" not in self._cache:
-            self._cache["template"] = build_template(self.runs, len(self.stations), self.slots)
+            self._cache["template"] = build_template(self.runs, len(self.stations), self.slots, self.reversals)
         return self._cache["template"]
 
     @property
@@ -99,12 +100,16 @@ def state_space(gmap: GameMap, slots: int | None = None) -> StateSpace:
     step = np.zeros((H, H), dtype=bool)
     for q, (s, line, d) in enumerate(hops):
         for h in range(H):
-            if first[s, h] and not (hops[h][1] == line and hops[h][2] != d):
+            if first[s, h] and not gmap.reverses((line, d), (hops[h][1], hops[h][2])):
                 step[q, h] = True
     hop_station = np.array([h[0] for h in hops], dtype=np.int64)
     lines = tuple(sorted(gmap.runs))
     runs = tuple(tuple(idx[s] for s in gmap.runs[line].stations) for line in lines)
-    return StateSpace(stations, tuple(hops), hop_station, first, step, slots or gmap.recipe.slots, lines, runs)
+    # (line, direction) pairs that may not follow each other (line indices): the backtracking rule
+    reversals = tuple(((i, d), (j, e)) for i, a in enumerate(lines) for j, b in enumerate(lines)
+                      for d in (1, -1) for e in (1, -1) if gmap.reverses((a, d), (b, e)))
+    return StateSpace(stations, tuple(hops), hop_station, first, step, slots or gmap.recipe.slots, lines, runs,
+                      reversals)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@
 * R3 ``ride[k][r] & at[k][t] => OR at[k-1][s]`` over the stations ``s`` before ``t``: the rider
   boards at slot ``k-1`` on ``l`` and travels any distance in direction ``d`` (never 0 stops, so
   the same station twice in a row is impossible);
-* R4 ``ride[k][(l, d)] => not ride[k-1][(l, -d)]``: no backtracking on the same line. Changing
-  line is free anywhere, so the Metropolitan after the Hammersmith & City is allowed either way;
+* R4 ``ride[k][(l, d)] => not ride[k-1][(l, -d)]``: no backtracking on the same line, nor onto
+  another line of the same track the other way (``reversals``); any other change is free;
 * C ``sum_k at[k][s] <= cap(s)`` per station (the obtainable copies; ``cap = 0`` bans ``s``).
 
 Objective: maximise ``kept = sum_k at[k][rack[k]]``; exchanges = ``N - kept``. With ExactlyOne,
@@ -64,8 +64,11 @@ class RackModel:
     kept: cp_model.IntVar
 
 
-def build_template(runs: Sequence[Sequence[int]], n_stations: int, slots: int) -> JourneyTemplate:
-    """The model of the module docstring without a rack; ``runs[l]`` = station indices along line ``l``."""
+def build_template(runs: Sequence[Sequence[int]], n_stations: int, slots: int,
+                   reversals: Sequence = ()) -> JourneyTemplate:
+    """The model of the module docstring without a rack; ``runs[l]`` = station indices along line ``l``;
+    ``reversals``: ``((l, d), (l2, d2))`` pairs a ride may not follow (R4; the same line back is
+    always one)."""
     model = cp_model.CpModel()
     rides = tuple((li, d) for li in range(len(runs)) for d in (+1, -1))
     ride_of = {rd: r for r, rd in enumerate(rides)}
@@ -83,8 +86,11 @@ def build_template(runs: Sequence[Sequence[int]], n_stations: int, slots: int) -
             model.add_bool_or([at[k - 1][s] for s in run[:-1]]).only_enforce_if(on)  # R2
             for p, t in enumerate(run[1:], 1):  # R3
                 model.add_bool_or([at[k - 1][s] for s in run[:p]]).only_enforce_if([on, at[k][t]])
-            if k >= 2:  # R4
-                model.add_implication(on, ~ride[k - 1][ride_of[(li, -d)]])
+    forbidden = {(ride_of[(li, -d)], ride_of[(li, d)]) for li, d in rides}
+    forbidden |= {(ride_of[a], ride_of[b]) for a, b in reversals}
+    for k in range(2, slots):  # R4: no going back the way one came on the same line or track
+        for before, after in sorted(forbidden):
+            model.add_implication(ride[k][after], ~ride[k - 1][before])
     caps = tuple(model.add(sum(at[k][s] for k in range(slots)) <= slots).index for s in range(n_stations))  # C
     at_idx = np.array([[v.index for v in row] for row in at], dtype=np.int64)
     ride_idx = np.full((slots, len(rides)), -1, dtype=np.int64)

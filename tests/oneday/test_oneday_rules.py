@@ -62,12 +62,25 @@ def test_no_backtracking_on_one_line(gmap):
     assert ok.valid, ok.message
 
 
-def test_change_lines_including_same_track(gmap):
-    # Metropolitan east to Aldgate, change to the Hammersmith & City (same track) back west
+def test_a_change_on_the_same_track_keeps_the_direction(gmap):
+    # Metropolitan east to Aldgate, then the Hammersmith & City (same track) back west: backtracking
     v = check(gmap, "Baker Street, King's Cross St Pancras, Aldgate, Farringdon, Paddington, "
                     "Marylebone, Oxford Circus, Victoria, Pimlico, Vauxhall")
+    assert not v.valid and v.rule == "backtrack" and v.slot == 4
+    # the example: any order of the shared stations was "valid" as 8 rides; it is not
+    v = check(gmap, "Baker Street, Farringdon, Great Portland Street, Moorgate, Euston Square, Liverpool Street, "
+                    "King's Cross St Pancras, Aldgate, Barbican, Baker Street")
+    assert not v.valid and v.rule == "backtrack" and v.slot == 3
+    # a change onto the other line of the track going on the same way is fine
+    v = check(gmap, "Baker Street, Great Portland Street, Euston Square, King's Cross St Pancras, Farringdon, "
+                    "Barbican, Moorgate, Liverpool Street, Aldgate, Tower Hill")
     assert v.valid, v.message
-    assert [r.line for r in v.journey.rides][:2] == ["metropolitan", "hammersmith-city"]
+    # reversing needs a change through a line not on that track: Northern out, Victoria back
+    v = check(gmap, "Baker Street, King's Cross St Pancras, Euston, King's Cross St Pancras, "
+                    "Great Portland Street, Baker Street, Oxford Circus, Victoria, Pimlico, Vauxhall")
+    assert v.valid, v.message
+    lines = [r.line for r in v.journey.rides]
+    assert lines[:3] == ["metropolitan", "northern", "victoria"] and lines[3] in ("metropolitan", "hammersmith-city")
 
 
 def test_line_and_station_recur_after_another_line(gmap):

@@ -67,6 +67,12 @@ def exhaustive_best(runs: dict[str, str], rack: str, caps: dict[str, int]) -> in
                 d = 1 if run.index(nxt) > run.index(here) else -1
                 if last and last[0] == line and last[1] != d:
                     continue  # backtracking on the same line
+                if last and {last[0], line} == {"m", "p"} and "m" in runs and "p" in runs:
+                    # m and p share a track: a change keeps the direction of travel along it
+                    shared = [s for s in runs[last[0]] if s in runs[line]]
+                    same = (runs[line].index(shared[1]) > runs[line].index(shared[0]))
+                    if d != (last[1] if same else -last[1]):
+                        continue
                 used[nxt] = used.get(nxt, 0) + 1
                 dfs(stops + [nxt], (line, d), used)
                 used[nxt] -= 1

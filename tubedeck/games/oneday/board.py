@@ -95,6 +95,27 @@ class GameMap:
     def common_lines(self, a: str, b: str) -> tuple[str, ...]:
         return tuple(sorted(set(self.lines_at(a)) & set(self.lines_at(b))))
 
+    def orientation(self, l1: str, l2: str) -> int:
+        """+1 if the runs of two lines on one track put their shared stations in the same order,
+        -1 if in opposite orders; 0 if they share no track (or fewer than two stations)."""
+        if l1 == l2:
+            return 1
+        if not any(l1 in g and l2 in g for g in self.shared_track):
+            return 0
+        r1, r2 = self.runs[l1].stations, self.runs[l2].stations
+        common = [s for s in r1 if s in r2]
+        if len(common) < 2:
+            return 0
+        a, b = common[0], common[1]
+        return 1 if (r2.index(b) > r2.index(a)) else -1
+
+    def reverses(self, prev: tuple[str, int], nxt: tuple[str, int]) -> bool:
+        """Whether riding ``nxt`` (line, direction) right after ``prev`` goes back the way the
+        journey came on the same track: the same line the other way, or another line on the same
+        track the other way (a change there keeps the direction of travel)."""
+        o = self.orientation(prev[0], nxt[0])
+        return o != 0 and nxt[1] != prev[1] * o
+
     def direction(self, line: str, a: str, b: str) -> int:
         """+1 when riding ``line`` from ``a`` to ``b`` follows the run's order, -1 against it."""
         run = self.runs[line]

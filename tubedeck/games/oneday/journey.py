@@ -8,11 +8,15 @@ The written rules, as this module applies them to the stops ``s1 .. s10`` of a r
 * **backtrack**: no backtracking on the same line: two consecutive hops ridden on one line form
   one ride and keep its direction (three consecutive stops ridden on one line keep their
   direction);
-* a change of line is allowed at any station, including to another line on the same track
-  (Metropolitan <-> Hammersmith & City), and after a change a line or a station may recur, even
-  ridden back the other way. Decision: changing onto the other line of a shared track and riding
-  it back the way one came is such a recurrence and is allowed (the text forbids backtracking
-  "over the same line" only).
+* a change of line is allowed at any station, and after a change a line or a station may recur,
+  even ridden back the other way;
+* **same track**: the text allows "changing lines to another moving in the same direction on the
+  same track" (Metropolitan <-> Hammersmith & City). So a change onto another line of the same
+  track keeps the direction of travel: riding it straight back the way one came is backtracking.
+  Reversing needs a change through a line that is not on that track (Met east to King's Cross,
+  Northern to Euston, Victoria back to King's Cross, then the H&C west is fine). Directions on
+  two lines of one track are compared through the order of their shared stations
+  (:meth:`GameMap.reverses`). The printed rules card says so.
 
 Each hop may be ridden on any line the two stations share; the validator searches all choices
 (a small dynamic programme over (line, direction) of the last hop) and, of the valid ones,
@@ -93,9 +97,9 @@ def hop_options(gmap: GameMap, a: str, b: str) -> tuple[Hop, ...]:
     return tuple((l, gmap.direction(l, a, b)) for l in gmap.common_lines(a, b))
 
 
-def compatible(prev: Hop | None, nxt: Hop) -> bool:
-    """The backtracking rule between two consecutive hops."""
-    return prev is None or prev[0] != nxt[0] or prev[1] == nxt[1]
+def compatible(gmap: GameMap, prev: Hop | None, nxt: Hop) -> bool:
+    """The backtracking rule between two consecutive hops (see the module docstring)."""
+    return prev is None or not gmap.reverses(prev, nxt)
 
 
 def _rides(gmap: GameMap, stations: Sequence[str], hops: Sequence[Hop]) -> tuple[Ride, ...]:
@@ -128,7 +132,7 @@ def validate(gmap: GameMap, stations: Sequence[str], slots: int | None = None) -
                            f"slot {slot}: {gmap.name(a)} and {gmap.name(b)} share no line; {RULES['connect']}")
         nxt: dict[Hop | None, tuple[int, tuple[Hop, ...]]] = {}
         for h in options:
-            cands = [(n + (prev is None or prev != h), hs + (h,)) for prev, (n, hs) in best.items() if compatible(prev, h)]
+            cands = [(n + (prev is None or prev != h), hs + (h,)) for prev, (n, hs) in best.items() if compatible(gmap, prev, h)]
             if cands:
                 nxt[h] = min(cands, key=lambda c: (c[0], [gmap.preference(l) + (d,) for l, d in c[1]]))
         if not nxt:
