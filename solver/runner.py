@@ -312,6 +312,7 @@ def run_deals(
     """
     if not 1 <= workers <= MAX_WORKERS:
         raise UsageError(f"--workers must be 1-{MAX_WORKERS}, got {workers}")
+    assert "kind" not in header, "'kind' marks the header line itself; name the key otherwise"
     out = None
     try:
         if results is not None:

@@ -31,13 +31,14 @@ def test_the_registry_lists_every_game_folder_once():
 
 def test_declaration_is_whole(game):
     assert game.id in GAMES and game.title and game.rules and game.summary
-    for target in [game.edition, game.faces, game.setup] + [c.target for c in game.checks + game.solves]:
+    commands = game.checks + game.solves + game.plays + game.simulations
+    for target in [game.edition, game.faces, game.setup] + [c.target for c in commands]:
         if target:
             assert callable(resolve(target)), target
     # one place per concern, named after the game
     if game.faces:
         assert game.faces.startswith(f"generator.{game.id}.")
-    for c in game.checks + game.solves:
+    for c in commands:
         assert c.target.startswith(f"solver.{game.id}."), c.target
         assert c.kind in ("deals", "report") and c.example, c.name
     if game.players:
@@ -76,16 +77,18 @@ def test_setup_is_seeded(game):
 
 
 def test_checks_and_solves_run_their_examples(game, tmp_path, capsys):
-    for verb, commands in (("check", game.checks), ("solve", game.solves)):
+    for verb, commands in (("check", game.checks), ("solve", game.solves), ("play", game.plays),
+                           ("simulate", game.simulations)):
         for c in commands:
-            extra = ["--results", str(tmp_path / f"{c.name}.jsonl"), "--no-progress"] if c.kind == "deals" else []
+            results = tmp_path / f"{verb}-{c.name}.jsonl"
+            extra = ["--results", str(results), "--no-progress"] if c.kind == "deals" else []
             code, out, err = run(capsys, verb, c.name, *c.example, *extra, "--json")
             assert code == 0, (verb, c.name, err)
             payload = json.loads(out)
             assert isinstance(payload, dict) and payload
             if c.kind == "deals":
-                lines = (tmp_path / f"{c.name}.jsonl").read_text().splitlines()
-                deals = int(c.example[c.example.index("--deals") + 1])
+                lines = results.read_text().splitlines()
+                deals = int(c.example[c.example.index(c.count_flag) + 1])
                 assert json.loads(lines[0])["kind"] == "header" and len(lines) == 1 + deals
 
 

@@ -74,6 +74,7 @@ class Command:
     kind: str = "report"
     options: tuple[Option, ...] = ()
     example: tuple[str, ...] = ()  # arguments of a quick real run (``tubedeck games`` shows it; a test runs it)
+    count_flag: str = "--deals"  # how a "deals" command names its count (``simulate`` says --games)
 
     def as_dict(self) -> dict:
         return {"command": self.name, "kind": self.kind, "help": self.help,
@@ -96,6 +97,8 @@ class Game:
     setup: str | None = None
     checks: tuple[Command, ...] = ()
     solves: tuple[Command, ...] = ()
+    plays: tuple[Command, ...] = ()  # ``tubedeck play GAME``: one game by bots, turn by turn
+    simulations: tuple[Command, ...] = ()  # ``tubedeck simulate GAME``: many games, a summary
     summary: str = ""
 
     def as_dict(self) -> dict:
@@ -107,6 +110,8 @@ class Game:
             "setup": self.setup is not None,
             "checks": [c.as_dict() for c in self.checks],
             "solves": [c.as_dict() for c in self.solves],
+            "plays": [c.as_dict() for c in self.plays],
+            "simulations": [c.as_dict() for c in self.simulations],
         }
 
     def check_players(self, players: int) -> int:

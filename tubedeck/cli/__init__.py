@@ -30,10 +30,14 @@ app = typer.Typer(
 build_app = typer.Typer(help="Build a game's print files (PDF, PNG, SVG) into --out.", no_args_is_help=True)
 check_app = typer.Typer(help="Check many seeded deals of a game with its solver.", no_args_is_help=True)
 solve_app = typer.Typer(help="Solve one position of a game.", no_args_is_help=True)
+play_app = typer.Typer(help="Play one game with bots, turn by turn.", no_args_is_help=True)
+simulate_app = typer.Typer(help="Simulate many games with bots (resumable) and summarise them.", no_args_is_help=True)
 app.add_typer(data.app, name="data")
 app.add_typer(build_app, name="build")
 app.add_typer(check_app, name="check")
 app.add_typer(solve_app, name="solve")
+app.add_typer(play_app, name="play")
+app.add_typer(simulate_app, name="simulate")
 app.command("games")(listing.games)
 
 
@@ -50,7 +54,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 build.register(build_app)
-run.register(check_app, solve_app)
+run.register(check_app, solve_app, play_app, simulate_app)
 
 
 

@@ -22,7 +22,8 @@ from .options import DataOpt, JsonOpt, check_choices, command, console, declared
 
 def deal_parameters(cmd: Command) -> list:
     return [
-        parameter("deals", Annotated[int, typer.Option("--deals", "-n", help="Number of deals (seeds SEED .. SEED+N-1).")],
+        parameter("deals", Annotated[int, typer.Option(cmd.count_flag, "-n", help=f"How many ({cmd.count_flag[2:]}: "
+                                                                                   "seeds SEED .. SEED+N-1).")],
                   1000 if cmd.name == "klm" else 100),
         parameter("players", Annotated[int, typer.Option("--players", "-p", help="Players.")], 4),
         parameter("seed", Annotated[int, typer.Option("--seed", "-s", help="First seed.")], 0),
@@ -87,11 +88,14 @@ def run_report_command(game: Game, cmd: Command, values: dict) -> None:
         print_lines(report.describe())
 
 
-def register(check_app: typer.Typer, solve_app: typer.Typer) -> None:
-    """One ``check NAME`` per declared check and one ``solve NAME`` per declared solve."""
+def register(check_app: typer.Typer, solve_app: typer.Typer, play_app: typer.Typer | None = None,
+             simulate_app: typer.Typer | None = None) -> None:
+    """One command per declared check, solve, play and simulation."""
     common = [parameter("data", DataOpt, None), parameter("as_json", JsonOpt, False)]
     for game in registry().values():
-        for group, commands in ((check_app, game.checks), (solve_app, game.solves)):
+        groups = [(check_app, game.checks), (solve_app, game.solves)]
+        groups += [(g, cmds) for g, cmds in ((play_app, game.plays), (simulate_app, game.simulations)) if g is not None]
+        for group, commands in groups:
             for cmd in commands:
                 params = [declared(o) for o in cmd.options] + [declared(o) for o in game.options]
                 if cmd.kind == "deals":

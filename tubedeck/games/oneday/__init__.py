@@ -41,4 +41,20 @@ GAME = Game(
                 example=("--rack", "Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,"
                                    "Elephant & Castle,King's Cross St Pancras,Waterloo,Edgware Road (Bakerloo)")),
     ),
+    plays=(
+        Command("oneday", "solver.oneday.simulate:play_one",
+                help="Play one game with bots (random, greedy, strong), turn by turn.",
+                options=(Option("players", "Players.", "int", 4, short="-p"),
+                         Option("seed", "The game's seed.", "int", 0, short="-s"),
+                         Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
+                                        "greedy, strong.", default="strong")),
+                example=("--players", "2", "--seed", "1", "--bots", "greedy")),
+    ),
+    simulations=(
+        Command("oneday", "solver.oneday.simulate:simulation", kind="deals", count_flag="--games",
+                help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot.",
+                options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
+                                        "greedy, strong.", default="strong"),),
+                example=("--games", "2", "--players", "2", "--bots", "greedy")),
+    ),
 )

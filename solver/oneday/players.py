@@ -1,0 +1,114 @@
+"""Players for One Day in London as played (:mod:`tubedeck.games.oneday.play`).
+
+Every player is a pure function of the state and the game's seed, so a game replays exactly:
+
+* ``random``: a uniformly random legal action (seeded by the game seed, the turn and the phase);
+* ``greedy``: local and quick. It places and exchanges a card where it shares a line with a
+  neighbouring slot that does not share one yet, takes a discard top only if it has such a place,
+  and otherwise draws from the draw pile;
+* ``strong``: the minimum-exchange solver picks. Each turn it asks the exact engine
+  (:func:`solver.oneday.exchanges.solve_rack`, ``auto``) for a target journey: the cards it can
+  still obtain are the deck less the other racks (the optimistic bound; see the README). It takes
+  a visible card that fills a wrong slot of that journey, else draws, and exchanges the drawn card
+  into a wrong slot it fills.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Hashable
+
+from tubedeck.games.oneday.edition import Edition
+from tubedeck.games.oneday.play import STOCK, State
+
+from .exchanges import caps_for, solve_rack, space_of
+
+Action = tuple[str, Hashable]
+Player = Callable[[State, Edition], Action]
+
+
+def random_player(state: State, edition: Edition) -> Action:
+    rng = random.Random(f"{state.seed}:{state.turn}:{state.phase}:{state.to_move}:{len(state.stock)}")
+    return rng.choice(state.legal_actions())
+
+
+def _fits(edition: Edition, rack, slot: int, station: str) -> bool:
+    """Whether ``station`` in ``slot`` shares a line with a filled neighbouring slot."""
+    gmap = edition.board
+    for k in (slot - 1, slot + 1):
+        if 0 <= k < len(rack) and rack[k] is not None and rack[k].station != station \
+                and gmap.common_lines(rack[k].station, station):
+            return True
+    return False
+
+
+def _linked(edition: Edition, rack, slot: int) -> bool:
+    card = rack[slot]
+    return card is not None and _fits(edition, rack, slot, card.station)
+
+
+def _place(state: State, edition: Edition) -> Action:
+    rack, card = state.racks[state.to_move], state.stock[0]
+    legal = [k for _, k in state.legal_actions()]
+    for k in legal:
+        if _fits(edition, rack, k, card.station):
+            return ("place", k)
+    return ("place", legal[len(legal) // 2])
+
+
+def _greedy_slot(state: State, edition: Edition, card) -> int | None:
+    rack = state.racks[state.to_move]
+    for k in range(len(rack)):
+        if not _linked(edition, rack, k) and _fits(edition, rack, k, card.station):
+            return k
+    return None
+
+
+def greedy_player(state: State, edition: Edition) -> Action:
+    if state.phase == "setup":
+        return _place(state, edition)
+    if state.phase == "draw":
+        for i, pile in enumerate(state.piles):
+            if pile and _greedy_slot(state, edition, pile[-1]) is not None:
+                return ("draw", i)
+        return ("draw", STOCK) if state.stock else state.legal_actions()[0]
+    if state.phase == "exchange":
+        k = _greedy_slot(state, edition, state.holding)
+        return ("exchange", k) if k is not None else ("keep", None)
+    return state.legal_actions()[0]
+
+
+def _target(state: State, edition: Edition) -> tuple[str, ...] | None:
+    """The solver's target journey for the player to move (None when it finds none)."""
+    space = space_of(edition)
+    me = state.to_move
+    rack = [c.station for c in state.racks[me]]
+    others = [c.station for p, r in enumerate(state.racks) if p != me for c in r]
+    sol = solve_rack(edition.board, space, rack, caps_for(space, edition.deck.copies(), others), "auto")
+    return sol.journey.stations if sol.journey else None
+
+
+def _wrong_slot(state: State, target, station: str) -> int | None:
+    rack = state.racks[state.to_move]
+    for k, want in enumerate(target or ()):
+        if want == station and rack[k].station != want:
+            return k
+    return None
+
+
+def strong_player(state: State, edition: Edition) -> Action:
+    if state.phase == "setup":
+        return _place(state, edition)
+    target = _target(state, edition) if state.phase in ("draw", "exchange") else None
+    if state.phase == "draw":
+        for i, pile in enumerate(state.piles):
+            if pile and _wrong_slot(state, target, pile[-1].station) is not None:
+                return ("draw", i)
+        return ("draw", STOCK) if state.stock else state.legal_actions()[0]
+    if state.phase == "exchange":
+        k = _wrong_slot(state, target, state.holding.station)
+        return ("exchange", k) if k is not None else ("keep", None)
+    return state.legal_actions()[0]
+
+
+PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player, "strong": strong_player}

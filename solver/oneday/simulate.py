@@ -1,0 +1,195 @@
+"""``tubedeck play oneday`` and ``tubedeck simulate oneday``: games played by bots to the end.
+
+A game is its seed and the bots' actions (players are deterministic), so a results record
+replays exactly. ``simulate`` runs many seeds through the same resumable runner as the checks and
+folds game length, wins by seat (with a 95% Wilson interval) and wins by bot.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tubedeck.errors import UsageError
+from tubedeck.game import edition as cached_edition
+from tubedeck.games import get
+from tubedeck.games.oneday.edition import Edition
+from tubedeck.games.oneday.play import State, new_game
+
+from .players import PLAYERS
+
+MAX_TURNS = 600  # a game not won in 600 turns (150 rounds of 4) is recorded as drawn
+
+
+def parse_bots(text: str, players: int) -> tuple[str, ...]:
+    """``"strong,greedy"`` -> one bot per seat (the list repeats to fill the table)."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in PLAYERS]
+    if not names or unknown:
+        raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(PLAYERS)})")
+    return tuple(names[i % len(names)] for i in range(players))
+
+
+def play_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...],
+              max_turns: int = MAX_TURNS) -> tuple[State, list[tuple]]:
+    """Play one game to its end; the log lists (turn, seat, action) of every decision."""
+    state, log = new_game(edition, players, seed, max_turns), []
+    while not state.is_terminal():
+        action = PLAYERS[bots[state.to_move]](state, edition)
+        log.append((state.turn, state.to_move, action))
+        state = state.apply(action, edition)
+    return state, log
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """``tubedeck play oneday``: one game, turn by turn."""
+
+    edition: Edition
+    state: State
+    log: tuple
+    bots: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {"seed": self.state.seed, "players": self.state.players, "bots": list(self.bots),
+                "winner": None if self.state.winner is None else self.state.winner + 1, "turns": self.state.turn,
+                "log": [[t, s + 1, list(a)] for t, s, a in self.log],
+                "racks": [[c.id for c in r] for r in self.state.racks]}
+
+    def describe(self) -> list[str]:
+        s, gmap = self.state, self.edition.board
+        out = [f"One Day in London, seed {s.seed}, {s.players} players ({', '.join(self.bots)})"]
+        for turn, seat, (kind, arg) in self.log:
+            if kind != "place":
+                out.append(f"  turn {turn + 1}, player {seat + 1}: {kind} {'' if arg is None else arg}".rstrip())
+        for p, rack in enumerate(s.racks):
+            out.append(f"player {p + 1}: " + ", ".join(gmap.name(c.station) for c in rack))
+        out.append(f"winner: player {s.winner + 1} after {s.turn + 1} turns" if s.winner is not None
+                   else f"no winner after {s.turn} turns")
+        return out
+
+
+def play_one(edition: Edition, players: int = 4, seed: int = 0, bots: str = "strong") -> GameReport:
+    """The registry's ``play oneday``."""
+    chosen = parse_bots(bots, players)
+    state, log = play_game(edition, players, seed, chosen)
+    return GameReport(edition, state, tuple(log), chosen)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """A 95% Wilson score interval for a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """A picklable :class:`~solver.runner.DealCheck` over game seeds."""
+
+    players: int
+    bots: tuple[str, ...]
+    data: str | None = None
+    recipe: str | None = None
+    copy_rule: str | None = None
+
+    def edition(self) -> Edition:
+        return cached_edition(get("oneday"), self.data, recipe=self.recipe, copy_rule=self.copy_rule)
+
+    def __call__(self) -> Callable[[int], dict]:
+        ed = self.edition()
+
+        def evaluate(seed: int) -> dict:
+            state, _ = play_game(ed, self.players, seed, self.bots)
+            return {"winner": None if state.winner is None else state.winner + 1, "turns": state.turn,
+                    "rounds": state.turn // self.players + 1, "reshuffles": state.reshuffles}
+
+        return evaluate
+
+    def header(self) -> dict:
+        return {"game": "oneday", "mode": "simulate", "players": self.players, "bots": list(self.bots),
+                "max_turns": MAX_TURNS, "cards": len(self.edition().deck), "version": 1}
+
+    @property
+    def results_name(self) -> str:
+        return f"oneday-sim-{'-'.join(self.bots)}-p{self.players}"
+
+    @property
+    def label(self) -> str:
+        return "oneday games"
+
+    def summary(self) -> "SimSummary":
+        return SimSummary(self.players, self.bots)
+
+    def decided(self, record: dict) -> bool:
+        return True
+
+    def validate(self, record: dict) -> str | None:
+        w, t = record.get("winner"), record.get("turns")
+        if not (w is None or (isinstance(w, int) and 1 <= w <= self.players)):
+            return "'winner' out of range"
+        if not (isinstance(t, int) and 0 <= t <= MAX_TURNS):
+            return "'turns' out of range"
+        return None
+
+
+def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,
+               recipe: str | None = None, copy_rule: str | None = None, bots: str = "strong") -> Simulation:
+    """The registry's ``simulate oneday``."""
+    edition.deal(players, 0)  # UsageError on a bad player count
+    return Simulation(players, parse_bots(bots, players), data, None if recipe is None else str(recipe), copy_rule)
+
+
+@dataclass
+class SimSummary:
+    players: int
+    bots: tuple[str, ...]
+    games: int = 0
+    drawn: int = 0
+    wins: Counter = field(default_factory=Counter)  # by seat
+    turns: Counter = field(default_factory=Counter)
+
+    def add(self, record: dict) -> None:
+        self.games += 1
+        self.turns[record["turns"]] += 1
+        if record["winner"] is None:
+            self.drawn += 1
+        else:
+            self.wins[record["winner"]] += 1
+
+    def failures(self) -> str | None:
+        return f"{self.drawn} game(s) without a winner" if self.drawn else None
+
+    def _median(self) -> int | None:
+        seen = 0
+        for t in sorted(self.turns):
+            seen += self.turns[t]
+            if seen * 2 >= self.games:
+                return t
+        return None
+
+    def as_dict(self) -> dict:
+        by_bot: Counter = Counter()
+        for seat, n in self.wins.items():
+            by_bot[self.bots[seat - 1]] += n
+        return {"games": self.games, "players": self.players, "bots": list(self.bots), "drawn": self.drawn,
+                "median_turns": self._median(),
+                "wins_by_seat": {str(s): {"wins": self.wins.get(s, 0),
+                                          "share": round(self.wins.get(s, 0) / self.games, 4) if self.games else 0,
+                                          "interval95": [round(x, 4) for x in wilson(self.wins.get(s, 0), self.games)]}
+                                 for s in range(1, self.players + 1)},
+                "wins_by_bot": dict(by_bot)}
+
+    def describe(self) -> list[str]:
+        d = self.as_dict()
+        out = [f"One Day in London: {self.games} games, {self.players} players ({', '.join(self.bots)}); "
+               f"median {d['median_turns']} turns; {self.drawn} without a winner"]
+        for seat, w in d["wins_by_seat"].items():
+            lo, hi = w["interval95"]
+            out.append(f"  seat {seat}: {w['wins']} wins ({100 * w['share']:.1f}%, 95% interval {100 * lo:.1f}-{100 * hi:.1f}%)")
+        return out
