@@ -73,6 +73,32 @@ class DealCheck(Protocol):
     def label(self) -> str: ...
 
 
+STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")  # CP-SAT's, as stored
+
+
+def whole(value, lo: int, hi: int | None = None) -> bool:
+    """A whole number (not a bool) in ``lo..hi``: for validating stored records."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
+
+
+def percentile(counter, q: float) -> int | None:
+    """The ``q`` quantile (0-1) of a value -> count histogram."""
+    total = sum(counter.values())
+    if not total:
+        return None
+    seen = 0
+    for value in sorted(counter):
+        seen += counter[value]
+        if seen >= q * total:
+            return value
+    return max(counter)
+
+
+def exit_code(exc: BaseException) -> int:
+    """130 for Ctrl-C, 143 for SIGTERM (:class:`Terminated`), or the code an exception carries."""
+    return getattr(exc, "code", None) or (143 if isinstance(exc, Terminated) else 130)
+
+
 class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C (``code`` 130) or SIGTERM (143); ``stored`` records are safe."""
 
@@ -102,7 +128,7 @@ def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, work
     except Interrupted:
         raise
     except KeyboardInterrupt as exc:  # arrived while the summary was folding a record
-        raise Interrupted(_count(results), results, 143 if isinstance(exc, Terminated) else 130) from None
+        raise Interrupted(_count(results), results, exit_code(exc)) from None
     return summary
 
 
@@ -330,8 +356,7 @@ def run_deals(
     except Interrupted:
         raise
     except KeyboardInterrupt as exc:
-        code = 143 if isinstance(exc, Terminated) else 130
-        raise Interrupted(_count(results), results, code) from None
+        raise Interrupted(_count(results), results, exit_code(exc)) from None
     finally:
         if out is not None:
             out.close()

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from solver.cpsat import check_time_limit
+from solver.runner import STATUSES, percentile, whole
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
@@ -22,11 +23,6 @@ from tubedeck.games.klm.setup import check_players
 
 from .model import OUTSIDE, deal_record, solve_deal
 
-STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")
-
-
-def _whole(value, lo: int, hi: int | None = None) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
 
 
 @dataclass(frozen=True)
@@ -70,19 +66,19 @@ class KlmCheck:
             return f"unknown status {record.get('status')!r}"
         if record.get("winnable") not in (True, False, None):
             return "'winnable' must be true, false or null"
-        if not _whole(record.get("window"), 0) or not _whole(record.get("starter"), 1, p):
+        if not whole(record.get("window"), 0) or not whole(record.get("starter"), 1, p):
             return "'window' or 'starter' out of range"
         players = record.get("players")
         if not isinstance(players, list) or len(players) != p:
             return f"expected {p} players"
         path = self.edition().rules.path
         for k, a in enumerate(players, 1):
-            if not isinstance(a, dict) or a.get("player") != k or not _whole(a.get("order"), 1, p):
+            if not isinstance(a, dict) or a.get("player") != k or not whole(a.get("order"), 1, p):
                 return f"player {k}: bad 'player' or 'order'"
-            if a.get("status") not in STATUSES or not _whole(a.get("turns"), 0):
+            if a.get("status") not in STATUSES or not whole(a.get("turns"), 0):
                 return f"player {k}: bad 'status' or 'turns'"
             turn, route = a.get("turn"), a.get("path")
-            if turn is not None and not (_whole(turn, 1, a["turns"]) and isinstance(route, list) and len(route) == path):
+            if turn is not None and not (whole(turn, 1, a["turns"]) and isinstance(route, list) and len(route) == path):
                 return f"player {k}: a win on turn {turn!r} of {a['turns']} with a path of {len(route or [])}"
         first = record.get("first")
         if (first is None) != (record["winnable"] is not True):
@@ -211,19 +207,6 @@ def histogram(counts: Counter, bars: int = 10, width: int = 30) -> list[str]:
         rows.append((f"{start}-{start + step - 1}" if step > 1 else str(start), str(c), "#" * round(width * c / top)))
     w0, w1 = max(len(r[0]) for r in rows), max(len(r[1]) for r in rows)
     return [f"  {a:>{w0}}  {b:>{w1}}  {c}".rstrip() for a, b, c in rows]
-
-
-def percentile(counter: Counter, q: float) -> int | None:
-    """The ``q`` quantile (0-1) of a value -> count histogram."""
-    total = sum(counter.values())
-    if not total:
-        return None
-    seen = 0
-    for value in sorted(counter):
-        seen += counter[value]
-        if seen >= q * total:
-            return value
-    return max(counter)
 
 
 @dataclass(frozen=True)

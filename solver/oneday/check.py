@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from solver.cpsat import check_time_limit
+from solver.runner import STATUSES, whole
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
@@ -23,11 +24,6 @@ from tubedeck.games.oneday.edition import Edition
 
 from .exchanges import ENGINES, caps_for, solve_rack, space_of
 
-STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")
-
-
-def _whole(value, lo: int, hi: int | None = None) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
 
 
 @dataclass(frozen=True)
@@ -106,10 +102,10 @@ class DealChecker:
             if not isinstance(rack, list) or len(rack) != slots or not all(isinstance(c, str) for c in rack):
                 return f"player {k}: a rack must list {slots} card ids"
             ex, lb = pl.get("exchanges"), pl.get("lower_bound")
-            if not _whole(lb, 0, slots) or not (ex is None or _whole(ex, lb, slots)):
+            if not whole(lb, 0, slots) or not (ex is None or whole(ex, lb, slots)):
                 return f"player {k}: exchanges {ex!r} / lower bound {lb!r} out of 0..{slots}"
         closest = record.get("closest")
-        if closest is not None and not _whole(closest, 1, p):
+        if closest is not None and not whole(closest, 1, p):
             return "'closest' out of range"
         return None
 

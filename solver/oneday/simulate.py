@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from solver.runner import percentile
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
@@ -165,20 +166,12 @@ class SimSummary:
     def failures(self) -> str | None:
         return f"{self.drawn} game(s) without a winner" if self.drawn else None
 
-    def _median(self) -> int | None:
-        seen = 0
-        for t in sorted(self.turns):
-            seen += self.turns[t]
-            if seen * 2 >= self.games:
-                return t
-        return None
-
     def as_dict(self) -> dict:
         by_bot: Counter = Counter()
         for seat, n in self.wins.items():
             by_bot[self.bots[seat - 1]] += n
         return {"games": self.games, "players": self.players, "bots": list(self.bots), "drawn": self.drawn,
-                "median_turns": self._median(),
+                "median_turns": percentile(self.turns, 0.5),
                 "wins_by_seat": {str(s): {"wins": self.wins.get(s, 0),
                                           "share": round(self.wins.get(s, 0) / self.games, 4) if self.games else 0,
                                           "interval95": [round(x, 4) for x in wilson(self.wins.get(s, 0), self.games)]}

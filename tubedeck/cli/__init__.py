@@ -110,9 +110,10 @@ def _run(argv: list[str] | None) -> int:
         typer.secho(str(exc), fg="yellow", err=True)
         return exc.code
     except KeyboardInterrupt as exc:
-        code = getattr(exc, "code", None) or (143 if type(exc).__name__ == "Terminated" else 130)
+        from solver.runner import exit_code
+
         typer.secho(str(exc) or "interrupted", fg="yellow", err=True)
-        return code
+        return exit_code(exc)
     except ImportError as exc:
         if not options.interrupted_import(exc):
             raise

@@ -61,8 +61,9 @@ def command(name: str, doc: str, params: list[inspect.Parameter], body) -> Any:
         try:
             return body(values)
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (see tubedeck.cli.main)
-            code = getattr(exc, "code", None) or (143 if type(exc).__name__ == "Terminated" else 130)
-            raise Stopped(str(exc) or "interrupted", code) from None
+            from solver.runner import exit_code
+
+            raise Stopped(str(exc) or "interrupted", exit_code(exc)) from None
         except ImportError as exc:
             if interrupted_import(exc):
                 raise Stopped("interrupted", SIGNALLED[-1]) from None

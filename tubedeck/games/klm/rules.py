@@ -95,9 +95,13 @@ def load_rules(path: Path | None = None) -> RuleBook:
         if not isinstance(text, dict):
             problems.append(Problem(where, None, "text", "[text] must be a table"))
         else:
-            plain = {k: _fill(text[k], rules, where, f"text.{k}", problems) if isinstance(text.get(k), str) else
-                     problems.append(Problem(where, None, f"text.{k}", "missing string")) or ""
-                     for k in ("play_field_title", "play_field_notes", "fortune_footer")}
+            plain = {}
+            for k in ("play_field_title", "play_field_notes", "fortune_footer"):
+                if isinstance(text.get(k), str):
+                    plain[k] = _fill(text[k], rules, where, f"text.{k}", problems)
+                else:
+                    problems.append(Problem(where, None, f"text.{k}", "missing string"))
+                    plain[k] = ""
             cards = []
             for i, card in enumerate(text.get("reference", []), 1):
                 place = f"text.reference #{i}"
