@@ -7,13 +7,10 @@ folds game length, wins by seat (with a 95% Wilson interval) and wins by bot.
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
-from solver.runner import percentile
-from tubedeck.errors import UsageError
+from solver.simulation import Tally, parse_bots as shared_parse_bots
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
@@ -26,11 +23,7 @@ MAX_TURNS = 600  # a game not won in 600 turns (150 rounds of 4) is recorded as 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
     """``"strong,greedy"`` -> one bot per seat (the list repeats to fill the table)."""
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in PLAYERS]
-    if not names or unknown:
-        raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(PLAYERS)})")
-    return tuple(names[i % len(names)] for i in range(players))
+    return shared_parse_bots(text, players, PLAYERS)
 
 
 def play_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...],
@@ -77,16 +70,6 @@ def play_one(edition: Edition, players: int = 4, seed: int = 0, bots: str = "str
     chosen = parse_bots(bots, players)
     state, log = play_game(edition, players, seed, chosen)
     return GameReport(edition, state, tuple(log), chosen)
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """A 95% Wilson score interval for a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
@@ -146,43 +129,11 @@ def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: s
     return Simulation(players, parse_bots(bots, players), data, None if recipe is None else str(recipe), copy_rule)
 
 
-@dataclass
-class SimSummary:
-    players: int
-    bots: tuple[str, ...]
-    games: int = 0
-    drawn: int = 0
-    wins: Counter = field(default_factory=Counter)  # by seat
-    turns: Counter = field(default_factory=Counter)
-
-    def add(self, record: dict) -> None:
-        self.games += 1
-        self.turns[record["turns"]] += 1
-        if record["winner"] is None:
-            self.drawn += 1
-        else:
-            self.wins[record["winner"]] += 1
-
+class SimSummary(Tally):
     def failures(self) -> str | None:
         return f"{self.drawn} game(s) without a winner" if self.drawn else None
 
-    def as_dict(self) -> dict:
-        by_bot: Counter = Counter()
-        for seat, n in self.wins.items():
-            by_bot[self.bots[seat - 1]] += n
-        return {"games": self.games, "players": self.players, "bots": list(self.bots), "drawn": self.drawn,
-                "median_turns": percentile(self.turns, 0.5),
-                "wins_by_seat": {str(s): {"wins": self.wins.get(s, 0),
-                                          "share": round(self.wins.get(s, 0) / self.games, 4) if self.games else 0,
-                                          "interval95": [round(x, 4) for x in wilson(self.wins.get(s, 0), self.games)]}
-                                 for s in range(1, self.players + 1)},
-                "wins_by_bot": dict(by_bot)}
-
     def describe(self) -> list[str]:
         d = self.as_dict()
-        out = [f"One Day in London: {self.games} games, {self.players} players ({', '.join(self.bots)}); "
-               f"median {d['median_turns']} turns; {self.drawn} without a winner"]
-        for seat, w in d["wins_by_seat"].items():
-            lo, hi = w["interval95"]
-            out.append(f"  seat {seat}: {w['wins']} wins ({100 * w['share']:.1f}%, 95% interval {100 * lo:.1f}-{100 * hi:.1f}%)")
-        return out
+        return [f"One Day in London: {self.games} games, {self.players} players ({', '.join(self.bots)}); "
+                f"median {d['median_turns']} turns; {self.drawn} without a winner"] + self.seat_lines(d)

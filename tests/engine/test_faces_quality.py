@@ -41,6 +41,7 @@ PLAY = {
     ("oneday", "stations"): ({"name", "before", "after"}, "before"),
     ("sampler", "stations"): ({"name"}, "name"),
 }
+WIDEST = {"klm": {"scope": "all"}}  # editions whose hard cases lie outside the default scope
 FIRST = 3  # cards sampled from the start of each deck, besides the hard cases below
 HARD = {  # card ids that stress a face: most connections, lines, facts; longest names and texts
     ("klm", "stations"): ("baker-street", "kings-cross-st-pancras", "hammersmith-district-piccadilly",
@@ -175,7 +176,7 @@ def built(game_id: str, size: str, tmp: Path) -> Report:
     if key not in _CACHE:
         game = registry()[game_id]
         options = generator.PrintOptions.parse(card=size, export="pdf")
-        docs = resolve(game.faces)(edition(game), options)
+        docs = resolve(game.faces)(edition(game, **WIDEST.get(game_id, {})), options)
         generator.render([d for d in docs if isinstance(d, Deck)], options, tmp / "full")
         report = Report()
         for doc in docs:

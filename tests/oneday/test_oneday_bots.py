@@ -8,7 +8,8 @@ import json
 import pytest
 
 from conftest import run_cli
-from solver.oneday.simulate import parse_bots, play_game, wilson
+from solver.oneday.simulate import parse_bots, play_game
+from solver.simulation import wilson
 from tubedeck.errors import UsageError
 from tubedeck.game import edition
 from tubedeck.games import get

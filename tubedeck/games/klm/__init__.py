@@ -8,9 +8,11 @@ Modules: :mod:`.cards` (Station and Fortune Cards), :mod:`.scope`, :mod:`.setup`
 
 from tubedeck.game import Command, Game, Option
 
-SCOPES = "core (zone 1), inner (zones 1-2), middle (zones 1-3), outer (zones 1-4), london (all, the default)"
+SCOPES = "core (zone 1, the default), inner (zones 1-2), middle (zones 1-3), outer (zones 1-4), london (all)"
 SCOPE = Option("scope", "Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,victoria', 'central in zones 1-2', "
                         f"or a named scope of data/klm/scopes.csv: {SCOPES}.")
+
+BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, strong."
 
 GAME = Game(
     id="klm",
@@ -41,5 +43,20 @@ GAME = Game(
                 options=(Option("seed", "The deal's seed.", "int", 0, short="-s"),
                          Option("players", "Players.", "int", 4, short="-p")),
                 example=("--seed", "1", "--players", "3", "--scope", "zone 1")),
+    ),
+    plays=(
+        Command("klm", "solver.klm.simulate:play_one",
+                help="Play one game with bots (random, greedy, strong), turn by turn.",
+                options=(Option("players", "Players.", "int", 4, short="-p"),
+                         Option("seed", "The game's seed.", "int", 0, short="-s"),
+                         Option("bots", BOTS, default="greedy")),
+                example=("--players", "3", "--seed", "1", "--scope", "zone 1")),
+    ),
+    simulations=(
+        Command("klm", "solver.klm.simulate:simulation", kind="deals", count_flag="--games",
+                help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot, Fortune "
+                     "Cards in the winner's last 3 turns, Fast Gameplay.",
+                options=(Option("bots", BOTS, default="greedy"),),
+                example=("--games", "3", "--players", "2", "--scope", "zone 1")),
     ),
 )

@@ -307,6 +307,9 @@ def load_fortune(path: Path | None = None) -> tuple[FortuneKind, ...]:
         if row["action"] == "disable" and not ints.get("turns"):
             problems.append(row.problem("turns", "a disable effect needs a duration"))
         if len(ints) == 4 and row["action"] in ACTIONS and row["target"] in TARGETS:
+            problems += [row.problem(col, why) for col, why in _unplayable(row["action"], row["target"], ints,
+                                                                          row["by_line"] == "yes")]
+        if len(ints) == 4 and row["action"] in ACTIONS and row["target"] in TARGETS:
             kinds.append(FortuneKind(row["id"], row["name"], ints["count"], row["effect"], row["action"],
                                      row["target"], ints["cards"], ints["turns"], ints["draw"],
                                      row["by_line"] == "yes"))
@@ -316,6 +319,30 @@ def load_fortune(path: Path | None = None) -> tuple[FortuneKind, ...]:
     if problems:
         raise DataError(problems)
     return tuple(kinds)
+
+
+def _unplayable(action: str, target: str, n: dict, by_line: bool) -> list[tuple[str, str]]:
+    """Parameter combinations the play engine (:mod:`.effects`) cannot play, as (column, why)."""
+    own = action in ("enable", "protect", "draw_fortune", "draw_station", "take_discard")
+    out = []
+    if own and target != "self":
+        out.append(("target", f"{action} acts on the player: use target self"))
+    if not own and target == "self":
+        out.append(("target", f"{action} acts on opponents: use opponent or all_opponents"))
+    if action in ("discard_fortune", "block_connection") and target != "opponent":
+        out.append(("target", f"{action} names one opponent: use target opponent"))
+    if action == "disable" and (n["cards"] not in (1, 2) or ((target == "all_opponents" or by_line)
+                                                             and n["cards"] != 1)):
+        out.append(("cards", "disable takes 1 or 2 cards (1 with all_opponents or by_line)"))
+    if action in ("enable",) and n["cards"] != 1:
+        out.append(("cards", "enable makes 1 card Active"))
+    if action == "take_discard" and n["cards"] < 1:
+        out.append(("cards", "take_discard takes at least 1 card"))
+    if action in ("draw_fortune", "draw_station") and n["draw"] < 1:
+        out.append(("draw", f"{action} draws at least 1 card"))
+    if action in ("protect", "block_connection") and n["turns"] < 1:
+        out.append(("turns", f"{action} needs a duration"))
+    return out
 
 
 def fortune_deck(kinds: tuple[FortuneKind, ...]) -> tuple[FortuneCard, ...]:

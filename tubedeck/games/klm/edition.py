@@ -12,6 +12,7 @@ from .cards import FortuneCard, StationDeck, build_deck, fortune_deck, load_fort
 from .rules import RuleBook, load_rules
 from .scope import Scope, default_scope_recipe, parse_scope
 from .setup import Deal, deal
+from .table import Table
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,11 @@ class Edition:
     def termini(self) -> frozenset[str]:
         """The Terminus cards (one Connection only: they can only end a winning path)."""
         return frozenset(c.station for c in self.deck.cards if c.terminus)
+
+    @cached_property
+    def table(self):
+        """What the play engine reads (:mod:`.table`), built once."""
+        return Table.of(self)
 
     @cached_property
     def scope_network(self) -> Network:

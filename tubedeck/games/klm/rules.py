@@ -29,6 +29,8 @@ class Rules:
     die: int
     fortune_roll: int
     unlucky_hand: int
+    fast_take_hand: int
+    fast_take_field: int
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,10 @@ def load_rules(path: Path | None = None) -> RuleBook:
                   ("connections_per_turn", rules.connections_per_turn == 1, "1 (the checker models one)"),
                   ("die", rules.die >= 2, "at least 2"),
                   ("fortune_roll", 1 <= rules.fortune_roll <= rules.die, "a face of the die"),
-                  ("unlucky_hand", 0 <= rules.unlucky_hand <= rules.hand, "0..hand"))
+                  ("unlucky_hand", 0 <= rules.unlucky_hand <= rules.hand, "0..hand"),
+                  ("fast_take_hand", 1 <= rules.fast_take_hand <= rules.die, "a face of the die"),
+                  ("fast_take_field", 1 <= rules.fast_take_field <= rules.die
+                   and rules.fast_take_field != rules.fast_take_hand, "a face of the die other than fast_take_hand"))
         problems += [Problem(where, None, f"rules.{key}", f"must be {want}, got {getattr(rules, key)}")
                      for key, ok, want in checks if not ok]
     text = raw.get("text", {})
