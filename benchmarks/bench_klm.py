@@ -1,8 +1,9 @@
 """Keep London Moving checker: deals per second (workers 1 and 2) and peak memory over many deals.
 
-    .venv/bin/python benchmarks/bench_klm.py [--deals 2000] [--memory-deals 100000] [--scope all]
+    .venv/bin/python benchmarks/bench_klm.py [--deals 2000] [--memory-deals 100000] [--scope all] [--engine auto]
 
-CP-SAT decides every player of every deal (one model per deal). Throughput is measured through
+CP-SAT decides every player of every deal (one model per deal), or with ``--engine auto`` the
+exhaustive path search (exact; CP-SAT only for graphs too large for it). Throughput is measured through
 the same :func:`solver.runner.run_deals` the CLI uses (no results file, no progress bar); peak
 RSS is the parent's and the largest worker's, read from ``getrusage`` after the run.
 """
@@ -53,9 +54,10 @@ def main() -> None:
     ap.add_argument("--memory-deals", type=int, default=100_000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--scope", default=None)
+    ap.add_argument("--engine", default="cp-sat", choices=("cp-sat", "auto"))
     args = ap.parse_args()
-    job = KlmCheck(args.players, args.scope)
-    print(f"scope {job.edition().scope.label!r}, {job.players} players")
+    job = KlmCheck(args.players, args.scope, engine=args.engine)
+    print(f"scope {job.edition().scope.label!r}, {job.players} players, engine {args.engine}")
     for workers in (1, 2):
         rate, summary = throughput(job, args.deals, workers)
         print(f"workers={workers}: {rate:7.1f} deals/s over {args.deals} deals "

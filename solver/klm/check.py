@@ -22,6 +22,20 @@ from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.setup import check_players
 
 from .model import OUTSIDE, deal_record, solve_deal
+from .paths import TooLarge, solve_deal_paths
+
+ENGINES = ("cp-sat", "auto")
+
+
+def solve_with(engine: str, adjacency, d, path: int, time_limit: float, termini: frozenset[str]):
+    """``cp-sat``: the CP-SAT model decides the deal; ``auto``: exhaustive path search first (exact,
+    :mod:`.paths`), CP-SAT when a player's graph is too large for it."""
+    if engine == "auto":
+        try:
+            return solve_deal_paths(adjacency, d, path, termini)
+        except TooLarge:
+            pass
+    return solve_deal(adjacency, d, path, time_limit, termini)
 
 
 
@@ -33,6 +47,7 @@ class KlmCheck:
     scope: str | None = None  # the --scope option as given (None: the default scope)
     data: str | None = None
     time_limit: float = 10.0
+    engine: str = "cp-sat"
 
     def edition(self) -> Edition:
         return cached_edition(get("klm"), self.data, scope=self.scope)
@@ -42,7 +57,8 @@ class KlmCheck:
         return {"game": "klm", "scope": ed.scope.label, "players": self.players, "stations": len(ed.deck),
                 "data": ed.network.source, "outside": list(OUTSIDE), "version": 2,  # 2: Termini per the glossary
                 "rules": asdict(ed.rules),
-                "time_limit": self.time_limit}  # an UNKNOWN under one limit is not one under another
+                "time_limit": self.time_limit,  # an UNKNOWN under one limit is not one under another
+                "engine": self.engine}
 
     @property
     def results_name(self) -> str:
@@ -88,25 +104,28 @@ class KlmCheck:
     def __call__(self) -> Callable[[int], dict]:
         ed = self.edition()
         adjacency, players, limit, path, termini = ed.adjacency, self.players, self.time_limit, ed.rules.path, ed.termini
+        engine = self.engine
 
         def evaluate(seed: int) -> dict:
             d = ed.deal(players, seed)
-            status, answers = solve_deal(adjacency, d, path, limit, termini)
+            status, answers = solve_with(engine, adjacency, d, path, limit, termini)
             return deal_record(d, status, answers)
 
         return evaluate
 
 
 def deal_check(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,
-               scope: str | None = None) -> KlmCheck:
+               scope: str | None = None, engine: str = "cp-sat") -> KlmCheck:
     """The registry's ``check klm``: validate the options, then the picklable check."""
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     check_players(players, edition.rules)
     check_time_limit(time_limit)
     need = edition.rules.hand * players
     if len(edition.deck) < need:
         raise UsageError(f"scope {edition.scope.label!r} has {len(edition.deck)} Station Cards; {players} players "
                          f"need at least {need}")
-    return KlmCheck(players, scope, data, time_limit)
+    return KlmCheck(players, scope, data, time_limit, engine)
 
 
 @dataclass
@@ -187,7 +206,7 @@ class Summary:
             out.append(f"unwinnable deals ({len(self.unwinnable)}): seeds {seeds}")
         if self.undecided:
             out.append(f"[yellow]undecided (CP-SAT time limit) seeds: {self.undecided[:20]}[/yellow]")
-        out.append(f"CP-SAT statuses: {dict(sorted(self.statuses.items()))}")
+        out.append(f"statuses: {dict(sorted(self.statuses.items()))}")
         out.append("outside this check: " + ", ".join(OUTSIDE) + " (each player plays alone on their cards)")
         return out
 
@@ -227,7 +246,7 @@ class DealReport:
         name = lambda s: deck.by_station[s].name  # noqa: E731
         out = [f"deal {d.seed}: {d.players} players, scope {deck.scope.label}; player {d.starter + 1} starts "
                f"(opening rolls {list(d.opening_rolls)}); {d.window} turns before the Station stock runs out; "
-               f"CP-SAT {self.status}"]
+               f"status {self.status}"]
         out += [f"  player {p + 1} hand: " + ", ".join(name(s) for s in hand) for p, hand in enumerate(d.hands)]
         for a in self.answers:
             if a.turn is None:
@@ -242,9 +261,11 @@ class DealReport:
         return out
 
 
-def solve_one(edition: Edition, seed: int = 0, players: int = 4) -> DealReport:
+def solve_one(edition: Edition, seed: int = 0, players: int = 4, engine: str = "cp-sat") -> DealReport:
     """The registry's ``solve klm``: one deal solved."""
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     check_players(players, edition.rules)
     d = edition.deal(players, seed)
-    status, answers = solve_deal(edition.adjacency, d, edition.rules.path, termini=edition.termini)
+    status, answers = solve_with(engine, edition.adjacency, d, edition.rules.path, 10.0, edition.termini)
     return DealReport(edition, d, status, answers, deal_record(d, status, answers))

@@ -73,15 +73,14 @@ def player_problem(adjacency: dict[str, tuple[str, ...]], window: PlayerWindow, 
     for start in arrived:
         if start in seen:
             continue
-        component, stack = [], [start]
+        component, stack = [start], [start]
         seen.add(start)
         while stack:
-            s = stack.pop()
-            component.append(s)
-            for n in adjacency.get(s, ()):
-                if n in arrived and n not in seen:
+            for n in adjacency.get(stack.pop(), ()):
+                if n not in seen and n in arrived:
                     seen.add(n)
                     stack.append(n)
+                    component.append(n)
         if len(component) >= path:
             keep += component
     keep.sort(key=lambda s: (arrived[s], s))

@@ -2,7 +2,10 @@
 
 A deal (:mod:`tubedeck.games.oneday.setup`) gives every player a rack. For each player the
 solver answers with the cards *in the game* as that player sees them: the whole deck less the
-other players' racks (the discard piles and draw pile are all obtainable in time). A result
+other players' racks. That is the **optimistic bound** (every card not in another rack counts as
+obtainable in time). At the deal it is also what the text gives: nothing is buried under a
+discard pile's top yet, so the two readings agree here; mid-game they differ, and ``solve
+oneday --buried`` and the strong bot follow the text (buried discards are not at hand). A result
 records, per player, the minimum exchanges and whether any winning journey is reachable; the
 summary folds the results as they stream from :func:`solver.runner.run_deals`.
 """

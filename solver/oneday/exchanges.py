@@ -307,8 +307,12 @@ class RackReport:
 
 
 def solve_one(edition: Edition, rack: str, held: str = "", engine: str = "cp-sat",
-              time_limit: float = 10.0) -> RackReport:
-    """The registry's ``solve oneday``: validate a rack, then its fewest exchanges."""
+              time_limit: float = 10.0, buried: str = "") -> RackReport:
+    """The registry's ``solve oneday``: validate a rack, then its fewest exchanges.
+
+    What counts as obtainable: the deck less ``held`` (the other racks) is the *optimistic bound*;
+    naming ``buried`` (cards under the tops of the discard piles) follows the text, which lets a
+    player draw only a pile's top or the draw pile, so buried cards are not at hand."""
     if engine not in ENGINES:
         raise UsageError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     check_time_limit(time_limit)
@@ -317,10 +321,12 @@ def solve_one(edition: Edition, rack: str, held: str = "", engine: str = "cp-sat
     if len(stations) != slots:
         raise UsageError(f"--rack names {len(stations)} stations; a rack holds exactly {slots}")
     others = parse_stations(gmap, held, what="--held card") if held.strip() else ()
+    others += parse_stations(gmap, buried, what="--buried card") if buried.strip() else ()
     copies = edition.deck.copies()
     for s, n in (Counter(stations) + Counter(others)).items():
         if n > copies[s]:
-            raise UsageError(f"{gmap.name(s)} appears {n} times in the racks but the deck has {copies[s]} card(s)")
+            raise UsageError(f"{gmap.name(s)} appears {n} times in the rack, --held and --buried but the deck has "
+                             f"{copies[s]} card(s)")
     space = space_of(edition)
     sol = solve_rack(gmap, space, stations, caps_for(space, copies, others), engine, time_limit)
     return RackReport(gmap, stations, validate(gmap, stations), sol)

@@ -7,8 +7,9 @@ Every player is a pure function of the state and the game's seed, so a game repl
   neighbouring slot that does not share one yet, takes a discard top only if it has such a place,
   and otherwise draws from the draw pile;
 * ``strong``: the minimum-exchange solver picks. Each turn it asks the exact engine
-  (:func:`solver.oneday.exchanges.solve_rack`, ``auto``) for a target journey: the cards it can
-  still obtain are the deck less the other racks (the optimistic bound; see the README). It takes
+  (:func:`solver.oneday.exchanges.solve_rack`, ``auto``) for a target journey. What it can obtain
+  follows the text: the draw pile and the tops of the discard piles, so the deck less the other
+  racks and less the buried discards (not the optimistic bound of ``check oneday``). It takes
   a visible card that fills a wrong slot of that journey, else draws, and exchanges the drawn card
   into a wrong slot it fills.
 """
@@ -84,6 +85,7 @@ def _target(state: State, edition: Edition) -> tuple[str, ...] | None:
     me = state.to_move
     rack = [c.station for c in state.racks[me]]
     others = [c.station for p, r in enumerate(state.racks) if p != me for c in r]
+    others += [c.station for pile in state.piles for c in pile[:-1]]  # buried: not at hand
     sol = solve_rack(edition.board, space, rack, caps_for(space, edition.deck.copies(), others), "auto")
     return sol.journey.stations if sol.journey else None
 

@@ -163,3 +163,37 @@ def test_all_deals_adversary_witness_is_real():
     assert sorted(d.station_stock) == sorted(c.station for c in deck.cards) and 6 not in d.turn_rolls
     assert result.witness_record["first"] is None and result.witness_record["status"] == "OPTIMAL"
     assert all(brute_force(deck, d, seat) is None for seat in range(2))
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_path_search_agrees_with_brute_force_and_cpsat(batch):
+    """The exact fast engine (``--engine auto``) against the brute force on small deals."""
+    from solver.klm.paths import solve_deal_paths
+
+    wins = 0
+    for net, players, seed in cases(80, 2000 + batch):
+        deck = build_deck(net, ALL)
+        d = deal(tuple(c.station for c in deck.cards), (), players, seed, RULES)
+        adjacency = {s: tuple(deck.graph[s]) for s in deck.graph}
+        termini = frozenset(c.station for c in deck.cards if c.terminus)
+        status, answers = solve_deal_paths(adjacency, d, RULES.path, termini)
+        for a in answers:
+            expected = brute_force(deck, d, a.seat)
+            assert a.turn == expected and a.status == ("OPTIMAL" if expected else "INFEASIBLE"), (seed, a)
+            wins += expected is not None
+    assert wins >= 10
+
+
+def test_path_search_agrees_with_cpsat_on_london_deals():
+    from solver.klm.check import solve_with
+    from tubedeck.game import edition
+    from tubedeck.games import get
+
+    for scope in ("zone 1", "all"):
+        ed = edition(get("klm"), scope=scope)
+        for seed in range(40):
+            d = ed.deal(2 + seed % 5, seed)
+            fast = solve_with("auto", ed.adjacency, d, ed.rules.path, 10.0, ed.termini)
+            exact = solve_with("cp-sat", ed.adjacency, d, ed.rules.path, 10.0, ed.termini)
+            assert exact[0] == "OPTIMAL"
+            assert [a.turn for a in fast[1]] == [a.turn for a in exact[1]], (scope, seed)

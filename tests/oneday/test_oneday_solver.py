@@ -236,3 +236,24 @@ def test_check_command_is_resumable(tmp_path, capsys):
 def test_check_players_out_of_range(players, capsys):
     assert run(*["check", "oneday", "--players", players, "--deals", "1"]) == 2
     assert "2-4" in capsys.readouterr().err
+
+
+def test_buried_discards_are_not_at_hand(capsys):
+    """--held alone is the optimistic bound; --buried follows the text (only pile tops are drawn):
+    bury the card the optimistic target journey draws, and the new target does without it."""
+    swapped = WIN.replace("Farringdon", "Pimlico")
+    assert run(*["solve", "oneday", "--rack", swapped, "--json"]) == 0
+    free = json.loads(capsys.readouterr().out)["solution"]
+    drawn = [s for s, k in zip(free["journey"]["stations"], range(10)) if s not in SWAPPED_IDS]
+    assert drawn, free
+    from tubedeck.game import edition
+    from tubedeck.games import get
+
+    copies = edition(get("oneday")).deck.copies()[drawn[0]]  # bury every copy
+    assert run(*["solve", "oneday", "--rack", swapped, "--buried", ",".join([drawn[0]] * copies), "--json"]) == 0
+    text = json.loads(capsys.readouterr().out)["solution"]
+    assert text["exchanges"] >= free["exchanges"] and drawn[0] not in text["journey"]["stations"]
+
+
+SWAPPED_IDS = {"blackfriars", "tower-hill", "aldgate", "pimlico", "baker-street", "oxford-circus", "elephant-castle",
+               "kings-cross-st-pancras", "waterloo", "edgware-road-bakerloo"}

@@ -12,6 +12,8 @@ SCOPES = "core (zone 1, the default), inner (zones 1-2), middle (zones 1-3), out
 SCOPE = Option("scope", "Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,victoria', 'central in zones 1-2', "
                         f"or a named scope of data/klm/scopes.csv: {SCOPES}.")
 
+ENGINE = Option("engine", "cp-sat (CP-SAT decides every deal) or auto (exhaustive path search first, exact; "
+                          "CP-SAT for graphs too large for it).", default="cp-sat", choices=("cp-sat", "auto"))
 BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, strong."
 
 GAME = Game(
@@ -28,7 +30,9 @@ GAME = Game(
     checks=(
         Command("klm", "solver.klm.check:deal_check", kind="deals",
                 help="Check seeded deals: can each player complete five continuous stations before the Station "
-                     "stock runs out, and on which turn? CP-SAT decides every player of every deal.",
+                     "stock runs out, and on which turn? CP-SAT decides every player of every deal (or, with "
+                     "--engine auto, an exhaustive path search first).",
+                options=(ENGINE,),
                 example=("--deals", "3", "--players", "3", "--scope", "zone 1")),
         Command("klm-bound", "solver.klm.bound:report",
                 help="Over ALL deals of a scope (no sixes rolled): the deal that delays the first possible win "
@@ -41,7 +45,7 @@ GAME = Game(
         Command("klm", "solver.klm.check:solve_one",
                 help="Solve one deal and show every player's earliest win, with its cards and turns.",
                 options=(Option("seed", "The deal's seed.", "int", 0, short="-s"),
-                         Option("players", "Players.", "int", 4, short="-p")),
+                         Option("players", "Players.", "int", 4, short="-p"), ENGINE),
                 example=("--seed", "1", "--players", "3", "--scope", "zone 1")),
     ),
     plays=(

@@ -104,7 +104,15 @@ class Deal:
         return PlayerWindow(seat, order, turns, tuple(arrival))
 
     def windows(self) -> tuple[PlayerWindow, ...]:
-        return tuple(self.player(p) for p in range(self.players))
+        """Every player's window in one pass over the draws (what :meth:`player` gives per seat)."""
+        n = self.players
+        arrival = [[(s, 1) for s in hand] for hand in self.hands]
+        turns = [0] * n
+        for who, card in self.draws:
+            turns[who] += 1
+            if card is not None:
+                arrival[who].append((card, turns[who]))
+        return tuple(PlayerWindow(p, (p - self.starter) % n, turns[p], tuple(arrival[p])) for p in range(n))
 
 
 def roll_for_start(rng: random.Random, players: int, die: int = 6) -> tuple[tuple[tuple[int, ...], ...], int]:

@@ -34,6 +34,8 @@ GAME = Game(
                 help="Is a rack a valid journey? If not: the fewest exchanges and one target journey.",
                 options=(Option("rack", "10 station names, slot 1 first, comma-separated.", required=True),
                          Option("held", "Cards in the other players' racks (not obtainable).", default=""),
+                         Option("buried", "Cards under the tops of the discard piles: not at hand as the text "
+                                          "reads it (leave empty for the optimistic bound).", default=""),
                          Option("engine", "cp-sat (always solve with CP-SAT) or auto (exact bound first).",
                                 default="cp-sat", choices=("cp-sat", "auto")),
                          Option("time_limit", "CP-SAT time limit in seconds.", "float", 10.0)),
