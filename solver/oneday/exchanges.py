@@ -76,6 +76,18 @@ class StateSpace:
     def index(self) -> dict[str, int]:
         return {s: i for i, s in enumerate(self.stations)}
 
+    def predecessors(self, first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The step (or first step) as lists of predecessors per hop state, for a sparse DP:
+        ``(preds, offsets, has)``: state h's predecessors are ``preds[offsets[h]:...]`` (ascending)."""
+        key = "first" if first else "step"
+        if key not in self._cache:
+            trans = self.first_step if first else self.step
+            hs, ps = np.nonzero(trans.T)  # sorted by hop state, then predecessor
+            counts = np.bincount(hs, minlength=trans.shape[1])
+            offsets = np.minimum(np.concatenate(([0], np.cumsum(counts)[:-1])), max(len(ps) - 1, 0))
+            self._cache[key] = (ps.astype(np.int64), offsets, counts > 0)
+        return self._cache[key]
+
 
 def state_space(gmap: GameMap, slots: int | None = None) -> StateSpace:
     """Enumerate the states and the legal steps between them."""
@@ -158,28 +170,36 @@ def relaxed_best(space: StateSpace, rack: np.ndarray, caps: np.ndarray,
         size *= int(caps[s]) + 1
     codes = np.arange(size)
 
-    def room(s: int) -> np.ndarray:  # counts c in which station s may be used once more
-        return np.ones(size, bool) if not inc[s] else (codes // inc[s]) % (int(caps[s]) + 1) < caps[s]
+    # For each tracked station: the hop states at it, and the counts c in which it may be used
+    # once more (c -> c + inc): one fancy-indexed copy per station and step, not per hop state.
+    moves = []
+    for s in tracked:
+        fits = codes[(codes // inc[s]) % (int(caps[s]) + 1) < caps[s]]
+        moves.append((np.flatnonzero(space.hop_station == s)[:, None], fits[None, :], fits[None, :] + inc[s]))
 
     value = np.full((n_st, size), NEG, dtype=np.int64)
     for s in np.flatnonzero(ok_s):
         value[s, inc[s]] = int(s == rack[0])
     back = []
-    trans = space.first_step
     hop_inc = inc[space.hop_station]
     for k in range(1, space.slots):
-        scores = np.where(trans[:, :, None], value[:, None, :], NEG)
-        arg = scores.argmax(axis=0)
-        best = np.take_along_axis(scores, arg[None], axis=0)[0]
-        best = np.where(ok_h[:, None] & (best > NEG // 2), best + (space.hop_station == rack[k])[:, None], NEG)
-        value = np.full_like(best, NEG)
-        plain = hop_inc == 0
-        value[plain] = best[plain]
-        for h in np.flatnonzero(~plain):
-            fits = room(int(space.hop_station[h]))
-            value[h, codes[fits] + hop_inc[h]] = best[h, fits]
+        # Sparse max over each state's predecessors: key = value * W + (W - 1 - pred) keeps the
+        # value and, among ties, the lowest predecessor (what a dense argmax would pick).
+        preds, offsets, has = space.predecessors(first=k == 1)
+        width = value.shape[0]
+        keys = np.maximum.reduceat(value[preds] * width + (width - 1 - preds)[:, None], offsets, axis=0)
+        best, arg = keys // width, width - 1 - keys % width
+        best = np.where(ok_h[:, None] & has[:, None] & (best > NEG // 2),
+                        best + (space.hop_station == rack[k])[:, None], NEG)
+        if moves:
+            value = np.full_like(best, NEG)
+            plain = hop_inc == 0
+            value[plain] = best[plain]
+            for rows, src, dst in moves:
+                value[rows, dst] = best[rows, src]
+        else:
+            value = best
         back.append(arg)
-        trans = space.step
     end_h, end_c = np.unravel_index(int(value.argmax()), value.shape)
     if value[end_h, end_c] <= NEG // 2:
         return NEG, []

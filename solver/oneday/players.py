@@ -83,11 +83,23 @@ def _target(state: State, edition: Edition) -> tuple[str, ...] | None:
     """The solver's target journey for the player to move (None when it finds none)."""
     space = space_of(edition)
     me = state.to_move
-    rack = [c.station for c in state.racks[me]]
+    rack = tuple(c.station for c in state.racks[me])
     others = [c.station for p, r in enumerate(state.racks) if p != me for c in r]
     others += [c.station for pile in state.piles for c in pile[:-1]]  # buried: not at hand
-    sol = solve_rack(edition.board, space, rack, caps_for(space, edition.deck.copies(), others), "auto")
-    return sol.journey.stations if sol.journey else None
+    caps = caps_for(space, edition.deck.copies(), others)
+    held = _MEMO.get(id(edition))
+    if held is None or held[0] is not edition:
+        held = _MEMO[id(edition)] = (edition, {})
+    memo, key = held[1], (rack, caps.tobytes())
+    if key not in memo:  # memoised on the solver's whole input, so still a pure function: a draw
+        if len(memo) >= 256:  # from the draw pile leaves it unchanged between draw and exchange
+            memo.clear()
+        sol = solve_rack(edition.board, space, rack, caps, "auto")
+        memo[key] = sol.journey.stations if sol.journey else None
+    return memo[key]
+
+
+_MEMO: dict[int, tuple[Edition, dict]] = {}  # holds the edition, so its id is never reused
 
 
 def _wrong_slot(state: State, target, station: str) -> int | None:
