@@ -7,10 +7,11 @@ folds game length, wins by seat (with a 95% Wilson interval) and wins by bot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Callable
 
-from solver.simulation import Tally, parse_bots as shared_parse_bots
+from solver.simulation import Tally, parse_bots as shared_parse_bots, spread
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
@@ -89,15 +90,18 @@ class Simulation:
         ed = self.edition()
 
         def evaluate(seed: int) -> dict:
-            state, _ = play_game(ed, self.players, seed, self.bots)
+            state, log = play_game(ed, self.players, seed, self.bots)
+            made = None if state.winner is None else sum(seat == state.winner and a[0] == "exchange"
+                                                         for _, seat, a in log)
             return {"winner": None if state.winner is None else state.winner + 1, "turns": state.turn,
-                    "rounds": state.turn // self.players + 1, "reshuffles": state.reshuffles}
+                    "rounds": state.turn // self.players + 1, "reshuffles": state.reshuffles,
+                    "exchanges": made}
 
         return evaluate
 
     def header(self) -> dict:
         return {"game": "oneday", "mode": "simulate", "players": self.players, "bots": list(self.bots),
-                "max_turns": MAX_TURNS, "cards": len(self.edition().deck), "version": 1}
+                "max_turns": MAX_TURNS, "cards": len(self.edition().deck), "version": 2}
 
     @property
     def results_name(self) -> str:
@@ -119,6 +123,9 @@ class Simulation:
             return "'winner' out of range"
         if not (isinstance(t, int) and 0 <= t <= MAX_TURNS):
             return "'turns' out of range"
+        x = record.get("exchanges")
+        if (x is None) != (w is None) or not (x is None or (isinstance(x, int) and 0 <= x <= t)):
+            return "'exchanges' must count the winner's exchanges"
         return None
 
 
@@ -129,11 +136,27 @@ def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: s
     return Simulation(players, parse_bots(bots, players), data, None if recipe is None else str(recipe), copy_rule)
 
 
+@dataclass
 class SimSummary(Tally):
+    exchanges: Counter = field(default_factory=Counter)  # exchanges the winner made
+
+    def add(self, record: dict) -> None:
+        super().add(record)
+        if record.get("exchanges") is not None:
+            self.exchanges[record["exchanges"]] += 1
+
     def failures(self) -> str | None:
         return f"{self.drawn} game(s) without a winner" if self.drawn else None
 
+    def as_dict(self) -> dict:
+        return {**super().as_dict(), "winner_exchanges": spread(self.exchanges) if self.exchanges else None}
+
     def describe(self) -> list[str]:
         d = self.as_dict()
-        return [f"One Day in London: {self.games} games, {self.players} players ({', '.join(self.bots)}); "
-                f"median {d['median_turns']} turns; {self.drawn} without a winner"] + self.seat_lines(d)
+        t, x = d["turns"], d["winner_exchanges"]
+        out = [f"One Day in London: {self.games} games, {self.players} players ({', '.join(self.bots)}); "
+               f"{self.drawn} without a winner",
+               f"  length: median {t['median']} turns (10-90%: {t['p10']}-{t['p90']})"]
+        if x:
+            out.append(f"  exchanges the winner made: median {x['median']} (10-90%: {x['p10']}-{x['p90']})")
+        return out + self.seat_lines(d)

@@ -100,12 +100,14 @@ def _first_of_kinds(state: "State", seat: int, playable: bool = False) -> list[s
     return out
 
 
-def fortune_actions(state: "State") -> tuple[Action, ...]:
+def fortune_actions(state: "State", only: str | None = None) -> tuple[Action, ...]:
+    """Every Fortune Card action of the player to move (``only``: of that card alone)."""
     if state.fortunes >= state.table.rules.fortune_per_turn:
         return ()
     out: list[Action] = []
     for card in _first_of_kinds(state, state.to_move, playable=True):
-        out += [("fortune", card, *t) for t in targets(state, state.table.fortune[card])]
+        if only is None or card == only:
+            out += [("fortune", card, *t) for t in targets(state, state.table.fortune[card])]
     return tuple(out)
 
 

@@ -59,6 +59,7 @@ from .table import Table
 
 Action = tuple[Hashable, ...]
 END, PASS = ("end",), ("pass",)
+_NONE: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,8 @@ class State:
         return self.own_turns[self.to_move if seat is None else seat] + 1
 
     def disabled(self, seat: int) -> frozenset[str]:
+        if not self.effects:
+            return _NONE
         return frozenset(e.station for e in self.effects if e.kind == "disabled" and e.seat == seat)
 
     def longest(self, seat: int) -> int:
@@ -130,6 +133,17 @@ class State:
             over = self.hands[me] if not self.fast and len(self.hands[me]) > r.hand else self.fortune_hands[me]
             return tuple(("discard", c) for c in over)
         return ()
+
+    def is_legal(self, action: Action) -> bool:
+        """``action in legal_actions()``, computing only the actions of its kind."""
+        kind = action[0] if action else None
+        if self.phase == "play" and kind == "connect":
+            return action in self.connect_actions()
+        if self.phase == "play" and kind == "fortune":
+            return action in fortune_actions(self, action[1])
+        if self.phase == "play":
+            return action == END
+        return action in self.legal_actions()
 
     def connect_actions(self) -> tuple[Action, ...]:
         me, t = self.to_move, self.table
@@ -155,7 +169,7 @@ class State:
 
     def apply(self, action: Action) -> "State":
         """The state after ``action`` (UsageError if it is not legal here)."""
-        if action not in self.legal_actions():
+        if not self.is_legal(action):
             raise UsageError(f"{action!r} is not a legal action in phase {self.phase!r}")
         kind = action[0]
         if kind == "unlucky":
