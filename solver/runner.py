@@ -27,22 +27,19 @@ import json
 import multiprocessing as mp
 import os
 import signal
-import stat
-from dataclasses import dataclass
+import sys
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from tubedeck.errors import UsageError
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
+from .results import (  # noqa: F401 (re-exported: the results file is part of the runner's promise)
+    MAX_LINE, Resumed, Validator, _count, _drop_undecided, _open_locked, _signals_blocked, _write,
+    check_results_path, read_results)
 
 Evaluator = Callable[[int], dict]
-Validator = Callable[[dict], "str | None"]
 MAX_WORKERS = 256
-MAX_LINE = 1 << 20  # a results line longer than 1 MiB is not one of ours
 
 
 class Summary(Protocol):
@@ -112,18 +109,24 @@ class Terminated(KeyboardInterrupt):
     """Raised in the main thread by the SIGTERM handler the CLI installs."""
 
 
-def default_results(check: DealCheck, seed: int) -> Path:
-    """``output/checks/<game and parameters>-s<first seed>.jsonl``."""
-    return Path("output") / "checks" / f"{check.results_name}-s{seed}.jsonl"
+def default_results(check: DealCheck, seed: int, shard: tuple[int, int] | None = None) -> Path:
+    """``output/checks/<game and parameters>-s<first seed>[-shardKofN].jsonl``."""
+    part = f"-shard{shard[0]}of{shard[1]}" if shard else ""
+    return Path("output") / "checks" / f"{check.results_name}-s{seed}{part}.jsonl"
 
 
 def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, workers: int = 1,
-              progress: bool = True, retry_unknown: bool = False) -> Summary:
-    """Run ``check`` over ``seeds`` (resuming ``results``) and fold every record into its summary."""
+              progress: bool = True, retry_unknown: bool = False, runner=None,
+              shard: tuple[int, int] | None = None) -> Summary:
+    """Run ``check`` over ``seeds`` (resuming ``results``) and fold every record into its summary.
+    ``runner``: a :class:`solver.distributed.Runner` (None: local processes); ``shard`` (k, n)
+    is recorded in the header of a shard's file (``tubedeck merge`` joins the shards)."""
     summary = check.summary()
+    header = check.header() | ({"shard": f"{shard[0]}/{shard[1]}"} if shard else {})
     try:
-        for record in run_deals(check, seeds, check.header(), results, workers, progress, check.label,
-                                validate=check.validate, decided=check.decided if retry_unknown else None):
+        for record in run_deals(check, seeds, header, results, workers, progress, check.label,
+                                validate=check.validate, decided=check.decided if retry_unknown else None,
+                                runner=runner):
             summary.add(record)
     except Interrupted:
         raise
@@ -153,171 +156,6 @@ def _evaluate(seeds: list[int]) -> list[dict]:
     return [_EVALUATOR(seed) for seed in seeds]
 
 
-# -- reading a results file -------------------------------------------------------------------
-@dataclass(frozen=True)
-class Resumed:
-    """What an existing results file already holds: each seed's byte offset (not the record, so
-    resuming a 100,000-deal file stays memory-flat; records are read back one at a time)."""
-
-    done: dict[int, int]
-    header: dict | None
-    path: Path | None = None
-    undecided: frozenset[int] = frozenset()
-
-    def record(self, seed: int) -> dict:
-        assert self.path is not None
-        with open(self.path, "rb") as fh:
-            fh.seek(self.done[seed])
-            return json.loads(fh.readline())
-
-
-def _corrupt(path: Path, number: int, why: str) -> UsageError:
-    return UsageError(f"{path}:{number}: corrupt results file ({why}); move it away or pass another --results path")
-
-
-def check_results_path(path: Path) -> None:
-    """A results file must be a regular file (not a directory, device, FIFO or a link to one)."""
-    try:
-        st = path.stat()  # follows links: /dev/null behind a link is refused too
-    except FileNotFoundError:
-        if path.is_symlink():
-            raise UsageError(f"--results {path}: a dangling symbolic link") from None
-        return
-    except OSError as exc:
-        from tubedeck.atomic import in_the_way
-
-        raise UsageError(f"--results {path}: {in_the_way(path.parent) or exc.strerror or exc}") from None
-    if not stat.S_ISREG(st.st_mode):
-        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise UsageError(f"--results {path}: {kind}; results go to a regular file")
-
-
-def read_results(path: Path, header: dict, validate: Validator | None = None,
-                 decided: Callable[[dict], bool] | None = None) -> Resumed:
-    """Scan a results file for resuming, line by line; UsageError on corruption or a mismatch."""
-    if not path.exists():
-        return Resumed({}, None)
-    done: dict[int, int] = {}
-    line_of: dict[int, int] = {}
-    undecided: set[int] = set()
-    found_header = None
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
-    with fh:
-        offset, number = 0, 0
-        while True:
-            raw = fh.readline(MAX_LINE + 1)
-            if not raw:
-                break
-            number += 1
-            here, offset = offset, offset + len(raw)
-            if len(raw) > MAX_LINE:
-                raise _corrupt(path, number, f"a line longer than {MAX_LINE} bytes")
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-                if not raw.endswith(b"\n"):
-                    # The signature of a run killed mid-write. The file is never truncated for the
-                    # user: they decide whether to drop the torn line.
-                    raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete "
-                                     "(a run killed mid-write?); delete that line to resume, or pass another "
-                                     "--results path") from None
-                raise _corrupt(path, number, f"not JSON: {getattr(exc, 'msg', exc)}") from None
-            if not isinstance(record, dict):
-                raise _corrupt(path, number, "a line is not a JSON object")
-            if record.get("kind") == "header":
-                if found_header is not None or done:
-                    raise _corrupt(path, number, "a second header line")
-                found_header = record
-                theirs = {k: v for k, v in record.items() if k != "kind"}
-                if theirs != header:
-                    diff = sorted(k for k in set(theirs) | set(header) if theirs.get(k) != header.get(k))
-                    raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
-                                     "pass another --results path to start a new run")
-                continue
-            if found_header is None:
-                raise _corrupt(path, number, "a result before the header line")
-            seed = record.get("seed")
-            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-                raise _corrupt(path, number, "a result has no whole-number 'seed' >= 0")
-            if seed in done:
-                raise _corrupt(path, number, f"seed {seed} again (first on line {line_of[seed]}): "
-                                             "two runs wrote this file?")
-            if not raw.endswith(b"\n"):
-                raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete")
-            if validate is not None:
-                try:
-                    why = validate(record)
-                except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-                    why = f"malformed record ({type(exc).__name__}: {exc})"
-                if why:
-                    raise _corrupt(path, number, f"seed {seed}: {why}")
-            if decided is not None and not decided(record):
-                undecided.add(seed)
-            done[seed] = here
-            line_of[seed] = number
-    if done and found_header is None:
-        raise UsageError(f"{path}: corrupt results file (no header line)")
-    return Resumed(done, found_header, path, frozenset(undecided))
-
-
-# -- running ----------------------------------------------------------------------------------
-@contextlib.contextmanager
-def _signals_blocked() -> Iterator[None]:
-    """Hold SIGINT/SIGTERM while a record is written, so a line is whole or absent."""
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def _write(out, text: str) -> None:
-    with _signals_blocked():
-        try:
-            out.write(text)
-            out.flush()
-        except OSError as exc:  # a full disk: the line may be torn; the next resume names it
-            raise UsageError(f"cannot write results file {out.name}: {exc.strerror or exc}") from None
-
-
-def _open_locked(results: Path):
-    check_results_path(results)
-    try:
-        results.parent.mkdir(parents=True, exist_ok=True)
-        out = open(results, "a", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write results file {results}: {exc.strerror or exc}") from None
-    if fcntl is not None:
-        try:
-            fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            out.close()
-            raise UsageError(f"{results}: another check is writing this results file; wait for it or pass "
-                             "another --results path") from None
-    return out
-
-
-def _drop_undecided(results: Path, resumed: Resumed) -> Resumed:
-    """Rewrite ``results`` (atomically) without its undecided records, for ``--retry-unknown``."""
-    from tubedeck.atomic import atomic_open
-
-    with open(results, "rb") as src, atomic_open(results, "wb") as dst:
-        for raw in src:
-            record = json.loads(raw) if raw.strip() else None
-            if isinstance(record, dict) and record.get("seed") in resumed.undecided and record.get("kind") != "header":
-                continue
-            dst.write(raw)
-    return resumed
-
-
 def run_deals(
     factory: Callable[[], Evaluator],
     seeds: Iterable[int],
@@ -328,6 +166,7 @@ def run_deals(
     label: str = "deals",
     validate: Validator | None = None,
     decided: Callable[[dict], bool] | None = None,
+    runner=None,
 ) -> Iterator[dict]:
     """Yield one result dict per seed, in seed order; resume from and append to ``results``.
 
@@ -352,7 +191,7 @@ def run_deals(
         if out is not None and resumed.header is None:
             _write(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
         total = len(seeds) if hasattr(seeds, "__len__") else None
-        yield from _run(factory, seeds, total, resumed, out, workers, progress, label)
+        yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner)
     except Interrupted:
         raise
     except KeyboardInterrupt as exc:
@@ -360,13 +199,6 @@ def run_deals(
     finally:
         if out is not None:
             out.close()
-
-
-def _count(results: Path | None) -> int:
-    if results is None or not results.exists():
-        return 0
-    with open(results, "rb") as fh:
-        return sum(1 for raw in fh if raw.strip() and b'"kind": "header"' not in raw)
 
 
 def _pool(workers: int, factory: Callable[[], Evaluator]):
@@ -403,19 +235,28 @@ def _batches(items: Iterable[int], size: int) -> Iterator[list[int]]:
         yield batch
 
 
-def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label) -> Iterator[dict]:
+def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label, runner=None) -> Iterator[dict]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     todo = (s for s in seeds if s not in resumed.done)
+    tty = sys.stderr.isatty()
     bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   disable=not progress, transient=True)
+                   disable=not (progress and tty), transient=True)
     pool = None
+    stack = contextlib.ExitStack()
     try:
         pending = None
         if total is not None:
             members = seeds if isinstance(seeds, range) else set(seeds)
             pending = total - sum(1 for s in resumed.done if s in members)
-        if workers > 1 and (pending is None or pending > 1):
+        ticker = Ticker(label, pending) if progress and not tty else None
+        if runner is not None and runner.kind == "dask":
+            from .distributed import dask_executor, ordered
+
+            executor = stack.enter_context(dask_executor(workers, runner.scheduler))
+            chunk = max(1, min(64, (pending or BATCH) // (workers * 8) or 1))
+            computed = ordered(executor, factory, _batches(todo, chunk), window=4 * workers)
+        elif workers > 1 and (pending is None or pending > 1):
             pool = _pool(workers, factory)
             chunk = max(1, min(64, min(pending or BATCH, BATCH) // (workers * 8) or 1))
             # Our own chunks, one pool task each, so the result iterator is the pool's own
@@ -438,8 +279,41 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label)
                 if out is not None:
                     _write(out, json.dumps(record, sort_keys=True) + "\n")
                 bar.advance(task)
+                if ticker is not None:
+                    ticker.tick()
                 yield record
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
+        stack.close()
+
+
+class Ticker:
+    """Progress when stderr is not a terminal: one line every ``every`` seconds (done/total, rate,
+    time left), so a log file shows a run is alive without a bar's control characters."""
+
+    def __init__(self, label: str, total: int | None, every: float = 10.0, clock=time.monotonic):
+        self.label, self.total, self.every, self.clock = label, total, every, clock
+        self.start = self.last = clock()
+        self.done = 0
+
+    def tick(self) -> None:
+        self.done += 1
+        now = self.clock()
+        if now - self.last >= self.every:
+            self.last = now
+            print(self.line(now), file=sys.stderr, flush=True)
+
+    def line(self, now: float) -> str:
+        rate = self.done / max(now - self.start, 1e-9)
+        of = f"/{self.total}" if self.total is not None else ""
+        left = f", about {_duration((self.total - self.done) / rate)} left" if self.total and rate else ""
+        return f"{self.label}: {self.done}{of} done, {rate:.1f}/s{left}"
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"

@@ -18,7 +18,7 @@ import typer
 from tubedeck import __version__
 from tubedeck.errors import DataError, Stopped, TubedeckError
 
-from . import build, data, listing, options, run
+from . import build, data, listing, options, results, run
 
 app = typer.Typer(
     help="Print-and-play decks and sheets for London Underground games, and CP-SAT deal checkers.",
@@ -55,6 +55,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 build.register(build_app)
 run.register(check_app, solve_app, play_app, simulate_app)
+results.register(app)
 
 
 

@@ -38,7 +38,31 @@ def deal_parameters(cmd: Command) -> list:
                                                                                     "(or undecided).")], False),
         parameter("retry_unknown", Annotated[bool, typer.Option(
             "--retry-unknown", help="On resume, recompute the stored deals the time limit left undecided.")], False),
+        parameter("runner", Annotated[str, typer.Option(
+            "--runner", help="local (this machine's processes) or dask (a local Dask cluster of --workers "
+                             "processes, or the cluster at --scheduler; needs tubedeck[cluster]).")], "local"),
+        parameter("scheduler", Annotated[Optional[str], typer.Option(
+            "--scheduler", help="A Dask scheduler address (tcp://host:8786) for --runner dask.")], None),
+        parameter("shard", Annotated[Optional[str], typer.Option(
+            "--shard", help="K/N: run only the K-th of N interleaved seed slices (join the files with "
+                            "'tubedeck merge').")], None),
     ]
+
+
+MAX_SHARDS = 10**6
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    """``"2/8"`` -> (2, 8); UsageError otherwise."""
+    if text is None:
+        return None
+    k, slash, n = text.partition("/")
+    if not (slash and k.strip().isdigit() and n.strip().isdigit()):
+        raise UsageError(f"--shard must be K/N (e.g. 2/8), got {text!r}")
+    k, n = int(k), int(n)
+    if not 1 <= k <= n <= MAX_SHARDS:
+        raise UsageError(f"--shard K/N needs 1 <= K <= N <= {MAX_SHARDS}, got {text!r}")
+    return k, n
 
 
 MAX_DEALS = 10**9  # seeds stream, so this bounds time, not memory: a billion deals is days of work
@@ -66,9 +90,14 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     plain = {k: str(v) if isinstance(v, Path) else v for k, v in own.items()}
     check = resolve(cmd.target)(ed, players=values["players"], time_limit=values["time_limit"],
                                 data=None if data is None else str(data), **plain, **extra)
-    path = values["results"] or default_results(check, seed)
-    summary = run_check(check, range(seed, seed + deals), path, values["workers"],
-                        values["progress"] and not as_json, values["retry_unknown"])
+    from solver.distributed import Runner
+
+    runner = Runner(values["runner"], values["scheduler"])
+    shard = parse_shard(values["shard"])
+    seeds = range(seed + shard[0] - 1, seed + deals, shard[1]) if shard else range(seed, seed + deals)
+    path = values["results"] or default_results(check, seed, shard)
+    summary = run_check(check, seeds, path, values["workers"], values["progress"] and not as_json,
+                        values["retry_unknown"], runner if runner.kind != "local" else None, shard)
     if as_json:
         print_json(summary.as_dict() | {"seed": seed, "results": str(path)})
     else:

@@ -1,0 +1,276 @@
+"""Results files of a run: JSON Lines, one header line then one record per seed.
+
+Reading for resume (validated line by line, memory-flat: only byte offsets are kept), writing
+whole lines with signals held, the lock that keeps two runs apart, and counting what is stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from tubedeck.errors import UsageError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+Validator = Callable[[dict], "str | None"]
+MAX_LINE = 1 << 20  # a results line longer than 1 MiB is not one of ours
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What an existing results file already holds: each seed's byte offset (not the record, so
+    resuming a 100,000-deal file stays memory-flat; records are read back one at a time)."""
+
+    done: dict[int, int]
+    header: dict | None
+    path: Path | None = None
+    undecided: frozenset[int] = frozenset()
+
+    def record(self, seed: int) -> dict:
+        assert self.path is not None
+        with open(self.path, "rb") as fh:
+            fh.seek(self.done[seed])
+            return json.loads(fh.readline())
+
+
+def _corrupt(path: Path, number: int, why: str) -> UsageError:
+    return UsageError(f"{path}:{number}: corrupt results file ({why}); move it away or pass another --results path")
+
+
+def check_results_path(path: Path) -> None:
+    """A results file must be a regular file (not a directory, device, FIFO or a link to one)."""
+    try:
+        st = path.stat()  # follows links: /dev/null behind a link is refused too
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise UsageError(f"--results {path}: a dangling symbolic link") from None
+        return
+    except OSError as exc:
+        from tubedeck.atomic import in_the_way
+
+        raise UsageError(f"--results {path}: {in_the_way(path.parent) or exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise UsageError(f"--results {path}: {kind}; results go to a regular file")
+
+
+def read_results(path: Path, header: dict, validate: Validator | None = None,
+                 decided: Callable[[dict], bool] | None = None) -> Resumed:
+    """Scan a results file for resuming, line by line; UsageError on corruption or a mismatch."""
+    if not path.exists():
+        return Resumed({}, None)
+    done: dict[int, int] = {}
+    line_of: dict[int, int] = {}
+    undecided: set[int] = set()
+    found_header = None
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
+    with fh:
+        offset, number = 0, 0
+        while True:
+            raw = fh.readline(MAX_LINE + 1)
+            if not raw:
+                break
+            number += 1
+            here, offset = offset, offset + len(raw)
+            if len(raw) > MAX_LINE:
+                raise _corrupt(path, number, f"a line longer than {MAX_LINE} bytes")
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+                if not raw.endswith(b"\n"):
+                    # The signature of a run killed mid-write. The file is never truncated for the
+                    # user: they decide whether to drop the torn line.
+                    raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete "
+                                     "(a run killed mid-write?); delete that line to resume, or pass another "
+                                     "--results path") from None
+                raise _corrupt(path, number, f"not JSON: {getattr(exc, 'msg', exc)}") from None
+            if not isinstance(record, dict):
+                raise _corrupt(path, number, "a line is not a JSON object")
+            if record.get("kind") == "header":
+                if found_header is not None or done:
+                    raise _corrupt(path, number, "a second header line")
+                found_header = record
+                theirs = {k: v for k, v in record.items() if k != "kind"}
+                if theirs != header:
+                    diff = sorted(k for k in set(theirs) | set(header) if theirs.get(k) != header.get(k))
+                    raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
+                                     "pass another --results path to start a new run")
+                continue
+            if found_header is None:
+                raise _corrupt(path, number, "a result before the header line")
+            seed = record.get("seed")
+            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+                raise _corrupt(path, number, "a result has no whole-number 'seed' >= 0")
+            if seed in done:
+                raise _corrupt(path, number, f"seed {seed} again (first on line {line_of[seed]}): "
+                                             "two runs wrote this file?")
+            if not raw.endswith(b"\n"):
+                raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete")
+            if validate is not None:
+                try:
+                    why = validate(record)
+                except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                    why = f"malformed record ({type(exc).__name__}: {exc})"
+                if why:
+                    raise _corrupt(path, number, f"seed {seed}: {why}")
+            if decided is not None and not decided(record):
+                undecided.add(seed)
+            done[seed] = here
+            line_of[seed] = number
+    if done and found_header is None:
+        raise UsageError(f"{path}: corrupt results file (no header line)")
+    return Resumed(done, found_header, path, frozenset(undecided))
+
+
+# -- running ----------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM while a record is written, so a line is whole or absent."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _write(out, text: str) -> None:
+    with _signals_blocked():
+        try:
+            out.write(text)
+            out.flush()
+        except OSError as exc:  # a full disk: the line may be torn; the next resume names it
+            raise UsageError(f"cannot write results file {out.name}: {exc.strerror or exc}") from None
+
+
+def _open_locked(results: Path):
+    check_results_path(results)
+    try:
+        results.parent.mkdir(parents=True, exist_ok=True)
+        out = open(results, "a", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write results file {results}: {exc.strerror or exc}") from None
+    if fcntl is not None:
+        try:
+            fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            out.close()
+            raise UsageError(f"{results}: another check is writing this results file; wait for it or pass "
+                             "another --results path") from None
+    return out
+
+
+def _drop_undecided(results: Path, resumed: Resumed) -> Resumed:
+    """Rewrite ``results`` (atomically) without its undecided records, for ``--retry-unknown``."""
+    from tubedeck.atomic import atomic_open
+
+    with open(results, "rb") as src, atomic_open(results, "wb") as dst:
+        for raw in src:
+            record = json.loads(raw) if raw.strip() else None
+            if isinstance(record, dict) and record.get("seed") in resumed.undecided and record.get("kind") != "header":
+                continue
+            dst.write(raw)
+    return resumed
+
+
+
+def _count(results: Path | None) -> int:
+    if results is None or not results.exists():
+        return 0
+    with open(results, "rb") as fh:
+        return sum(1 for raw in fh if raw.strip() and b'"kind": "header"' not in raw)
+
+
+def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """(seed, line number, raw line) of a results file's records, checked as they stream."""
+    with open(path, "rb") as fh:
+        last = -1
+        for number, raw in enumerate(fh, 1):
+            if not raw.strip() or number == 1:
+                continue
+            if not raw.endswith(b"\n") or len(raw) > MAX_LINE:
+                raise _corrupt(path, number, "an incomplete or overlong line")
+            try:
+                seed = json.loads(raw).get("seed")
+            except (ValueError, AttributeError, RecursionError):
+                raise _corrupt(path, number, "not a JSON object") from None
+            if not isinstance(seed, int) or isinstance(seed, bool) or seed <= last:
+                raise _corrupt(path, number, "seeds must be whole numbers in rising order")
+            last = seed
+            yield seed, number, raw
+
+
+def shard_header(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(MAX_LINE + 1)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
+    try:
+        header = json.loads(first)
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or header.get("kind") != "header":
+        raise _corrupt(path, 1, "no header line")
+    if "shard" not in header:
+        raise UsageError(f"{path}: not a shard's results (no 'shard' in its header); run with --shard K/N")
+    return header
+
+
+def merge_shards(out: Path, shards: list[Path]) -> int:
+    """Join the files of one run's N shards into the file a single run would have written (same
+    header without 'shard', records in seed order, byte for byte). Returns the records written."""
+    import heapq
+
+    from tubedeck.atomic import atomic_open
+
+    if out.exists() or out.is_symlink():
+        raise UsageError(f"{out} exists; merge writes a new file (pass another path)")
+    seen: dict[Path, Path] = {}
+    for p in shards:
+        if p.resolve() in seen:
+            raise UsageError(f"{p}: given twice ({seen[p.resolve()]})")
+        seen[p.resolve()] = p
+    headers = {p: shard_header(p) for p in shards}
+    common = {k: v for k, v in headers[shards[0]].items() if k != "shard"}
+    parts: dict[int, Path] = {}
+    total = None
+    for p, h in headers.items():
+        if {k: v for k, v in h.items() if k != "shard"} != common:
+            raise UsageError(f"{p}: made with other parameters than {shards[0]}; shards of one run only")
+        k, _, n = str(h["shard"]).partition("/")
+        if not (k.isdigit() and n.isdigit()) or (total is not None and int(n) != total):
+            raise UsageError(f"{p}: shard {h['shard']!r} does not belong with the others")
+        total = int(n)
+        if int(k) in parts:
+            raise UsageError(f"{p}: shard {k}/{n} given twice ({parts[int(k)]})")
+        parts[int(k)] = p
+    missing = sorted(set(range(1, (total or 0) + 1)) - set(parts))
+    if missing:
+        raise UsageError(f"missing shard(s) {', '.join(f'{k}/{total}' for k in missing[:10])}: merge needs all {total}")
+    written, last = 0, None
+    with atomic_open(out, "wb") as dst:
+        dst.write((json.dumps(common, sort_keys=True) + "\n").encode())
+        for seed, _, raw in heapq.merge(*(_lines(p) for p in shards), key=lambda t: t[0]):
+            if seed == last:
+                raise UsageError(f"seed {seed} is in two shards; shards of one run only")
+            last = seed
+            dst.write(raw)
+            written += 1
+    return written

@@ -1,0 +1,86 @@
+"""Checks at scale: shards joined by ``tubedeck merge`` and a Dask cluster both give the results
+file of a single local run, byte for byte; progress without a terminal is a line every 10 s."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from conftest import run_cli as run
+from solver.runner import Ticker
+from tubedeck.cli.run import parse_shard
+from tubedeck.errors import UsageError
+
+CHECK = ("check", "klm", "--deals", "12", "--players", "3", "--no-progress")
+
+
+def test_shards_merge_into_the_single_run_file(tmp_path, capsys):
+    full = tmp_path / "full.jsonl"
+    assert run(capsys, *CHECK, "--results", str(full))[0] == 0
+    shards = []
+    for k in (1, 2, 3):
+        path = tmp_path / f"s{k}.jsonl"
+        assert run(capsys, *CHECK, "--shard", f"{k}/3", "--results", str(path))[0] == 0
+        header = json.loads(path.read_text().splitlines()[0])
+        assert header["shard"] == f"{k}/3"
+        assert [json.loads(l)["seed"] for l in path.read_text().splitlines()[1:]] == list(range(k - 1, 12, 3))
+        shards.append(str(path))
+    merged = tmp_path / "merged.jsonl"
+    code, out, err = run(capsys, "merge", str(merged), *reversed(shards), "--json")
+    assert code == 0 and json.loads(out)["records"] == 12
+    assert merged.read_bytes() == full.read_bytes()
+
+
+@pytest.mark.parametrize("files, message", [
+    (("s1.jsonl", "s2.jsonl"), "missing shard(s) 3/3"),
+    (("s1.jsonl", "s1.jsonl", "s2.jsonl", "s3.jsonl"), "given twice"),
+    (("s1.jsonl", "s2.jsonl", "other.jsonl"), "other parameters"),
+    (("full.jsonl",), "not a shard"),
+])
+def test_bad_merges_exit_2(tmp_path, capsys, files, message):
+    for k in (1, 2, 3):
+        run(capsys, *CHECK, "--shard", f"{k}/3", "--results", str(tmp_path / f"s{k}.jsonl"))
+    run(capsys, "check", "klm", "--deals", "12", "--players", "2", "--no-progress", "--shard", "3/3",
+        "--results", str(tmp_path / "other.jsonl"))
+    run(capsys, *CHECK, "--deals", "2", "--results", str(tmp_path / "full.jsonl"))
+    code, _, err = run(capsys, "merge", str(tmp_path / "out.jsonl"), *(str(tmp_path / f) for f in files))
+    assert code == 2 and message in err and not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize("text, ok", [("1/1", (1, 1)), ("2/8", (2, 8)), ("0/3", None), ("4/3", None),
+                                      ("a/b", None), ("3", None), ("-1/2", None)])
+def test_shard_option(text, ok):
+    if ok:
+        assert parse_shard(text) == ok
+    else:
+        with pytest.raises(UsageError):
+            parse_shard(text)
+
+
+def test_progress_without_a_terminal_is_a_line_every_ten_seconds(capsys):
+    now = [0.0]
+    t = Ticker("klm deals", 100, clock=lambda: now[0])
+    for i in range(30):
+        now[0] = i * 1.0
+        t.tick()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("klm deals: 11/100 done, 1.1/s") and "left" in lines[0]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="Dask is not installed (pip install 'tubedeck[cluster]'; make test installs it)")
+def test_a_local_dask_cluster_writes_the_same_bytes(tmp_path, capsys):
+    local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    assert run(capsys, *CHECK, "--results", str(local), "--workers", "2")[0] == 0
+    code, out, err = run(capsys, *CHECK, "--results", str(dask), "--runner", "dask", "--workers", "2")
+    assert code == 0, err
+    assert dask.read_bytes() == local.read_bytes()
+
+
+def test_runner_options_are_checked(capsys):
+    code, _, err = run(capsys, *CHECK, "--runner", "ray")
+    assert code == 2 and "--runner must be one of local, dask" in err
+    code, _, err = run(capsys, *CHECK, "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 2 and "--scheduler needs --runner dask" in err
