@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench clean install
+.PHONY: run test bench clean install browser-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ run: $(STAMP)
 
 test: $(TSTAMP)
 	$(BIN)/python -m pytest
+
+# The report page in a real browser: Debian's chromium, headless (the test skips without it).
+browser-test: $(TSTAMP)
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
+	$(BIN)/python -m pytest tests/engine/test_report.py -k browser -rs
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

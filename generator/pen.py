@@ -279,6 +279,13 @@ class Pen(ABC):
     @abstractmethod
     def _text(self, x, y, text, font, size, colour, align, angle) -> None: ...
 
+    def image(self, x: float, y: float, w: float, h: float, png: bytes) -> None:
+        """A PNG (a chart rendered elsewhere) scaled into the box x, y, w, h (mm)."""
+        self._image(x, y, w, h, png)
+
+    def _image(self, x, y, w, h, png: bytes) -> None:
+        raise NotImplementedError(f"{type(self).__name__} draws no images")
+
     @abstractmethod
     def _push_clip(self, box: Rect) -> None: ...
 
@@ -396,6 +403,13 @@ class PdfPen(Pen):
             c.restoreState()
         else:
             draw(x, y, text)
+
+    def _image(self, x, y, w, h, png: bytes) -> None:
+        from io import BytesIO
+
+        from reportlab.lib.utils import ImageReader
+
+        self.canvas.drawImage(ImageReader(BytesIO(png)), x, y, w, h)
 
     def _push_clip(self, box: Rect) -> None:
         c = self.canvas

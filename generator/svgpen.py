@@ -69,6 +69,12 @@ class SvgPen(Pen):
     def _circle(self, cx, cy, r, fill, stroke, width) -> None:
         self._add(self.drawing.circle((self._x(cx), self._y(cy)), round(r, 4), **self._paint(fill, stroke, width)))
 
+    def _image(self, x, y, w, h, png: bytes) -> None:
+        import base64
+
+        href = "data:image/png;base64," + base64.b64encode(png).decode()
+        self._add(self.drawing.image(href, insert=(self._x(x), self._y(y + h)), size=(round(w, 4), round(h, 4))))
+
     def _text(self, x, y, text, font, size, colour, align, angle) -> None:
         f = font_face(font)
         attrs = {"font_family": f.family, "font_size": round(size * PT, 4), "fill": hex_of(as_rgb(colour)),

@@ -1,4 +1,5 @@
-"""``tubedeck merge``: join the shard files of one check or simulation (``--shard K/N``)."""
+"""``tubedeck merge`` (join the shard files of one run, ``--shard K/N``) and ``tubedeck report``
+(results files of any game as an HTML page and a PDF)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,16 @@ def _merge(values: dict) -> None:
         print_lines([f"merged {len(shards)} shards: {written} records into {out}"])
 
 
+def _report(values: dict) -> None:
+    from generator.report import write_report
+
+    written = write_report(list(values["files"]), values["out"])
+    if values["as_json"]:
+        print_json({"files": [str(p) for p in written]})
+    else:
+        print_lines([f"wrote {p}" for p in written])
+
+
 def register(app: typer.Typer) -> None:
     params = [
         parameter("out", Annotated[Path, typer.Argument(help="The merged results file (must not exist).",
@@ -32,3 +43,14 @@ def register(app: typer.Typer) -> None:
     ]
     app.command("merge")(command("merge", "Join the results files of a run's shards (--shard K/N) into the "
                                           "file one run would have written.", params, _merge))
+    report = [
+        parameter("files", Annotated[list[Path], typer.Argument(
+            help="Results files (JSON Lines) of any game's check or simulate; several are compared.",
+            exists=True, dir_okay=False)], inspect.Parameter.empty),
+        parameter("out", Annotated[Path, typer.Option("--out", "-o", file_okay=False,
+                                                      help="Folder for report.html and report.pdf.")],
+                  Path("output") / "report"),
+        parameter("as_json", JsonOpt, False),
+    ]
+    app.command("report")(command("report", "A self-contained HTML page (plots as SVG) and a PDF of results files: "
+                                            "the run, headline figures with 95% intervals, plots.", report, _report))

@@ -23,11 +23,10 @@ Two copies of one kind give the same actions, so only the first copy in a hand i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Hashable
+from typing import Any, Hashable
 
-if TYPE_CHECKING:
-    from .play import State
-
+# :class:`tubedeck.games.klm.play.State`: play imports this module, so importing it back would be a cycle.
+State = Any
 Action = tuple[Hashable, ...]
 
 
@@ -45,19 +44,19 @@ class Effect:
     card: str = ""
 
 
-def _victims(state: "State") -> list[int]:
+def _victims(state: State) -> list[int]:
     me = state.to_move
     return [p for p in range(state.players) if p != me and not state.has_effect("protected", p)]
 
 
-def line_pick(state: "State", seat: int, line: str) -> str | None:
+def line_pick(state: State, seat: int, line: str) -> str | None:
     """The card of ``line`` a line-wide Disable hits in ``seat``'s Play Field (see the docstring)."""
     fld, off, lines = state.fields[seat], state.disabled(seat), state.table.lines
     cards = [c for c in fld.cards if c not in off and line in lines[c]]
     return min(cards, key=lambda c: (-fld.degree(c), c)) if cards else None
 
 
-def targets(state: "State", kind) -> list[tuple]:
+def targets(state: State, kind) -> list[tuple]:
     """Every target tuple ``kind`` may take now (empty: the card cannot be played)."""
     me = state.to_move
     if kind.action == "disable":
@@ -90,7 +89,7 @@ def targets(state: "State", kind) -> list[tuple]:
     return []
 
 
-def _first_of_kinds(state: "State", seat: int, playable: bool = False) -> list[str]:
+def _first_of_kinds(state: State, seat: int, playable: bool = False) -> list[str]:
     seen, out = set(), []
     for c in state.fortune_hands[seat]:
         k = state.table.fortune[c].id
@@ -100,7 +99,7 @@ def _first_of_kinds(state: "State", seat: int, playable: bool = False) -> list[s
     return out
 
 
-def fortune_actions(state: "State", only: str | None = None) -> tuple[Action, ...]:
+def fortune_actions(state: State, only: str | None = None) -> tuple[Action, ...]:
     """Every Fortune Card action of the player to move (``only``: of that card alone)."""
     if state.fortunes >= state.table.rules.fortune_per_turn:
         return ()
@@ -111,7 +110,7 @@ def fortune_actions(state: "State", only: str | None = None) -> tuple[Action, ..
     return tuple(out)
 
 
-def apply_fortune(state: "State", action: Action) -> "State":
+def apply_fortune(state: State, action: Action) -> State:
     """Play the Fortune Card: its effect, then the card to the discards (or face up)."""
     me, card, args = state.to_move, action[1], action[2:]
     kind = state.table.fortune[card]
