@@ -254,7 +254,8 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
             from .distributed import dask_executor, ordered
 
             executor = stack.enter_context(dask_executor(workers, runner.scheduler))
-            chunk = max(1, min(64, (pending or BATCH) // (workers * 8) or 1))
+            # Larger chunks than the local pool's: a cluster task costs about a millisecond to schedule.
+            chunk = max(1, min(1000, (pending or 100 * BATCH) // (workers * 8) or 1))
             computed = ordered(executor, factory, _batches(todo, chunk), window=4 * workers)
         elif workers > 1 and (pending is None or pending > 1):
             pool = _pool(workers, factory)
