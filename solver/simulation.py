@@ -31,6 +31,11 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def bots_label(bots: tuple[str, ...]) -> str:
+    """``greedy x4`` for a table of one bot, else the list: short enough for an 80-column line."""
+    return f"{bots[0]} x{len(bots)}" if len(set(bots)) == 1 else ", ".join(bots)
+
+
 def spread(counts: Counter) -> dict:
     """Median and the 10th / 90th percentiles of a length distribution."""
     return {"p10": percentile(counts, 0.1), "median": percentile(counts, 0.5), "p90": percentile(counts, 0.9)}

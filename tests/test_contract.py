@@ -90,6 +90,11 @@ def test_checks_and_solves_run_their_examples(game, tmp_path, capsys):
                 lines = results.read_text().splitlines()
                 deals = int(c.example[c.example.index(c.count_flag) + 1])
                 assert json.loads(lines[0])["kind"] == "header" and len(lines) == 1 + deals
+                # the summary (resumed from the same file) fits an 80-column terminal
+                code, out, err = run(capsys, verb, c.name, *c.example, *extra)
+                assert code == 0, err
+                wide = [l for l in out.splitlines() if len(l) > 80 and not l.startswith("results: ")]
+                assert not wide, (verb, c.name, wide)
 
 
 def test_games_json_lists_every_game_with_documents_and_checks(capsys):

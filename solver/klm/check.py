@@ -193,21 +193,24 @@ class Summary:
                f"winnable before the Station stock runs out: [bold]{self.winnable}/{n} ({100 * self.share:.1f}%)[/bold]"]
         ft = self.first_turn
         if ft:
-            out.append(f"earliest winning turn (own turns of the first winner): min {min(ft)}, median "
-                       f"{percentile(ft, 0.5)}, 90% {percentile(ft, 0.9)}, max {max(ft)}")
+            out.append(f"earliest win (first winner's own turn): min {min(ft)}, median {percentile(ft, 0.5)}, "
+                       f"90% {percentile(ft, 0.9)}, max {max(ft)}")
             out += histogram(ft)
         if self.winnable:
             shares = ", ".join(f"{k}: {100 * self.first_order.get(k, 0) / self.winnable:.1f}%" for k in range(1, p + 1))
-            out.append(f"first possible winner by place in turn order (1 = starter): {shares}")
+            out.append("first possible winner by place in turn order (1 = starter):")
+            out.append(f"  {shares}")
             alone = ", ".join(f"{k}: {100 * self.can_win_order.get(k, 0) / n:.1f}%" for k in range(1, p + 1))
-            out.append(f"deals where that place can win at all: {alone}")
+            out.append("deals where that place can win at all:")
+            out.append(f"  {alone}")
         if self.unwinnable:
-            seeds = ", ".join(map(str, self.unwinnable[:20])) + (" ..." if len(self.unwinnable) > 20 else "")
+            seeds = ", ".join(map(str, self.unwinnable[:10])) + (" ..." if len(self.unwinnable) > 10 else "")
             out.append(f"unwinnable deals ({len(self.unwinnable)}): seeds {seeds}")
         if self.undecided:
             out.append(f"[yellow]undecided (CP-SAT time limit) seeds: {self.undecided[:20]}[/yellow]")
         out.append(f"statuses: {dict(sorted(self.statuses.items()))}")
-        out.append("outside this check: " + ", ".join(OUTSIDE) + " (each player plays alone on their cards)")
+        out.append("outside this check (each player plays alone on their cards):")
+        out.append("  " + ", ".join(OUTSIDE))
         return out
 
 

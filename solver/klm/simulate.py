@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from solver.simulation import Tally, parse_bots as shared_parse_bots
+from solver.simulation import Tally, bots_label, parse_bots as shared_parse_bots
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.klm.edition import Edition
@@ -193,9 +193,9 @@ class SimSummary(Tally):
     def describe(self) -> list[str]:
         d = self.as_dict()
         r, t = d["rounds"], d["turns"]
-        return [f"Keep London Moving: {self.games} games, {self.players} players ({', '.join(self.bots)}); "
-                f"{self.drawn} without a winner",
+        return [f"Keep London Moving: {self.games} games, {self.players} players ({bots_label(self.bots)}), "
+                f"{self.drawn} drawn",
                 f"  length: median {t['median']} turns (10-90%: {t['p10']}-{t['p90']}), "
                 f"{r['median']} rounds ({r['p10']}-{r['p90']})",
-                f"  a Fortune Card in the winner's last 3 turns: {100 * d['fortune_in_winners_last3_share']:.1f}% "
-                f"of won games; Fast Gameplay reached: {100 * d['fast_gameplay_share']:.1f}%"] + self.seat_lines(d)
+                f"  a Fortune Card in the winner's last 3 turns: {100 * d['fortune_in_winners_last3_share']:.1f}%",
+                f"  Fast Gameplay reached: {100 * d['fast_gameplay_share']:.1f}% of games"] + self.seat_lines(d)

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from solver.simulation import Tally, parse_bots as shared_parse_bots, spread
+from solver.simulation import Tally, bots_label, parse_bots as shared_parse_bots, spread
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
@@ -154,8 +154,8 @@ class SimSummary(Tally):
     def describe(self) -> list[str]:
         d = self.as_dict()
         t, x = d["turns"], d["winner_exchanges"]
-        out = [f"One Day in London: {self.games} games, {self.players} players ({', '.join(self.bots)}); "
-               f"{self.drawn} without a winner",
+        out = [f"One Day in London: {self.games} games, {self.players} players ({bots_label(self.bots)}), "
+               f"{self.drawn} drawn",
                f"  length: median {t['median']} turns (10-90%: {t['p10']}-{t['p90']})"]
         if x:
             out.append(f"  exchanges the winner made: median {x['median']} (10-90%: {x['p10']}-{x['p90']})")
