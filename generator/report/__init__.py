@@ -65,16 +65,24 @@ def _lines(pen, x: float, y: float, rows: list[tuple[str, str]], bottom: float) 
     return y
 
 
+def _figures_page(r: Facts, title: str):
+    def figures(pen):
+        top = pen.safe.top - 8
+        pen.text(pen.safe.x + 4, top, title[:90], size=11, field="title")
+        y = _lines(pen, pen.safe.x + 4, top - 10, header_rows(r), pen.safe.y + 150)
+        _lines(pen, pen.safe.x + 4, y - 6, r.headline(), pen.safe.y + 20)
+    return figures
+
+
+def facts_sheet(results: Path) -> Sheet:
+    """``build GAME --facts``: one page of a results file's run and headline figures."""
+    r = read_facts(results)
+    return Sheet("deck-facts", (_figures_page(r, f"Deck facts: {r.label}"),), title="Deck facts")
+
+
 def report_sheet(runs: list[Facts], charts: list[Plot]) -> Sheet:
     """An A4 sheet: a page of figures per file, then two plots per page."""
-    pages = []
-    for i, r in enumerate(runs, 1):
-        def figures(pen, r=r, i=i):
-            top = pen.safe.top - 8
-            pen.text(pen.safe.x + 4, top, f"{TITLE}, file {i}: {r.label}"[:90], size=11, field="title")
-            y = _lines(pen, pen.safe.x + 4, top - 10, header_rows(r), pen.safe.y + 150)
-            _lines(pen, pen.safe.x + 4, y - 6, r.headline(), pen.safe.y + 20)
-        pages.append(figures)
+    pages = [_figures_page(r, f"{TITLE}, file {i}: {r.label}") for i, r in enumerate(runs, 1)]
     for k in range(0, len(charts), 2):
         def two(pen, pair=charts[k:k + 2]):
             top = pen.safe.top - 8

@@ -175,3 +175,23 @@ def read_facts(path: Path) -> Facts:
     if facts is None:
         raise UsageError(f"{path}: empty results file")
     return facts
+
+
+def results_header(path: Path) -> dict | None:
+    """The header of a results file, or None when it is not one (for finding a game's latest run)."""
+    try:
+        with open(path, "rb") as fh:
+            first = json.loads(fh.readline(MAX_LINE))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return first if isinstance(first, dict) and first.get("kind") == "header" else None
+
+
+def latest_results(folder: Path, game: str) -> Path | None:
+    """The newest results file in ``folder`` whose header names ``game`` (shards left out)."""
+    found = []
+    for p in folder.glob("*.jsonl") if folder.is_dir() else ():
+        h = results_header(p)
+        if h and h.get("game") == game and "shard" not in h:
+            found.append((p.stat().st_mtime, p.name, p))
+    return max(found)[2] if found else None

@@ -168,3 +168,20 @@ def test_pngs_are_tagged_with_their_dpi(tmp_path, dpi):
     assert png_dpi(pngs["png"]) == pytest.approx((dpi, dpi), abs=0.05)
     assert png_size(tmp_path / "g/png/d/a-front.png") == (round(63.5 / 25.4 * dpi), round(88.9 / 25.4 * dpi))
     assert png_dpi(pngs["contact"]) == pytest.approx((150, 150), abs=0.05)  # one small card: 150 dpi
+
+
+def test_build_facts_sheet_from_the_latest_results(tmp_path, monkeypatch, capsys):
+    """``build GAME --facts`` adds deck-facts.pdf from the newest results of that game in output/checks."""
+    import pymupdf
+
+    from conftest import run_cli
+
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "build", "oneday", "--facts", "--export", "pdf", "--out", "o")
+    assert code == 2 and "no results of oneday" in err
+    assert run_cli(capsys, "simulate", "oneday", "--games", "2", "--players", "2", "--no-progress")[0] == 0
+    code, _, err = run_cli(capsys, "build", "oneday", "--facts", "--export", "pdf", "--out", "o")
+    assert code == 0, err
+    with pymupdf.open(tmp_path / "o" / "oneday" / "deck-facts.pdf") as pdf:
+        text = pdf[0].get_text()
+    assert "Deck facts: oneday" in text and "records" in text and "wins, seat 1" in text

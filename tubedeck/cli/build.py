@@ -158,8 +158,27 @@ def build_all(values: dict) -> None:
 def build_game(game: Game, values: dict) -> None:
     own = {o.name: values.pop(o.name) for o in game.options}
     check_choices(game.options, own)
+    facts = values.pop("facts")
     job = job_from(values)
-    print_manifest(job.render(game.id, documents_of(game, job, **own)), job.as_json)
+    docs = documents_of(game, job, **own)
+    if facts:
+        docs.append(facts_document(game))
+    print_manifest(job.render(game.id, docs), job.as_json)
+
+
+CHECKS = Path("output") / "checks"  # where check and simulate put results by default
+
+
+def facts_document(game: Game):
+    """``--facts``: a sheet of the latest results of this game in output/checks/ (UsageError if none)."""
+    from generator.report import facts_sheet
+    from generator.report.facts import latest_results
+
+    latest = latest_results(CHECKS, game.id)
+    if latest is None:
+        raise UsageError(f"--facts: no results of {game.id} in {CHECKS}/; run 'tubedeck check {game.id}' or "
+                         f"'tubedeck simulate {game.id}' first")
+    return facts_sheet(latest)
 
 
 CALIBRATION_NAMES = ("paper", "duplex", "back_offset", "mode", "out", "as_json")
@@ -186,6 +205,8 @@ def register(build_app: typer.Typer) -> None:
         if not game.faces:
             continue
         doc = f"Build {game.title}: {', '.join(game.documents)}."
-        params = [declared(o) for o in game.options] + PRINT_PARAMETERS
+        params = [declared(o) for o in game.options] + PRINT_PARAMETERS + [_opt(
+            "facts", bool, False, "--facts", help="Add deck-facts.pdf: the run and headline figures of the latest "
+                                                  "check or simulation of this game in output/checks/.")]
         build_app.command(game.id)(command(f"build_{game.id}", doc, params,
                                            lambda values, game=game: build_game(game, values)))
