@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from tubedeck.errors import UsageError
+from tubedeck.stats import quantile as percentile  # noqa: F401 (the games' summaries import it here)
 
 from .results import (  # noqa: F401 (re-exported: the results file is part of the runner's promise)
     MAX_LINE, Resumed, Validator, _count, _drop_undecided, _open_locked, _signals_blocked, _write,
@@ -76,19 +77,6 @@ STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")  # 
 def whole(value, lo: int, hi: int | None = None) -> bool:
     """A whole number (not a bool) in ``lo..hi``: for validating stored records."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
-
-
-def percentile(counter, q: float) -> int | None:
-    """The ``q`` quantile (0-1) of a value -> count histogram."""
-    total = sum(counter.values())
-    if not total:
-        return None
-    seen = 0
-    for value in sorted(counter):
-        seen += counter[value]
-        if seen >= q * total:
-            return value
-    return max(counter)
 
 
 def exit_code(exc: BaseException) -> int:

@@ -3,13 +3,11 @@ tally of games (length, wins by seat and by bot) folded from streamed records.""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
 from tubedeck.errors import UsageError
-
-from .runner import percentile
+from tubedeck.stats import quantile as percentile, wilson  # noqa: F401 (wilson: the games' summaries)
 
 
 def parse_bots(text: str, players: int, known) -> tuple[str, ...]:
@@ -19,16 +17,6 @@ def parse_bots(text: str, players: int, known) -> tuple[str, ...]:
     if not names or unknown:
         raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(known)})")
     return tuple(names[i % len(names)] for i in range(players))
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """A 95% Wilson score interval for a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def bots_label(bots: tuple[str, ...]) -> str:
@@ -97,3 +85,13 @@ class Tally:
 
 
 _ORDINAL = {"1": "1st", "2": "2nd", "3": "3rd"}
+
+
+def check_game(record: dict, players: int, max_turns: int, first: int = 0) -> str | None:
+    """What is wrong with a simulated game's ``winner`` and ``turns`` (None: fine)."""
+    w, t = record.get("winner"), record.get("turns")
+    if not (w is None or (isinstance(w, int) and not isinstance(w, bool) and 1 <= w <= players)):
+        return "'winner' out of range"
+    if not (isinstance(t, int) and not isinstance(t, bool) and first <= t <= max_turns):
+        return "'turns' out of range"
+    return None

@@ -15,34 +15,16 @@ fold knows the shapes the games write and reads them by key, not by game:
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tubedeck.errors import UsageError
+from tubedeck.stats import quantile, wilson
 
 MAX_LINE = 1 << 20
 SKIP = {"seed", "winner", "order", "starter", "kind"}  # identities, not measures
 UNDECIDED = ("UNKNOWN", "FEASIBLE")
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def quantile(counts: Counter, q: float) -> int | None:
-    total, seen = sum(counts.values()), 0
-    for value in sorted(counts):
-        seen += counts[value]
-        if seen >= q * total:
-            return value
-    return None
 
 
 @dataclass

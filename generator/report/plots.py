@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from tubedeck.errors import UsageError
 
-from .facts import Facts, wilson
+from tubedeck.stats import wilson
+
+from .facts import Facts
 
 PALETTE = ("#1f4e99", "#c0392b", "#1e8449", "#7d3c98", "#b9770e", "#117a65")  # 4.5:1 on white
 MAX_MEASURES = 6

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from solver.simulation import Tally, bots_label, parse_bots as shared_parse_bots
+from solver.simulation import Tally, bots_label, check_game, parse_bots as shared_parse_bots
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.klm.edition import Edition
@@ -151,11 +151,9 @@ class Simulation:
         return True
 
     def validate(self, record: dict) -> str | None:
-        w, t = record.get("winner"), record.get("turns")
-        if not (w is None or (isinstance(w, int) and 1 <= w <= self.players)):
-            return "'winner' out of range"
-        if not (isinstance(t, int) and 1 <= t <= MAX_TURNS):
-            return "'turns' out of range"
+        why = check_game(record, self.players, MAX_TURNS, first=1)
+        if why:
+            return why
         if not (isinstance(record.get("rounds"), int) and isinstance(record.get("fast"), bool)
                 and isinstance(record.get("fortune_last3"), bool)):
             return "missing 'rounds', 'fast' or 'fortune_last3'"

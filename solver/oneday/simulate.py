@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from solver.simulation import Tally, bots_label, parse_bots as shared_parse_bots, spread
+from solver.simulation import Tally, bots_label, check_game, parse_bots as shared_parse_bots, spread
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
@@ -118,12 +118,10 @@ class Simulation:
         return True
 
     def validate(self, record: dict) -> str | None:
-        w, t = record.get("winner"), record.get("turns")
-        if not (w is None or (isinstance(w, int) and 1 <= w <= self.players)):
-            return "'winner' out of range"
-        if not (isinstance(t, int) and 0 <= t <= MAX_TURNS):
-            return "'turns' out of range"
-        x = record.get("exchanges")
+        why = check_game(record, self.players, MAX_TURNS)
+        if why:
+            return why
+        w, t, x = record["winner"], record["turns"], record.get("exchanges")
         if (x is None) != (w is None) or not (x is None or (isinstance(x, int) and 0 <= x <= t)):
             return "'exchanges' must count the winner's exchanges"
         return None

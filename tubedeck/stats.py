@@ -1,0 +1,30 @@
+"""Two small statistics every summary uses: a quantile of a value -> count table, and the 95%
+Wilson score interval of a share (sound at small counts and at 0% or 100%, unlike p +/- 2 se)."""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+
+def quantile(counts: Mapping[int, int], q: float) -> int | None:
+    """The ``q`` quantile (0-1) of a value -> count histogram (None when empty)."""
+    total = sum(counts.values())
+    if not total:
+        return None
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if seen >= q * total:
+            return value
+    return max(counts)
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``k`` successes in ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
