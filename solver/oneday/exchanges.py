@@ -76,16 +76,19 @@ class StateSpace:
     def index(self) -> dict[str, int]:
         return {s: i for i, s in enumerate(self.stations)}
 
-    def predecessors(self, first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def predecessors(self, first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The step (or first step) as lists of predecessors per hop state, for a sparse DP:
-        ``(preds, offsets, has)``: state h's predecessors are ``preds[offsets[h]:...]`` (ascending)."""
+        ``(preds, offsets, has, tie)``: state h's predecessors are ``preds[offsets[h]:...]``
+        (ascending); ``tie`` ranks them for the max (see :func:`relaxed_best`)."""
         key = "first" if first else "step"
         if key not in self._cache:
             trans = self.first_step if first else self.step
             hs, ps = np.nonzero(trans.T)  # sorted by hop state, then predecessor
             counts = np.bincount(hs, minlength=trans.shape[1])
             offsets = np.minimum(np.concatenate(([0], np.cumsum(counts)[:-1])), max(len(ps) - 1, 0))
-            self._cache[key] = (ps.astype(np.int64), offsets, counts > 0)
+            ps = ps.astype(np.int64)
+            tie = (trans.shape[0] - 1 - ps)[:, None]  # see relaxed_best: lower predecessors win ties
+            self._cache[key] = (ps, offsets, counts > 0, tie)
         return self._cache[key]
 
 
@@ -178,19 +181,21 @@ def relaxed_best(space: StateSpace, rack: np.ndarray, caps: np.ndarray,
         moves.append((np.flatnonzero(space.hop_station == s)[:, None], fits[None, :], fits[None, :] + inc[s]))
 
     value = np.full((n_st, size), NEG, dtype=np.int64)
-    for s in np.flatnonzero(ok_s):
-        value[s, inc[s]] = int(s == rack[0])
+    starts = np.flatnonzero(ok_s)
+    value[starts, inc[starts]] = starts == rack[0]
     back = []
     hop_inc = inc[space.hop_station]
+    hits = (space.hop_station[None, :] == np.asarray(rack)[1:, None])[:, :, None]  # slot k keeps its card
+    alive = {first: (ok_h & space.predecessors(first)[2])[:, None] for first in (True, False)}
     for k in range(1, space.slots):
         # Sparse max over each state's predecessors: key = value * W + (W - 1 - pred) keeps the
         # value and, among ties, the lowest predecessor (what a dense argmax would pick).
-        preds, offsets, has = space.predecessors(first=k == 1)
+        preds, offsets, _, tie = space.predecessors(first=k == 1)
         width = value.shape[0]
-        keys = np.maximum.reduceat(value[preds] * width + (width - 1 - preds)[:, None], offsets, axis=0)
-        best, arg = keys // width, width - 1 - keys % width
-        best = np.where(ok_h[:, None] & has[:, None] & (best > NEG // 2),
-                        best + (space.hop_station == rack[k])[:, None], NEG)
+        keys = np.maximum.reduceat(value[preds] * width + tie, offsets, axis=0)
+        best, arg = np.divmod(keys, width)
+        arg = width - 1 - arg
+        best = np.where(alive[k == 1] & (best > NEG // 2), best + hits[k - 1], NEG)
         if moves:
             value = np.full_like(best, NEG)
             plain = hop_inc == 0
