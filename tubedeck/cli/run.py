@@ -20,12 +20,14 @@ from tubedeck.games import registry
 from .options import DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json, print_lines
 
 
-def deal_parameters(cmd: Command) -> list:
+def deal_parameters(cmd: Command, game: Game | None = None) -> list:
+    lo, hi = game.players if game is not None and game.players else (4, 4)
+    players = min(max(4, lo), hi)  # four at the table where the game allows it (Keep Moving is 2)
     return [
         parameter("deals", Annotated[int, typer.Option(cmd.count_flag, "-n", help=f"How many ({cmd.count_flag[2:]}: "
                                                                                    "seeds SEED .. SEED+N-1).")],
                   1000 if cmd.name == "klm" else 100),
-        parameter("players", Annotated[int, typer.Option("--players", "-p", help="Players.")], 4),
+        parameter("players", Annotated[int, typer.Option("--players", "-p", help="Players.")], players),
         parameter("seed", Annotated[int, typer.Option("--seed", "-s", help="First seed.")], 0),
         parameter("workers", Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")], 1),
         parameter("results", Annotated[Optional[Path], typer.Option(
@@ -128,7 +130,7 @@ def register(check_app: typer.Typer, solve_app: typer.Typer, play_app: typer.Typ
             for cmd in commands:
                 params = [declared(o) for o in cmd.options] + [declared(o) for o in game.options]
                 if cmd.kind == "deals":
-                    params = deal_parameters(cmd) + params
+                    params = deal_parameters(cmd, game) + params
                     body = lambda values, g=game, c=cmd: run_deals_command(g, c, values)  # noqa: E731
                 else:
                     body = lambda values, g=game, c=cmd: run_report_command(g, c, values)  # noqa: E731

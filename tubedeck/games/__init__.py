@@ -17,6 +17,9 @@ GAMES = (
     "sampler",  # the print engine's proof sheet: a card per station, a lines sheet
     "klm",  # Keep London Moving
     "oneday",  # One Day in London
+    "keepmoving",  # Keep Moving
+    "dice",  # Tube Dice
+    "nextstation",  # Next Station: London
 )
 
 

@@ -1,0 +1,72 @@
+"""Tube Dice figures: simulated games per second (target >= 100 four-player greedy games/s on 2
+cores) and the solo solver's time on 10- and 20-turn sequences (target: 20 turns proven in a median of 5 s). Prints figures; no asserts.
+
+    .venv/bin/python benchmarks/bench_dice.py [--games 600] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.runner import run_check  # noqa: E402
+from tubedeck.game import edition  # noqa: E402
+from tubedeck.games import get  # noqa: E402
+
+
+def simulation_rate(games: int, workers: int, players: int = 4) -> float:
+    from solver.dice.simulate import simulation
+
+    ed = edition(get("dice"))
+    check = simulation(ed, players, bots="greedy")
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        run_check(check, range(games), Path(tmp) / "r.jsonl", workers, progress=False)
+        return games / (time.perf_counter() - start)
+
+
+def solver_times(turns: int, seeds: int, limit: float = 60.0) -> list[tuple[float, str]]:
+    try:
+        from solver.dice.solve import solve_rolls
+    except ImportError:
+        return []
+    ed = edition(get("dice"))
+    out = []
+    for seed in range(seeds):
+        start = time.perf_counter()
+        result = solve_rolls(ed, seed, turns, time_limit=limit)
+        out.append((time.perf_counter() - start, result.status))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--solver-seeds", type=int, default=10)
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--time-limit", type=float, default=30.0)
+    args = parser.parse_args()
+    rates = [simulation_rate(args.games, args.workers) for _ in range(3)]
+    print(f"simulate dice, 4 greedy players, {args.games} games, {args.workers} workers: "
+          f"{min(rates):.0f}-{max(rates):.0f} games/s (target >= 100)")
+    for turns in (10, args.turns):
+        report(turns, solver_times(turns, args.solver_seeds, args.time_limit))
+
+
+def report(turns: int, times: list) -> None:
+    if times:
+        secs = [t for t, _ in times]
+        statuses = {s: sum(1 for _, x in times if x == s) for _, s in times}
+        print(f"solve dice, {turns} turns, {len(times)} seeds, one core: median {statistics.median(secs):.2f} s, "
+              f"max {max(secs):.2f} s, statuses {statuses} (target median <= 5 s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Next Station: London solver figures (not a test).
+
+* single-round optimum (CP-SAT, ``num_workers=1``): wall time per round, median / p95 / max, and
+  statuses, over the first round of seeded solo deals (real flip orders, 5-10 turns);
+* side by side on the same flips: the exhaustive search of :mod:`solver.nextstation.exhaustive`
+  (a depth-first search over every draw and pass, each position once) on the rounds it finishes
+  within ``--exhaustive-limit`` positions: time ratio and any score difference.
+
+    .venv/bin/python benchmarks/bench_nextstation.py [--rounds 40] [--seed 0] [--time-limit 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import Counter
+
+from solver.nextstation.exhaustive import best_round as exhaustive
+from solver.nextstation.model import best_round
+from tubedeck.games.nextstation.edition import deal, load
+from tubedeck.games.nextstation.flips import turns
+
+
+def quantile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--exhaustive-limit", type=int, default=400_000)
+    args = ap.parse_args()
+    ed = load()
+    times, statuses, lengths, scores = [], Counter(), Counter(), []
+    compared, ratios, differ = 0, [], 0
+    for seed in range(args.seed, args.seed + args.rounds):
+        d = deal(ed, 1, seed)
+        ts = turns(ed.book, d.flips[0])
+        dep = ed.board.departure(d.pencils[0][0]).id
+        t0 = time.perf_counter()
+        r = best_round(ed.board, ed.book, ts, dep, time_limit=args.time_limit)
+        cp = time.perf_counter() - t0
+        times.append(cp)
+        statuses[r.status] += 1
+        lengths[len(ts)] += 1
+        if r.score is not None:
+            scores.append(r.score)
+        t0 = time.perf_counter()
+        try:
+            want, _ = exhaustive(ed.board, ed.book, ts, dep, limit=args.exhaustive_limit)
+        except RuntimeError:
+            continue
+        ex = time.perf_counter() - t0
+        compared += 1
+        ratios.append(cp / ex)
+        differ += want != r.score
+    print(f"single round, {args.rounds} seeded solo rounds (seeds {args.seed}-{args.seed + args.rounds - 1}), "
+          f"turns {dict(sorted(lengths.items()))}")
+    print(f"  CP-SAT wall per round: median {statistics.median(times) * 1000:.0f} ms, "
+          f"p95 {quantile(times, 0.95) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms; statuses {dict(statuses)}")
+    if scores:
+        print(f"  best round score: mean {statistics.mean(scores):.1f}, median {statistics.median(scores)}, "
+              f"range {min(scores)}-{max(scores)}")
+    if compared:
+        print(f"  exhaustive search finished {compared} of {args.rounds} rounds within {args.exhaustive_limit} "
+              f"positions; CP-SAT/exhaustive time ratio median {statistics.median(ratios):.2f}; "
+              f"score differences: {differ}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Tube Dice faces: the player map sheet (and its pad)."""

@@ -1,0 +1,182 @@
+"""Tube Dice's print documents: the player map sheet (A4 or Letter, landscape), as a pad.
+
+The sheet: the map (:mod:`.layout`: lines in colour with a dash pattern each, so they stay
+apart in greyscale; a 6.6 mm circle per station; one box per section along each connection; the
+star station marked by a star before its name), and beside it the lines table (pattern, name,
+high and low points), the zones table, the pass track, the score box and the rules paragraph
+(the recipe's text). ``--sheets N`` prints N identical pages: a pad. ``--challenge S`` adds the
+solo challenge page: the same map with seed S's rolls in place of the rules, and a fold-under
+answer strip with the proven best score (``data/dice/challenges.csv``).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+from generator import PrintOptions, Sheet
+from generator.pen import Pen
+from generator.sizes import Rect
+from generator.theme import BOLD, INK, MUTED, WHITE
+from tubedeck.games.dice.edition import Edition
+
+from .layout import LABEL_PT, RADIUS, STAR_W, MapLayout, layout
+
+COLUMN = 90.0  # mm: the right-hand column of tables
+ROW = 4.6  # mm per table row
+PATTERNS = (None, (3.0, 1.2), (1.2, 1.0), (4.0, 1.0, 1.0, 1.0), (6.0, 2.0), (0.7, 0.9),
+            (2.0, 0.8, 0.7, 0.8), (8.0, 1.5), (1.5, 2.5), (3.0, 1.0, 1.0, 1.0, 1.0, 1.0))
+ZONE_TINT = ("#FFFFFF", "#E6E6E6")  # alternate zones: station halos white / pale grey
+
+
+def pattern(i: int):
+    return PATTERNS[i % len(PATTERNS)]
+
+
+_LAYOUTS: dict = {}
+
+
+def map_layout(edition: Edition, area: Rect) -> MapLayout:
+    """The map's layout, worked out once per edition and area in this process."""
+    from generator import fonts
+
+    key = (id(edition), area)
+    hit = _LAYOUTS.get(key)
+    if hit is None or hit[0] is not edition:
+        if len(_LAYOUTS) > 8:
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = hit = (edition, layout(edition.board, area, fonts.text_width))
+    return hit[1]
+
+
+def areas(safe: Rect) -> tuple[Rect, Rect]:
+    """(map area, table column) of a page's safe area."""
+    return Rect(safe.x, safe.y, safe.w - COLUMN - 3, safe.h), Rect(safe.right - COLUMN, safe.y, COLUMN, safe.h)
+
+
+def star_shape(x: float, y: float, r: float) -> list[tuple[float, float]]:
+    pts = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.45
+        a = math.radians(90 + 36 * i)
+        pts.append((x + rr * math.cos(a), y + rr * math.sin(a)))
+    return pts
+
+
+def draw_map(pen: Pen, edition: Edition, area: Rect) -> None:
+    board = edition.board
+    lay = map_layout(edition, area)
+    colour = {l.id: l.colour for l in board.lines}
+    index = {l.id: i for i, l in enumerate(board.lines)}
+    for _, line, (x1, y1), (x2, y2) in lay.strokes:
+        pen.line(x1, y1, x2, y2, stroke=WHITE, width=1.25)
+        pen.line(x1, y1, x2, y2, stroke=colour[line], width=1.2, dash=pattern(index[line]))
+    for _, corners in lay.boxes:
+        pen.polygon(corners, fill=WHITE, stroke=INK, width=0.3)
+    for i, (x, y) in enumerate(lay.at):
+        tint = ZONE_TINT[(board.zone_of[i] - board.zones[0].zone) % 2]
+        if tint != "#FFFFFF":
+            pen.circle(x, y, RADIUS + 1.0, fill=tint)
+        pen.circle(x, y, RADIUS, fill=WHITE, stroke=INK, width=0.45 if i == board.star else 0.3)
+    em = LABEL_PT * 25.4 / 72
+    for lab in lay.labels:
+        x = lab.box.x
+        if lab.star:
+            pen.polygon(star_shape(x + STAR_W / 2 - 0.2, lab.box.top - em * 0.45, 1.35), fill=INK)
+            x += STAR_W
+        for k, text in enumerate(lab.lines):
+            pen.text(x, lab.box.top - 0.78 * em - k * 1.1 * em, text, size=LABEL_PT, colour=INK, field="name")
+
+
+def table(pen: Pen, x: float, top: float, w: float, title: str, rows: list[tuple], swatch) -> float:
+    """A small table: title row, then (label, high, low) rows; returns the y below it."""
+    pen.text(x, top - 3.2, title, font=BOLD, size=8, colour=INK, field="heading")
+    pen.text(x + w - 17, top - 3.2, "first", size=6.5, colour=MUTED, align="centre", field="heading")
+    pen.text(x + w - 6, top - 3.2, "later", size=6.5, colour=MUTED, align="centre", field="heading")
+    y = top - 4.4
+    for i, (label, high, low) in enumerate(rows):
+        y -= ROW
+        pen.line(x, y, x + w, y, stroke="#BBBBBB", width=0.2)
+        if swatch:
+            swatch(i, x, y + ROW / 2)
+        pen.text(x + 13, y + 1.3, label, size=7, colour=INK, field="row")
+        pen.circle(x + w - 17, y + ROW / 2, 2.0, stroke=INK, width=0.2)
+        pen.text(x + w - 17, y + 1.3, str(high), font=BOLD, size=7, colour=INK, align="centre", field="points")
+        pen.circle(x + w - 6, y + ROW / 2, 2.0, stroke=INK, width=0.2)
+        pen.text(x + w - 6, y + 1.3, str(low), size=7, colour=INK, align="centre", field="points")
+    return y - 2.5
+
+
+def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
+    board, rules = edition.board, edition.rules
+    map_area, col = areas(pen.safe)
+    draw_map(pen, edition, map_area)
+    x, w = col.x, col.w
+    top = col.top
+    pen.text(x, top - 5, edition.recipe.text.title, font=BOLD, size=14, colour=INK, field="title")
+    pen.text(x + 38, top - 5, "Player:", size=7, colour=INK, field="heading")
+    pen.line(x + 48, top - 5.5, x + w, top - 5.5, stroke=INK, width=0.25)
+    pen.text(x, top - 9.5, f"{board.scope.label}: {len(board.stations)} stations, star: {board.stations[board.star].name}",
+             size=6, colour=MUTED, field="note")
+
+    def swatch(i: int, sx: float, sy: float) -> None:
+        line = board.lines[i]
+        pen.line(sx, sy, sx + 11, sy, stroke=WHITE, width=1.25)
+        pen.line(sx, sy, sx + 11, sy, stroke=line.colour, width=1.2, dash=pattern(i))
+
+    names = {a.id: a for a in edition.lines}
+    rows = [(l.name, names[l.id].high, names[l.id].low) for l in board.lines]
+    y = table(pen, x, top - 11, w, "Lines (all stations and connections)", rows, swatch)
+    zrows = [(f"Zone {z.zone} ({len(z.stations)} stations)", a.high, a.low) for z, a in zip(board.zones, edition.zones)]
+    y = table(pen, x, y, w, "Zones (all stations)", zrows, None)
+    pen.text(x, y - 3.2, f"Passes: cross one off to change a die by 1; {rules.pass_points} point each unused",
+             size=6.5, colour=INK, field="heading")
+    for i in range(rules.passes):
+        pen.circle(x + 3 + i * 7, y - 7.5, 2.6, stroke=INK, width=0.3)
+    y -= 12
+    pen.text(x, y - 3.2, "Score", font=BOLD, size=8, colour=INK, field="heading")
+    labels = ("lines", "zones", "passes", "total")
+    cell = w / 4
+    for i, label in enumerate(labels):
+        pen.rect(x + i * cell + 0.5, y - 13, cell - 1, 8, stroke=INK, width=0.35 if label == "total" else 0.25)
+        pen.text(x + i * cell + cell / 2, y - 16, label, size=6.5, colour=MUTED, align="centre", field="heading")
+    y -= 18
+    if not challenge:
+        pen.text_box(Rect(x, col.y, w, y - col.y - 1), edition.recipe.rules_text(), size=7, min_size=6, colour=INK,
+                     align="left", valign="top", field="rules")
+        return
+    rolls_table(pen, edition, x, y, w)
+    answer_strip(pen, edition, Rect(x, col.y, w, 13))
+
+
+def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> None:
+    """The challenge's rolls, turn 1 first: keep any 2 of each row's 5 dice."""
+    ch = edition.challenge
+    pen.text(x, top - 3.2, f"Solo challenge {ch.rolls.seed}: keep any 2 of each roll, in order",
+             font=BOLD, size=7, colour=INK, field="heading")
+    y = top - 4.4
+    for t, roll in enumerate(ch.rolls.turns):
+        y -= ROW
+        pen.line(x, y, x + w, y, stroke="#BBBBBB", width=0.2)
+        pen.text(x, y + 1.3, f"turn {t + 1}", size=7, colour=MUTED, field="row")
+        for i, d in enumerate(roll):
+            pen.rect(x + 18 + i * 6.5, y + 0.5, 4.6, 3.6, stroke=INK, width=0.2)
+            pen.text(x + 20.3 + i * 6.5, y + 1.3, str(d), font=BOLD, size=7.5, colour=INK, align="centre", field="die")
+
+
+def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:
+    """Fold the strip under before playing: the proven best score, printed upside down."""
+    ch = edition.challenge
+    pen.line(box.x, box.top, box.right, box.top, stroke=INK, width=0.25, dash=(2.0, 1.5))
+    pen.text(box.x, box.top + 1.2, "fold under before playing", size=6, colour=MUTED, field="note")
+    answer = (f"Best possible score: {ch.best} (proven by CP-SAT)" if ch.best is not None
+              else f"Best score: tubedeck solve dice --seed {ch.rolls.seed} --turns {len(ch.rolls.turns)}")
+    pen.text(box.right, box.y + box.h / 2 + 1.5, answer, size=7, colour=INK, angle=180, field="answer")
+
+
+def documents(edition: Edition, options: PrintOptions) -> list:
+    """The map sheet, ``edition.sheets`` pages (a pad), landscape on the build's paper."""
+    pages = tuple(partial(page, edition=edition) for _ in range(edition.sheets))
+    if edition.challenge is not None:  # --challenge S: the solo challenge page follows the pad
+        pages += (partial(page, edition=edition, challenge=True),)
+    return [Sheet("sheet", pages, title=f"{edition.recipe.text.title}: player map sheet", landscape=True)]

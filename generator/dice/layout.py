@@ -1,0 +1,253 @@
+"""The Tube Dice map's geometry: station places, line strokes, section boxes and name labels.
+
+Stations start at their real places (equirectangular, fitted to the area), then a fixed number
+of deterministic relaxation rounds make room for what a player writes and marks: every
+connection long enough for its boxes between two 6.6 mm circles, stations apart, and no line
+passing near a station it does not serve. Labels then take the first free spot round their
+station (no label over a line, a box, a circle or another label): :func:`label_clashes` is the
+test's and the layout's one definition of "over".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from generator.sizes import Rect
+from tubedeck.errors import UsageError
+from tubedeck.games.dice.board import Board
+
+Point = tuple[float, float]
+RADIUS = 3.3  # mm: a 6.6 mm circle holds a written digit
+BOX, PITCH, GAP = 2.5, 3.2, 1.4  # section box side, box pitch, clearance from a circle
+STROKE = 1.2  # mm per line; lines sharing a connection run side by side
+LABEL_PT = 6.5
+STAR_W = 3.2  # mm the star takes before the star station's name
+MIN_APART = 15.0  # mm between station centres
+CLEAR = RADIUS + 3.2  # mm from a station to a connection it is not on
+
+
+def need(sections: int) -> float:
+    """The shortest connection (centre to centre) that fits its boxes."""
+    return 2 * (RADIUS + GAP) + sections * PITCH
+
+
+@dataclass(frozen=True)
+class Label:
+    lines: tuple[str, ...]
+    box: Rect  # ink box, star included
+    star: bool
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    at: tuple[Point, ...]
+    strokes: tuple[tuple[int, str, Point, Point], ...]  # (connection, line id, from, to)
+    boxes: tuple[tuple[int, tuple[Point, ...]], ...]  # (connection, square corners)
+    labels: tuple[Label, ...]
+    half: tuple[float, ...]  # per connection: half the width its strokes and boxes take
+
+    def capsules(self, board: Board) -> list[tuple[Point, Point, float]]:
+        """Each connection as a segment and half-width: what a label must keep off."""
+        return [(self.at[c.a], self.at[c.b], self.half[c.index]) for c in board.connections]
+
+
+def project(board: Board, box: Rect) -> list[Point]:
+    lat = sum(s.lat for s in board.stations) / len(board.stations)
+    k = math.cos(math.radians(lat))
+    xs = [s.lon * k for s in board.stations]
+    ys = [s.lat for s in board.stations]
+    w, h = (max(xs) - min(xs)) or 1e-9, (max(ys) - min(ys)) or 1e-9
+    scale = min(box.w / w, box.h / h)
+    ox, oy = box.x + (box.w - w * scale) / 2, box.y + (box.h - h * scale) / 2
+    return [(ox + (x - min(xs)) * scale, oy + (y - min(ys)) * scale) for x, y in zip(xs, ys)]
+
+
+def seg_distance(p: Point, a: Point, b: Point) -> tuple[float, float, float]:
+    """Distance from p to segment ab and the unit vector from the segment towards p."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ((dx * dx + dy * dy) or 1.0)))
+    nx, ny = p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy)
+    d = math.hypot(nx, ny)
+    if d < 1e-9:
+        length = math.hypot(dx, dy) or 1.0
+        return 0.0, -dy / length, dx / length
+    return d, nx / d, ny / d
+
+
+def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> list[Point]:
+    pos = [list(p) for p in start]
+    n = len(pos)
+    conns = [(c.a, c.b, need(c.sections)) for c in board.connections]
+    for r in range(rounds):
+        moved = 0.0
+        for a, b, want in conns:
+            dx, dy = pos[b][0] - pos[a][0], pos[b][1] - pos[a][1]
+            d = math.hypot(dx, dy) or 1e-6
+            if d < want:
+                push = (want - d) / 2 + 0.05
+                ux, uy = (dx / d, dy / d) if d > 1e-6 else (1.0, 0.0)
+                pos[a][0] -= ux * push; pos[a][1] -= uy * push
+                pos[b][0] += ux * push; pos[b][1] += uy * push
+                moved += push
+        for i in range(n):
+            for j in range(i + 1, n):
+                dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
+                d = math.hypot(dx, dy)
+                if d < MIN_APART:
+                    ux, uy = (dx / d, dy / d) if d > 1e-6 else (math.cos(i + j), math.sin(i + j))
+                    push = (MIN_APART - d) / 2 + 0.05
+                    pos[i][0] -= ux * push; pos[i][1] -= uy * push
+                    pos[j][0] += ux * push; pos[j][1] += uy * push
+                    moved += push
+        for s in range(n):
+            for a, b, _ in conns:
+                if s in (a, b):
+                    continue
+                d, ux, uy = seg_distance(tuple(pos[s]), tuple(pos[a]), tuple(pos[b]))
+                if d < CLEAR:
+                    push = CLEAR - d + 0.05
+                    pos[s][0] += ux * push * 0.6; pos[s][1] += uy * push * 0.6
+                    pos[a][0] -= ux * push * 0.2; pos[a][1] -= uy * push * 0.2
+                    pos[b][0] -= ux * push * 0.2; pos[b][1] -= uy * push * 0.2
+                    moved += push
+        # shrink to fit the area when pushed out of it, never past its edges
+        xs, ys = [p[0] for p in pos], [p[1] for p in pos]
+        w, h = max(xs) - min(xs), max(ys) - min(ys)
+        if w > area.w or h > area.h or min(xs) < area.x or min(ys) < area.y or max(xs) > area.right or max(ys) > area.top:
+            k = min(1.0, area.w / (w or 1), area.h / (h or 1))
+            cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+            tx, ty = area.x + area.w / 2, area.y + area.h / 2
+            pos = [[tx + (p[0] - cx) * k, ty + (p[1] - cy) * k] for p in pos]
+        if moved < 1e-3:
+            break
+    return [(round(p[0], 3), round(p[1], 3)) for p in pos]
+
+
+def strokes(board: Board, at: list[Point]) -> tuple[list, list[float]]:
+    out, half = [], []
+    for c in board.connections:
+        (x1, y1), (x2, y2) = at[c.a], at[c.b]
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+        for i, line in enumerate(c.lines):
+            off = (i - (len(c.lines) - 1) / 2) * STROKE
+            out.append((c.index, line, (x1 + nx * off, y1 + ny * off), (x2 + nx * off, y2 + ny * off)))
+        half.append(max(len(c.lines) * STROKE, BOX * 1.42) / 2)
+    return out, half
+
+
+def boxes(board: Board, at: list[Point]) -> list:
+    out = []
+    for c in board.connections:
+        (x1, y1), (x2, y2) = at[c.a], at[c.b]
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        h = BOX / 2
+        for i in range(c.sections):
+            t = (i - (c.sections - 1) / 2) * PITCH
+            cx, cy = mx + ux * t, my + uy * t
+            out.append((c.index, tuple((cx + ux * sx * h - uy * sy * h, cy + uy * sx * h + ux * sy * h)
+                                       for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))))
+    return out
+
+
+def rect_segment_distance(r: Rect, a: Point, b: Point) -> float:
+    """Shortest distance between a rectangle and a segment (0 if they meet)."""
+    def inside(p: Point) -> bool:
+        return r.x <= p[0] <= r.right and r.y <= p[1] <= r.top
+
+    if inside(a) or inside(b):
+        return 0.0
+    corners = [(r.x, r.y), (r.right, r.y), (r.right, r.top), (r.x, r.top)]
+    for p, q in zip(corners, corners[1:] + corners[:1]):
+        if _cross(a, b, p, q):
+            return 0.0
+    d = min(seg_distance(p, a, b)[0] for p in corners)
+    for p in (a, b):
+        dx = max(r.x - p[0], 0.0, p[0] - r.right)
+        dy = max(r.y - p[1], 0.0, p[1] - r.top)
+        d = min(d, math.hypot(dx, dy))
+    return d
+
+
+def _cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    def orient(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+    return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0)
+
+
+def overlaps(a: Rect, b: Rect) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
+
+
+def label_clashes(box: Rect, board: Board, at, half, placed, own: int, area: Rect) -> bool:
+    """Whether a label box would lie over a line, a box, a station circle or another label, or
+    leave the map area (0.3 mm of air kept round each)."""
+    if box.x < area.x or box.y < area.y or box.right > area.right or box.top > area.top:
+        return True
+    for c in board.connections:
+        if rect_segment_distance(box, at[c.a], at[c.b]) < half[c.index] + 0.3:
+            return True
+    for i, (x, y) in enumerate(at):
+        dx = max(box.x - x, 0.0, x - box.right)
+        dy = max(box.y - y, 0.0, y - box.top)
+        if math.hypot(dx, dy) < RADIUS + (0.3 if i != own else 0.5):
+            return True
+    return any(overlaps(box, other.box.inset(-0.3)) for other in placed)
+
+
+def place_labels(board: Board, at, half, area: Rect, text_width: Callable[[str, str, float], float]) -> list[Label]:
+    em = LABEL_PT * 25.4 / 72
+    order = sorted(range(len(at)), key=lambda s: (-len(board.around[s]), board.stations[s].id))
+    placed: dict[int, Label] = {}
+    for s in order:
+        name = board.stations[s].name
+        star = s == board.star
+        wordings = [(name,)]
+        spaces = [i for i, ch in enumerate(name) if ch == " "]
+        if spaces:
+            cut = min(spaces, key=lambda i: (abs(2 * i - len(name)), i))
+            wordings.append((name[:cut], name[cut + 1:]))
+        x, y = at[s]
+        chosen = None
+        for ring in (0.5, 1.5, 2.8, 4.5, 6.5, 9.0, 12.0):
+            for lines in wordings:
+                w = max(text_width(t, "sans", LABEL_PT) for t in lines) + (STAR_W if star else 0)
+                h = 1.0 * em + (len(lines) - 1) * 1.1 * em
+                d = RADIUS + ring
+                for ang in range(0, 360, 15):
+                    ux, uy = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+                    # the box corner nearest the station sits at distance d in direction ang
+                    bx = x + ux * d - (w if ux < -0.3 else (w / 2 if abs(ux) <= 0.3 else 0))
+                    by = y + uy * d - (h if uy < -0.3 else (h / 2 if abs(uy) <= 0.3 else 0))
+                    box = Rect(bx, by, w, h)
+                    if not label_clashes(box, board, at, half, placed.values(), s, area):
+                        chosen = Label(lines, box, star)
+                        break
+                if chosen:
+                    break
+            if chosen:
+                break
+        if chosen is None:
+            raise UsageError(f"the map of scope {board.scope.label!r} ({len(at)} stations) does not fit one sheet: "
+                             f"no room for the name of {name} clear of lines and boxes; choose a smaller scope")
+        placed[s] = chosen
+    return [placed[s] for s in range(len(at))]
+
+
+MAX_STATIONS = 40  # more circles of 6.6 mm with their boxes do not fit the sheet's map area
+
+
+def layout(board: Board, area: Rect, text_width) -> MapLayout:
+    if len(board.stations) > MAX_STATIONS:
+        raise UsageError(f"the map of scope {board.scope.label!r} has {len(board.stations)} stations: a sheet holds "
+                         f"at most {MAX_STATIONS} (circles of {2 * RADIUS:g} mm with their boxes); choose a smaller scope")
+    inner = area.inset(RADIUS + 8, RADIUS + 5)
+    at = relax(board, project(board, inner), inner)
+    drawn, half = strokes(board, at)
+    labels = place_labels(board, at, half, area, text_width)
+    return MapLayout(tuple(at), tuple(drawn), tuple(boxes(board, at)), tuple(labels), tuple(half))

@@ -1,0 +1,1 @@
+"""Keep Moving print faces."""

@@ -1,0 +1,203 @@
+"""Keep Moving print faces: the 28 double-sided ground cards (side B is each card's own back;
+also as fold-over sheets, :mod:`.fold`),
+the two movement sets (each marked for its player, front and back), the function cards, the
+rules reference card, and the dice, meeple and life-token sheets (:mod:`.sheets`).
+
+Every face draws the edition's own objects (:mod:`tubedeck.games.keepmoving.cards`): nothing
+about the game is restated here. Text always sits on a plain plate (white or paper) so it reads
+over the textures; art stays in ``pen.art_box`` (duplex drift).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from generator.document import Card, Deck
+from generator.options import PrintOptions
+from generator.pen import Pen
+from generator.sizes import CardGeometry, Rect
+from generator.text import measure, sized
+from generator.theme import BOLD, INK, MIN_PT, PAPER, TEXT, WHITE
+from tubedeck.games.keepmoving.cards import FunctionCard, GroundCard, MovementCard, Side
+from tubedeck.games.keepmoving.edition import Edition
+
+from .art import PLAY_COLOURS, SET_COLOURS, meeple, symbol, texture
+from .fold import fold_sheet
+from .sheets import dice_sheet, pieces_sheet
+
+EFFECT = {"lava": "Enter: lose 1 life cube", "grassland": "Enter: take 1 life cube", "dry soil": "Enter: nothing"}
+SYMBOL_TEXT = {"function": "Draw a function card", "replace": "Leaving: replace this card"}
+
+
+def plate(pen: Pen, box: Rect, text: str, size: float, field: str, font: str = BOLD, fill: str = WHITE,
+          max_lines: int | None = None) -> None:
+    """Text on a plain rounded plate filling ``box``."""
+    pen.rect(box.x, box.y, box.w, box.h, fill=fill, stroke=INK, width=0.3, radius=min(1.5, box.h / 3))
+    pen.text_box(box.inset(1.0, 0.6), text, font=font, size=size, min_size=MIN_PT, colour=INK, max_lines=max_lines,
+                 field=field)
+
+
+def ground_face(pen: Pen, card: GroundCard, side: int) -> None:
+    """One side of a ground card: the kind's texture, its name on top, its symbol in the middle
+    and what entering it does at the foot."""
+    face: Side = card.sides[side]
+    s = pen.safe
+    texture(pen, face.kind, pen.art_box, f"{card.id}-{side}")
+    top_h = min(9.0, s.h * 0.16)
+    plate(pen, Rect(s.x, s.top - top_h, s.w, top_h), face.kind.upper(), 11, "kind", max_lines=1)
+    lines = EFFECT[face.kind] + (f". {SYMBOL_TEXT[face.symbol]}" if face.symbol else "")
+    foot_h = min(14.0, s.h * 0.26)
+    plate(pen, Rect(s.x, s.y, s.w, foot_h), f"{lines}. ({card.id} side {'AB'[side]})", 8, "effect", font=TEXT)
+    if face.symbol:
+        room = s.h - top_h - foot_h - 2.0
+        r = max(2.0, min(s.w * 0.3, room * 0.42))
+        symbol(pen, face.symbol, s.x + s.w / 2, s.y + foot_h + 1.0 + room / 2, r)
+
+
+def movement_front(pen: Pen, card: MovementCard, player: int, edition: Edition) -> None:
+    s, art = pen.safe, pen.art_box
+    colour = SET_COLOURS[player]
+    pen.background(PAPER)
+    band = min(9.0, s.h * 0.15)
+    pen.rect(art.x, s.top - band, art.w, band + (s.top - art.top if art.top < s.top else 0), fill=colour)
+    pen.text_box(Rect(s.x, s.top - band + 0.6, s.w, band - 1.2), f"PLAYER {player + 1} - MOVEMENT", font=BOLD,
+                 size=8, min_size=MIN_PT, colour=pen.text_on(colour, WHITE), max_lines=1, field="set")
+    name_h = min(12.0, s.h * 0.2)
+    pen.text_box(Rect(s.x, s.top - band - name_h - 1, s.w, name_h), card.name, font=BOLD, size=18,
+                 min_size=MIN_PT, colour=INK, max_lines=1, field="name")
+    foot_h = min(14.0, s.h * 0.24)
+    pen.text_box(Rect(s.x, s.y, s.w, foot_h), card.text, size=8, min_size=MIN_PT, colour=INK, field="text")
+    mid = Rect(s.x, s.y + foot_h + 1, s.w, s.h - band - name_h - foot_h - 3)
+    if card.action == "move":
+        figure = str(card.value)
+    elif card.action == "roll":
+        figure = " ".join(str(f) for f in sorted(set(edition.dice[card.die].faces)))
+    else:
+        figure = f"+{card.value}"
+    side = min(mid.w, mid.h)
+    box = Rect(mid.centre[0] - side / 2, mid.centre[1] - side / 2, side, side)
+    pen.rect(box.x, box.y, box.w, box.h, stroke=colour, width=0.8, radius=side * 0.15)
+    pen.text_box(box.inset(side * 0.1), figure, font=BOLD, size=40, min_size=MIN_PT, colour=INK, max_lines=2,
+                 field="figure")
+
+
+def movement_back(pen: Pen, player: int, title: str) -> None:
+    s = pen.safe
+    pen.background(SET_COLOURS[player])
+    h = min(16.0, s.h * 0.3)
+    y = s.y + (s.h - h) / 2
+    plate(pen, Rect(s.x, y, s.w, h), f"{title.upper()}\nPLAYER {player + 1}", 11, "back")
+    tall = min((s.top - y - h) * 0.8, s.w * 0.5)
+    if tall > 6:
+        meeple(pen, s.x + s.w / 2, y + h + (s.top - y - h - tall) / 2, tall, WHITE)
+
+
+def function_figure(card: FunctionCard, edition: Edition) -> str:
+    """The big figure a function card shows, from the edition's numbers ("" for none)."""
+    r = edition.rules
+    if card.numbers:
+        return "no " + " ".join(str(n) for n in card.numbers)
+    return {"double": "x2", "life-potion": f"+{r.potion_lives}", "push": f"{r.push_cards} <>",
+            "stun": "skip", "new-hand": "+1", "protection": "stop", "swap": "<>", "steal": "+1"}.get(card.id, "")
+
+
+def function_front(pen: Pen, card: FunctionCard, figure: str = "") -> None:
+    s, art = pen.safe, pen.art_box
+    colour = PLAY_COLOURS[card.colour]
+    pen.background(PAPER)
+    band = min(9.0, s.h * 0.15)
+    pen.rect(art.x, s.top - band, art.w, band, fill=colour)
+    note = "BLUE - PLAY AGAIN" if card.colour == "blue" else "GREEN - ANSWER ONLY"
+    pen.text_box(Rect(s.x, s.top - band + 0.6, s.w, band - 1.2), note, font=BOLD, size=8, min_size=MIN_PT,
+                 colour=pen.text_on(colour, WHITE), max_lines=1, field="colour")
+    name_h = min(11.0, s.h * 0.17)
+    pen.text_box(Rect(s.x, s.top - band - name_h - 1, s.w, name_h), card.name, font=BOLD, size=14,
+                 min_size=MIN_PT, colour=INK, max_lines=2, field="name")
+    body = Rect(s.x, s.y, s.w, s.h - band - name_h - 3)
+    if figure:  # the text above, the figure in what it leaves
+        fit = measure(card.text, TEXT, 9, MIN_PT, body.w, body.h * 0.62)
+        text_h = fit.height if fit else body.h
+        room = body.h - text_h - 2
+        if room >= 8:
+            box = Rect(s.x + s.w * 0.15, s.y, s.w * 0.7, min(room, s.w * 0.45))
+            pen.rect(box.x, box.y, box.w, box.h, stroke=colour, width=0.8, radius=min(box.h, box.w) * 0.15)
+            pen.text_box(box.inset(1.5), figure, font=BOLD, size=22, min_size=MIN_PT, colour=INK, max_lines=1,
+                         field="figure")
+            body = Rect(s.x, s.y + room + 2, s.w, text_h)
+    pen.text_box(body, card.text, size=9, min_size=MIN_PT, colour=INK, valign="top", field="text")
+
+
+def function_back(pen: Pen, title: str) -> None:
+    s = pen.safe
+    pen.background("#3E2723")
+    h = min(16.0, s.h * 0.3)
+    y = s.y + (s.h - h) / 2
+    plate(pen, Rect(s.x, y, s.w, h), f"{title.upper()}\nFUNCTION", 11, "back")
+    r = min((s.top - y - h) * 0.4, s.w * 0.25)
+    if r > 3:
+        symbol(pen, "function", s.x + s.w / 2, (s.top + y + h) / 2, r)
+
+
+def reference_front(pen: Pen, title: str, lines: tuple[str, ...]) -> None:
+    s = pen.safe
+    pen.background(PAPER)
+    pen.text_box(Rect(s.x, s.top - 7, s.w, 7), title, font=BOLD, size=10, min_size=MIN_PT, colour=INK, max_lines=1,
+                 field="title")
+    pen.text_box(Rect(s.x, s.y, s.w, s.h - 8), "\n".join(f"\u2022 {x}" for x in lines), size=8, min_size=MIN_PT,
+                 colour=INK, align="left", valign="top", field="rules")
+
+
+def reference_back(pen: Pen, title: str) -> None:
+    s = pen.safe
+    pen.background(PAPER)
+    pen.rect(s.x, s.y, s.w, s.h, stroke=INK, width=0.8, radius=2.5)
+    h = min(16.0, s.h * 0.3)
+    plate(pen, Rect(s.x + 2, s.y + (s.h - h) / 2, s.w - 4, h), f"{title.upper()}\nREFERENCE", 11, "back")
+
+
+def reference_parts(lines: tuple[str, ...], safe: Rect) -> list[tuple[str, ...]]:
+    """The reference lines, split into as few cards as hold them at 6 pt."""
+    rest, parts = list(lines), []
+    while rest:
+        n = len(rest)
+        while n > 1 and measure("\n".join(f"\u2022 {x}" for x in rest[:n]), TEXT, 8, MIN_PT, safe.w,
+                                safe.h - 8) is None:
+            n -= 1
+        parts.append(tuple(rest[:n]))
+        rest = rest[n:]
+    return parts
+
+
+def documents(edition: Edition, options: PrintOptions) -> list:
+    """Every Keep Moving print document of one edition."""
+    title = edition.texts.title
+    size = options.card.label()
+    ground = [Card(c.id, sized(partial(ground_face, card=c, side=0), size),
+                   back=sized(partial(ground_face, card=c, side=1), size),
+                   label=f"{c.id}: {c.sides[0].label} / {c.sides[1].label}") for c in edition.ground]
+    movement = []
+    for p in range(2):
+        back = sized(partial(movement_back, player=p, title=title), size)
+        for m in edition.movement:
+            for k in range(m.copies):
+                movement.append(Card(f"p{p + 1}-{m.id}-{k + 1}", sized(partial(movement_front, card=m, player=p,
+                                                                               edition=edition), size),
+                                     back=back, label=f"player {p + 1} {m.name}"))
+    function = [Card(f"{f.id}-{k + 1}", sized(partial(function_front, card=f, figure=function_figure(f, edition)),
+                                              size), label=f.name)
+                for f in edition.function for k in range(f.copies)]
+    parts = reference_parts(edition.texts.reference, CardGeometry(options.card.width, options.card.height).safe)
+    reference = [Card(f"reference-{i + 1}", sized(partial(reference_front, title=title + (
+        f" ({i + 1}/{len(parts)})" if len(parts) > 1 else ""), lines=part), size), label="reference")
+        for i, part in enumerate(parts)]
+    return [
+        Deck("ground", tuple(ground), title=f"{title}: {len(ground)} ground cards (side B on the back)"),
+        fold_sheet(edition, options, ground_face),
+        Deck("movement", tuple(movement), title=f"{title}: 2 sets of {len(movement) // 2} movement cards"),
+        Deck("function", tuple(function), back=sized(partial(function_back, title=title), size),
+             title=f"{title}: {len(function)} function cards"),
+        Deck("reference", tuple(reference), back=sized(partial(reference_back, title=title), size),
+             title=f"{title}: reference"),
+        dice_sheet(edition),
+        pieces_sheet(edition),
+    ]

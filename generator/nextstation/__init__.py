@@ -1,0 +1,1 @@
+"""Next Station: London print faces."""

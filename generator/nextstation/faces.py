@@ -1,0 +1,143 @@
+"""Next Station: London print faces: the 11 Station cards (vector symbols), their back, the
+Shared Objective and Pencil Power cards (our own words), a rules reference card with its own
+back, and a score pad page. The classic board is never printed: its layout is the publisher's.
+
+Every face draws the edition's own objects (:class:`tubedeck.games.nextstation.rules.Card`, the
+rule book's values and texts); nothing about the game is restated here.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from generator.document import Card, Deck, Sheet
+from generator.emblem import emblem_in
+from generator.options import PrintOptions
+from generator.pen import Pen
+from generator.sizes import CardGeometry, Rect
+from generator.text import measure, sized
+from generator.theme import BLUE, BOLD, INK, MIN_PT, PAPER, PLAY_PT, TEXT, WHITE
+from tubedeck.games.nextstation.edition import Edition
+from tubedeck.games.nextstation.rules import JOKER, SWITCH, Card as StationCard
+
+from .map import map_page
+from .parts import score_card, symbol
+
+NAMES = {JOKER: "Joker", SWITCH: "Railroad Switch"}
+DECK_NAMES = {"street": "Street", "underground": "Underground"}
+RULES_PT = (8.0, MIN_PT)
+
+
+# -- Station cards ------------------------------------------------------------------------------
+def station_front(pen: Pen, card: StationCard, edition: Edition) -> None:
+    """The deck's colour (Street blue, Underground pink with a yellow band), the symbol large on
+    a white disc, the deck and the symbol named in words."""
+    s, art = pen.safe, pen.art_box
+    colours = edition.book.colours
+    fill = colours[card.deck]
+    pen.background(PAPER)
+    pen.rect(art.x, art.y, art.w, art.h, fill=fill, radius=2.0)
+    if card.underground:
+        band = art.h * 0.08
+        pen.rect(art.x, art.y + art.h * 0.5 - band / 2, art.w, band, fill=colours["underground_band"])
+    head = min(9.0, s.h * 0.11)
+    ink = pen.text_on(fill, WHITE)
+    pen.text_box(Rect(s.x, s.top - head, s.w, head), DECK_NAMES[card.deck], font=BOLD, size=11, min_size=PLAY_PT,
+                 colour=ink, max_lines=1, field="deck")
+    name = NAMES.get(card.face, card.face.capitalize())
+    pen.text_box(Rect(s.x, s.y, s.w, head), name, font=BOLD, size=11, min_size=PLAY_PT, colour=ink, max_lines=1,
+                 field="name")
+    r = min(s.w, s.h - 2 * head - 4) / 2 - 1
+    cx, cy = s.centre
+    pen.circle(cx, cy, r, fill=WHITE, stroke=INK, width=0.6)
+    symbol(pen, card.face, cx, cy, r * 0.72)
+
+
+def station_back(pen: Pen, title: str) -> None:
+    pen.background(BLUE)
+    emblem_in(pen, pen.safe, WHITE if not pen.ink_saver else BLUE, None, title.upper(),
+              largest=min(pen.trim.w, pen.trim.h) * 0.3)
+
+
+def aid_back(pen: Pen, text: str) -> None:
+    """Aid cards' own back (paper, framed): face down they never pass for a Station card."""
+    s = pen.safe
+    pen.background(PAPER)
+    pen.rect(s.x, s.y, s.w, s.h, stroke=BLUE, width=0.8, radius=2.5)
+    emblem_in(pen, s.inset(2.0), BLUE, BLUE, text, largest=min(pen.trim.w, pen.trim.h) * 0.3)
+
+
+# -- text cards: rules, objectives, powers ------------------------------------------------------
+def text_front(pen: Pen, title: str, body: str, accent: str) -> None:
+    s = pen.safe
+    pen.background(PAPER)
+    pen.rect(s.x, s.top - 1.2, s.w, 1.2, fill=accent)
+    pen.text_box(Rect(s.x, s.top - 10, s.w, 8), title, font=BOLD, size=10, min_size=PLAY_PT, colour=INK,
+                 max_lines=2, field="title")
+    pen.text_box(Rect(s.x, s.y, s.w, s.h - 11), body, size=RULES_PT[0], min_size=RULES_PT[1], colour=INK,
+                 align="left", valign="top", field="rules")
+
+
+def rules_parts(lines: tuple[str, ...], safe: Rect) -> list[tuple[str, ...]]:
+    """The rules, split into as few cards as hold them at 6 pt (one or two on most sizes)."""
+    rest = list(lines)
+    box = Rect(safe.x, safe.y, safe.w, safe.h - 11)
+    parts: list[tuple[str, ...]] = []
+    while rest:
+        n = len(rest)
+        while n > 1 and measure("\n".join(f"\u2022 {r}" for r in rest[:n]), TEXT, RULES_PT[0], RULES_PT[1], box.w,
+                                box.h) is None:
+            n -= 1
+        parts.append(tuple(rest[:n]))
+        rest = rest[n:]
+    return parts
+
+
+# -- the score pad ------------------------------------------------------------------------------
+def score_pad_page(pen: Pen, edition: Edition) -> None:
+    s = pen.safe
+    texts = edition.book.texts
+    pen.text_box(Rect(s.x, s.top - 8, s.w, 8), texts["score_pad_title"], font=BOLD, size=12, min_size=PLAY_PT,
+                 colour=INK, max_lines=1, align="left", field="title")
+    pen.text_box(Rect(s.x, s.top - 17, s.w, 8), texts["score_pad_note"], size=8, min_size=MIN_PT, colour=INK,
+                 align="left", valign="top", field="note")
+    rows = 2
+    h = (s.h - 20 - (rows - 1) * 4) / rows
+    w = (s.w - 4) / 2
+    for k in range(4):
+        col, row = k % 2, k // 2
+        score_card(pen, Rect(s.x + col * (w + 4), s.top - 20 - (row + 1) * h - row * 4, w, h), edition)
+
+
+# -- documents ----------------------------------------------------------------------------------
+def documents(edition: Edition, options: PrintOptions) -> list:
+    """Station cards, Shared Objective and Pencil Power cards, the rules reference, the score pad."""
+    book = edition.book
+    title = book.texts["title"]
+    size = options.card.label()
+    stations = [Card(c.id, sized(partial(station_front, card=c, edition=edition), size),
+                     label=f"{DECK_NAMES[c.deck]} {NAMES.get(c.face, c.face)}") for c in book.cards]
+    safe = CardGeometry(options.card.width, options.card.height).safe
+    parts = rules_parts(book.texts["rules_card"], safe)
+    rules = [Card("rules" if len(parts) == 1 else f"rules-{i + 1}",
+                  sized(partial(text_front, title=title + (f" ({i + 1}/{len(parts)})" if len(parts) > 1 else ""),
+                                body="\n".join(f"\u2022 {r}" for r in part), accent=BLUE), size), label="rules")
+             for i, part in enumerate(parts)]
+    modules = [Card(f"objective-{o.id}", sized(partial(text_front, title="Shared Objective", body=o.text,
+                                                         accent=book.colours["underground"]), size),
+                    label=f"objective {o.id}") for o in book.objectives]
+    modules += [Card(f"power-{p.id}", sized(partial(text_front, title="Pencil Power (once a round)", body=p.text,
+                                                      accent=book.colours["street"]), size), label=f"power {p.id}")
+                for p in book.powers]
+    return [
+        Sheet("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps))),
+              title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
+                                                             if len(edition.sheet_maps) > 1 else "")),
+        Deck("stations", stations, back=sized(partial(station_back, title=title), size),
+             title=f"{title}: {len(stations)} Station cards"),
+        Deck("modules", modules, back=sized(partial(aid_back, text="MODULES"), size),
+             title=f"{title}: Shared Objectives and Pencil Powers", share="cards"),
+        Deck("reference", rules, back=sized(partial(aid_back, text="RULES"), size),
+             title=f"{title}: rules reference", share="cards"),
+        Sheet("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),
+    ]

@@ -1,0 +1,43 @@
+"""Prove the solo challenges' best scores: ``python -m solver.dice.challenges [--seeds 0-19]``.
+
+For each seed, the first ``challenge_turns`` rolls (the recipe's) on the bundled map are solved
+by CP-SAT (:mod:`.model`, replayed through the rules engine); only OPTIMAL answers are written to
+``data/dice/challenges.csv``, which the challenge sheet prints on its answer strip. A developer's
+tool: nothing at run time writes the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tubedeck.atomic import atomic_open
+from tubedeck.content import content
+from tubedeck.games.dice.edition import load
+from tubedeck.network import Network
+
+from .solve import solve_rolls
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="0-19", help="a range A-B")
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--out", type=Path, default=content("dice", "challenges.csv"))
+    args = parser.parse_args(argv)
+    lo, _, hi = args.seeds.partition("-")
+    ed = load(Network.load())
+    turns = ed.rules.challenge_turns
+    rows = ["scope,seed,turns,best,status"]
+    for seed in range(int(lo), int(hi or lo) + 1):
+        sol = solve_rolls(ed, seed, turns, args.time_limit)
+        print(f"seed {seed}: {sol.status} {sol.result.score} ({sol.result.wall:.1f} s)", flush=True)
+        if sol.status == "OPTIMAL":
+            rows.append(f"{ed.board.scope.label},{seed},{turns},{sol.result.score},OPTIMAL")
+    with atomic_open(args.out, "w") as fh:
+        fh.write("\n".join(rows) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

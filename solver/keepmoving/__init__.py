@@ -1,0 +1,1 @@
+"""Keep Moving: bots, the simulation and the survival solver."""

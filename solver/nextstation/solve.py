@@ -1,0 +1,73 @@
+"""``tubedeck solve nextstation``: the best possible round for a flip order and a pencil.
+
+The flip order is a seeded deal's (``--seed S --round R``: the R-th round of that game) or the
+order a table just flipped (``--flips "s-circle,switch,u-joker,..."``). The pencil is the
+seeded solo order's pencil for that round unless ``--pencil`` names one. The round is solved on
+an empty sheet (what this round alone could score).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.cpsat import check_time_limit
+from tubedeck.errors import UsageError
+from tubedeck.games.nextstation.edition import Edition, deal
+from tubedeck.games.nextstation.flips import Turn, parse_flips, turns
+
+from .model import RoundResult, best_round
+
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    seed: int | None
+    round: int
+    pencil: str
+    departure: str
+    flips: tuple[str, ...]
+    turns: tuple[Turn, ...]
+    result: RoundResult
+
+    def as_dict(self) -> dict:
+        return {"game": "nextstation", "seed": self.seed, "round": self.round, "pencil": self.pencil,
+                "departure": self.departure, "flips": list(self.flips), "turns": len(self.turns),
+                **self.result.as_dict()}
+
+    def describe(self) -> list[str]:
+        r = self.result
+        head = f"round {self.round}" + (f" of seed {self.seed}" if self.seed is not None else "")
+        lines = [f"{head}: {self.pencil} pencil from {self.departure}, {len(self.turns)} turns",
+                 "flips: " + ", ".join(self.flips)]
+        if r.score is None:
+            return lines + [f"{r.status}: no line found within the time limit (bound {r.bound})"]
+        verdict = "proven best" if r.status == "OPTIMAL" else f"{r.status}, bound {r.bound}"
+        lines.append(f"best round score: {r.score} ({verdict}, {r.wall:.2f} s)")
+        drawn = {t: (u, v) for t, u, v in r.draws}
+        for t, turn in enumerate(self.turns):
+            card = turn.card + (" + Railroad Switch" if turn.switch else "")
+            move = f"{drawn[t][0]} -> {drawn[t][1]}" if t in drawn else "pass"
+            lines.append(f"  turn {t + 1:2d} {card:32s} {move}")
+        return lines
+
+
+def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = "", round: int = 1,  # noqa: A002
+                time_limit: float = 30.0) -> RoundReport:
+    rules = edition.rules
+    check_time_limit(time_limit)
+    if not 1 <= round <= rules.rounds:
+        raise UsageError(f"--round must be 1-{rules.rounds}, got {round}")
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be 0-{MAX_SEED}, got {seed}")
+    if pencil and pencil not in rules.pencils:
+        raise UsageError(f"--pencil must be one of {', '.join(rules.pencils)}, got {pencil!r}")
+    d = deal(edition, 1, seed)
+    order = parse_flips(edition.book, flips) if flips else d.flips[round - 1]
+    ts = turns(edition.book, order)
+    order = order[:order.index(ts[-1].card) + 1]  # the cards flipped before the round ended
+    colour = pencil or d.pencils[0][round - 1]
+    dep = edition.board.departure(colour).id
+    result = best_round(edition.board, edition.book, ts, dep, time_limit=time_limit)
+    return RoundReport(None if flips else seed, round, colour, dep, order, ts, result)
+

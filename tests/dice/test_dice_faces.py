@@ -1,0 +1,114 @@
+"""Tube Dice's map sheet: geometry rules of the layout, and the printed PDF on A4 and Letter."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from generator import PrintOptions, render
+from generator.dice.faces import areas, documents, map_layout
+from generator.dice.layout import BOX, RADIUS, label_clashes, need, overlaps, rect_segment_distance
+from generator.sizes import MM, Rect
+from tubedeck.games.dice.edition import load
+from tubedeck.network import Network
+
+ROOT = Path(__file__).resolve().parents[2]
+A4_SAFE = Rect(6.35, 16.35, 297 - 12.7, 210 - 22.7)
+
+
+@pytest.fixture(scope="module", params=["london", "tinycity"])
+def ed(request):
+    return load(Network.load(None if request.param == "london" else ROOT / "tests" / "data" / "tinycity"))
+
+
+def test_no_label_over_a_line_a_box_a_circle_or_another_label(ed):
+    area, _ = areas(A4_SAFE)
+    lay = map_layout(ed, area)
+    b = ed.board
+    for s, lab in enumerate(lay.labels):
+        others = [l for t, l in enumerate(lay.labels) if t != s]
+        assert not label_clashes(lab.box, b, lay.at, lay.half, others, s, area), b.stations[s].name
+        for _, corners in lay.boxes:  # the boxes themselves, corner by corner
+            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+            assert not overlaps(lab.box, Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+        for _, _, p, q in lay.strokes:
+            assert rect_segment_distance(lab.box, p, q) > 0.6
+
+
+def test_circles_boxes_and_connections_have_room(ed):
+    area, _ = areas(A4_SAFE)
+    lay = map_layout(ed, area)
+    b = ed.board
+    assert 2 * RADIUS >= 6.0
+    for c in b.connections:
+        (x1, y1), (x2, y2) = lay.at[c.a], lay.at[c.b]
+        assert math.hypot(x2 - x1, y2 - y1) >= need(c.sections) - 0.05  # boxes between the circles
+        assert sum(1 for k, _ in lay.boxes if k == c.index) == c.sections
+    for i, p in enumerate(lay.at):
+        assert area.x <= p[0] <= area.right and area.y <= p[1] <= area.top
+        for j, q in enumerate(lay.at[:i]):
+            assert math.hypot(p[0] - q[0], p[1] - q[1]) > 2 * RADIUS + BOX
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_sheet_prints_landscape_with_readable_names(paper, tmp_path):
+    ed = load(Network.load(), sheets=2)
+    opts = PrintOptions.parse(export="pdf", paper=paper)
+    render(documents(ed, opts), opts, tmp_path)
+    with pymupdf.open(tmp_path / "sheet.pdf") as pdf:
+        assert pdf.page_count == 2  # --sheets 2: a pad
+        page = pdf[0]
+        assert page.rect.width > page.rect.height
+        spans = [s for bl in page.get_text("dict")["blocks"] for ln in bl.get("lines", []) for s in ln["spans"]]
+        text = " ".join(s["text"] for s in spans)
+        for st in ed.board.stations:
+            assert st.name.split(" ")[0] in text
+        names = {w for st in ed.board.stations for w in st.name.split(" ")}
+        named = [s for s in spans if s["text"].split(" ")[0] in names]
+        assert named and min(s["size"] for s in named) >= 6.0 - 0.01  # (the engine's ruler is not a face)
+        for line in ed.board.lines:
+            assert line.name in text
+        assert "Score" in text and "Passes" in text and "Zone 1" in text
+        # every station circle is at least 6 mm across
+        circles = [d for d in page.get_drawings() if d.get("fill") == (1.0, 1.0, 1.0)
+                   and abs(d["rect"].width - d["rect"].height) < 0.01 and d["rect"].width >= 6 * MM - 0.1]
+        assert len(circles) >= len(ed.board.stations)
+
+
+def test_greyscale_tells_every_line_apart():
+    from generator.dice.faces import PATTERNS
+
+    ed = load(Network.load())
+    assert len(ed.board.lines) <= len(PATTERNS) and len(set(PATTERNS)) == len(PATTERNS)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_challenge_page_prints_the_rolls_and_the_proven_best(paper, tmp_path):
+    ed = load(Network.load(), challenge="3")
+    assert ed.challenge.best is not None and ed.challenge.status == "OPTIMAL"
+    assert ed.challenge.rolls == ed.rolls(3, ed.rules.challenge_turns)
+    opts = PrintOptions.parse(export="pdf", paper=paper)
+    render(documents(ed, opts), opts, tmp_path)
+    with pymupdf.open(tmp_path / "sheet.pdf") as pdf:
+        assert pdf.page_count == 2
+        text = pdf[1].get_text()
+        assert f"Best possible score: {ed.challenge.best}" in text and "turn 10" in text
+        spans = [s for bl in pdf[1].get_text("dict")["blocks"] for ln in bl.get("lines", []) for s in ln["spans"]]
+        boxes = [pymupdf.Rect(s["bbox"]) for s in spans if s["size"] >= 5.9]
+        for i, a in enumerate(boxes):  # no two texts overlap
+            for b in boxes[:i]:
+                inter = a & b
+                assert inter.is_empty or inter.width < 0.3 or inter.height < 0.3
+    unknown = load(Network.load(), challenge="999")  # not in challenges.csv: the strip names the command
+    assert unknown.challenge.best is None
+
+
+def test_a_map_too_big_for_the_sheet_is_refused_with_a_message(capsys, tmp_path):
+    from conftest import run_cli
+
+    code, _, err = run_cli(capsys, "build", "dice", "--scope", "zone 1", "--out", str(tmp_path), "--export", "pdf")
+    assert code == 2 and "stations" in err and "smaller scope" in err
+    assert not (tmp_path / "dice" / "sheet.pdf").exists()

@@ -1,0 +1,105 @@
+"""Maps generated from the real network: seeded, within the classic's figures, the Thames from
+the real river, playable and solvable."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver.nextstation.exhaustive import best_round as exhaustive
+from solver.nextstation.model import best_round
+from tubedeck.errors import UsageError
+from tubedeck.game import network
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.flips import turns
+from tubedeck.games.nextstation.generate import TOLERANCE, figures, generate, south_of_river, thames
+from tubedeck.games.nextstation.play import CHANCE, new_game
+
+
+@pytest.fixture(scope="module")
+def net():
+    return network(None)
+
+
+@pytest.fixture(scope="module")
+def ed(net):
+    return load(net, map="4")
+
+
+def test_same_seed_same_map_and_seeds_differ(net, ed):
+    again = load(net, map="4")
+    assert again.board == ed.board
+    other = load(net, map="5")
+    assert other.board != ed.board
+
+
+def test_generated_map_meets_the_classic_figures(ed):
+    classic = load(None).board
+    fig, want = figures(ed.board), figures(classic)
+    assert fig["stations"] == 53 and fig["symbols"] == want["symbols"]
+    for key, (lo, hi) in TOLERANCE.items():
+        assert lo * want[key] <= fig[key] <= hi * want[key], key
+    b = ed.board
+    assert Counter(s.district for s in b.stations) == Counter(s.district for s in classic.stations)
+    assert sum(s.tourist for s in b.stations) == 5
+    assert sorted(s.departure for s in b.stations if s.departure) == sorted(ed.rules.pencils)
+    assert all(s.name for s in b.stations) and ed.generated.tries >= 1
+
+
+def test_the_thames_is_the_real_river():
+    river = thames()
+    banks = {"Westminster": (51.5010, -0.1254, False), "Waterloo": (51.5031, -0.1132, True),
+             "Embankment": (51.5074, -0.1223, False), "Pimlico": (51.4893, -0.1334, False),
+             "Vauxhall": (51.4861, -0.1253, True), "Tower Hill": (51.5098, -0.0766, False),
+             "London Bridge": (51.5052, -0.0864, True), "Canary Wharf": (51.5035, -0.0195, False),
+             "North Greenwich": (51.5005, 0.0043, True), "Hammersmith": (51.4922, -0.2237, False),
+             "East Putney": (51.4586, -0.2112, True)}
+    for name, (lat, lon, south) in banks.items():
+        assert south_of_river(river, lon, lat) == south, name
+
+
+def test_the_sheet_agrees_with_itself(ed):
+    """A section crosses the drawn river iff its ends lie on two banks of it."""
+    b, splits = ed.board, ed.generated.river
+    side = {s.id: s.row > splits[s.col] for s in b.stations}
+    assert all(sec.thames == (side[sec.a] != side[sec.b]) for sec in b.sections)
+
+
+def test_generated_maps_play_and_solve(ed):
+    s, rng = new_game(ed, 2, 3), random.Random(3)
+    while not s.is_terminal():
+        s = s.apply(s.seeded_flip() if s.current_player() == CHANCE else rng.choice(s.legal_actions(ed)), ed)
+    assert all(len(sh.round_scores) == 4 for sh in s.sheets)
+    ids = [c.id for c in ed.cards]
+    seed = 0
+    while True:
+        order = ids[:]
+        random.Random(seed).shuffle(order)
+        ts = turns(ed.book, tuple(order))
+        if len(ts) <= 6:
+            break
+        seed += 1
+    dep = ed.board.departure("blue").id
+    assert best_round(ed.board, ed.book, ts, dep).score == exhaustive(ed.board, ed.book, ts, dep)[0]
+
+
+def test_bad_generation_requests(net):
+    with pytest.raises(UsageError):
+        load(net, map="3", zones="x")
+    with pytest.raises(UsageError):
+        load(net, map="3", zones="7-9")  # too few stations
+    with pytest.raises(UsageError):
+        generate(net, load(None).book, load(None).board, -1)
+    with pytest.raises(UsageError):
+        load(None, map="3")  # a generated map needs the network
+
+
+def test_map_sheets_are_consecutive_seeds(net):
+    ed = load(net, map="2", sheets=3)
+    assert [g.seed for g in ed.sheet_maps] == [2, 3, 4] and ed.sheet_maps[0].board == ed.board
+    assert [g.seed for g in load(net, sheets=2).sheet_maps] == [1, 2]  # the classic is never printed
+    for bad in (0, 101):
+        with pytest.raises(UsageError):
+            load(net, sheets=bad)

@@ -1,0 +1,79 @@
+"""The CP-SAT best round agrees with the independent exhaustive search (which walks the rules
+engine's own legal moves) on many seeded flip orders; every CP-SAT line replays legally."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.nextstation.exhaustive import best_round as exhaustive
+from solver.nextstation.model import best_round
+from solver.nextstation.solve import solve_round
+from tubedeck.errors import UsageError
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.flips import turns
+from tubedeck.games.nextstation.play import Line, legal_sections
+from tubedeck.games.nextstation.scoring import line_score
+
+
+@pytest.fixture(scope="module")
+def ed():
+    return load(None)
+
+
+def short_rounds(ed, count, most, least=1, seed=0):
+    """Seeded real flip orders whose round has ``least``-``most`` turns (small enough to search)."""
+    ids = [c.id for c in ed.cards]
+    while count:
+        rng = random.Random(seed)
+        seed += 1
+        order = ids[:]
+        rng.shuffle(order)
+        ts = turns(ed.book, tuple(order))
+        if least <= len(ts) <= most:
+            count -= 1
+            yield ts, ed.board.departure(rng.choice(ed.rules.pencils)).id
+
+
+def replay(ed, ts, dep, draws):
+    line = Line("", (dep,), ())
+    by_turn = {t: (u, v) for t, u, v in draws}
+    for t, turn in enumerate(ts):
+        if t in by_turn:
+            u, v = by_turn[t]
+            legal = {(a, b): i for a, b, i in legal_sections(ed.board, line, frozenset(line.sections), turn)}
+            assert (u, v) in legal, (t, u, v)
+            line = Line("", line.stations + (v,), line.sections + (legal[u, v],))
+    return line_score(ed.board, ed.book, line.stations, line.sections).points
+
+
+@pytest.mark.parametrize("count,least,most", [(14, 5, 6), (4, 7, 7)])
+def test_cp_sat_agrees_with_exhaustive_search(ed, count, least, most):
+    n = 0
+    for ts, dep in short_rounds(ed, count, most, least):
+        want, _ = exhaustive(ed.board, ed.book, ts, dep)
+        got = best_round(ed.board, ed.book, ts, dep, time_limit=60)
+        assert got.status == "OPTIMAL" and got.score == want, (ts, dep)
+        assert replay(ed, ts, dep, got.draws) == got.score
+        n += 1
+    assert n == count
+
+
+def test_earlier_lines_constrain_the_round(ed):
+    ts = next(short_rounds(ed, 1, 6))[0]
+    dep = ed.board.departure("green").id
+    free = best_round(ed.board, ed.book, ts, dep)
+    drawn = frozenset(ed.board.section_between[frozenset((dep, v))].index for v in ("r3c4", "r1c3", "r2c6"))
+    want, _ = exhaustive(ed.board, ed.book, ts, dep, drawn)
+    got = best_round(ed.board, ed.book, ts, dep, drawn)
+    assert got.score == want <= free.score
+
+
+def test_solve_command_inputs(ed):
+    r = solve_round(ed, flips="u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker", pencil="green")
+    assert r.result.status == "OPTIMAL" and r.as_dict()["score"] == r.result.score
+    assert any("proven best" in line for line in r.describe())
+    for kwargs in ({"round": 5}, {"pencil": "orange"}, {"flips": "u-circle"}, {"seed": -1}, {"time_limit": 0}):
+        with pytest.raises(UsageError):
+            solve_round(ed, **kwargs)

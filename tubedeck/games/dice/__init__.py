@@ -1,0 +1,54 @@
+"""Tube Dice: a tube-map roll-and-write (seeds/003, unnamed in its text; the name is ours).
+
+Modules: :mod:`.recipe` (``data/dice/recipe.toml``: the map cut and the rules values),
+:mod:`.scope`, :mod:`.board` (stations, connections with 1-6 sections, lines, zones, star),
+:mod:`.edition` (points per line and zone, seeded rolls), :mod:`.play` (the rules as a state
+machine). Faces: ``generator/dice/``; bots, simulation and the solo solver: ``solver/dice/``.
+"""
+
+from tubedeck.game import Command, Game, Option
+
+BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead."
+
+GAME = Game(
+    id="dice",
+    title="Tube Dice",
+    rules="the tube-map roll-and-write of seeds/003 (unnamed in its text)",
+    summary="Roll 5 dice; write numbers in stations and mark connections of matching sections on your own "
+            "tube map; complete lines and zones first for high points.",
+    players=(1, 4),  # the recipe's [game] players_min/max; a contract test holds them together
+    edition="tubedeck.games.dice.edition:load",
+    options=(
+        Option("recipe", "Recipe TOML (default: data/dice/recipe.toml).", "path"),
+        Option("scope", "The map's part of the network, e.g. 'zone 1 within 2 km', 'zones 1-2', "
+                        "'central,victoria in zone 1' (default: the recipe's)."),
+        Option("sheets", "Map sheets to print (a pad).", "int", 1),
+        Option("challenge", "Also print the solo challenge sheet for this roll seed."),
+    ),
+    faces="generator.dice.faces:documents",
+    documents=("sheet",),
+    setup="tubedeck.games.dice.edition:setup",
+    solves=(
+        Command("dice", "solver.dice.solve:solve_one",
+                help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), by CP-SAT.",
+                options=(Option("seed", "The roll sequence's seed.", "int", 0, short="-s"),
+                         Option("turns", "Turns (rolls) to plan for.", "int", 20),
+                         Option("time_limit", "CP-SAT time limit in seconds (FEASIBLE or UNKNOWN beyond it, "
+                                              "with the bound).", "float", 10.0)),
+                example=("--seed", "1", "--turns", "4")),
+    ),
+    plays=(
+        Command("dice", "solver.dice.simulate:play_one",
+                help="Play one game with bots (random, greedy, lookahead), roll by roll.",
+                options=(Option("players", "Players.", "int", 2, short="-p"),
+                         Option("seed", "The game's seed (its rolls).", "int", 0, short="-s"),
+                         Option("bots", BOTS, default="greedy")),
+                example=("--players", "2", "--seed", "1")),
+    ),
+    simulations=(
+        Command("dice", "solver.dice.simulate:simulation", kind="deals", count_flag="--games",
+                help="Simulate N games with bots: length, score spread, wins by seat, line and zone completions.",
+                options=(Option("bots", BOTS, default="greedy"),),
+                example=("--games", "3", "--players", "2")),
+    ),
+)

@@ -1,0 +1,171 @@
+"""Tube Dice's recipe (``data/dice/recipe.toml``): the map cut from the dataset and the rules values.
+
+Read with :func:`tubedeck.content.read_values`, so a missing key, a wrong type or an unknown key
+is a DataError naming the file and ``table.key``; the numbers are then checked against what
+five six-sided dice can do (a section count no die can reach is refused here).
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+from tubedeck.content import content, read_toml, read_values
+from tubedeck.errors import DataError, Problem
+
+SIDES = 6  # "six-sided dice"
+SECTION_RULES = ("quantile",)
+PLACEHOLDERS = ("lines_to_end", "pass_points", "passes", "players_min", "players_max")
+
+
+def default_recipe() -> Path:
+    return content("dice", "recipe.toml")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The ``[game]`` table: the text's numbers plus the pass count chosen by simulation."""
+
+    name: str
+    players_min: int
+    players_max: int
+    dice: int
+    keep: int
+    use: int
+    lines_to_end: int
+    passes: int
+    pass_points: int
+    challenge_turns: int
+    max_turns: int
+
+
+@dataclass(frozen=True)
+class MapRecipe:
+    scope: str
+    scope_reason: str
+    star: str
+    star_reason: str
+    star_fallback: str
+    fallback_scope: str
+
+
+@dataclass(frozen=True)
+class Sections:
+    rule: str
+    values: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class PointsRule:
+    """high = clamp(round(scale * difficulty), min_high, max_high); low = max(1, round(high * low_share))."""
+
+    scale: float
+    min_high: int
+    max_high: int
+    low_share: float
+
+    def points(self, difficulty: float) -> tuple[int, int]:
+        high = max(self.min_high, min(self.max_high, math.floor(self.scale * difficulty + 0.5)))
+        return high, max(1, math.floor(high * self.low_share + 0.5))  # halves round up
+
+
+@dataclass(frozen=True)
+class Texts:
+    title: str
+    rules: str
+
+
+@dataclass(frozen=True)
+class Recipe:
+    rules: Rules
+    map: MapRecipe
+    sections: Sections
+    points: PointsRule
+    text: Texts
+    source: str
+
+    def rules_text(self) -> str:
+        r = self.rules
+        return self.text.rules.format(lines_to_end=r.lines_to_end, pass_points=r.pass_points, passes=r.passes,
+                                      players_min=r.players_min, players_max=r.players_max)
+
+
+def load_recipe(path: Path | str | None = None) -> Recipe:
+    """Read and check the recipe; every problem at once (DataError)."""
+    path = Path(path or default_recipe())
+    where = str(path)
+    raw = read_toml(path)
+    problems: list[Problem] = []
+    rules = read_values(raw, Rules, where, "game", problems)
+    cut = read_values(raw, MapRecipe, where, "map", problems)
+    points = read_values(raw, PointsRule, where, "points", problems)
+    text = read_values(raw, Texts, where, "text", problems)
+    sections = _sections(raw, where, problems)
+    if rules is not None:
+        _check_rules(rules, where, problems)
+    if points is not None:
+        if not 1 <= points.min_high <= points.max_high:
+            problems.append(Problem(where, None, "points.min_high", "must be 1..max_high"))
+        if not (points.scale > 0 and 0 < points.low_share <= 1):
+            problems.append(Problem(where, None, "points.scale", "scale must be > 0 and low_share in (0, 1]"))
+    if text is not None:
+        try:
+            names = {f for _, f, _, _ in string.Formatter().parse(text.rules) if f}
+        except ValueError as exc:
+            names = set()
+            problems.append(Problem(where, None, "text.rules", f"malformed placeholder ({exc})"))
+        for unknown in sorted(names - set(PLACEHOLDERS)):
+            problems.append(Problem(where, None, "text.rules", f"unknown placeholder {{{unknown}}} "
+                                                               f"(known: {', '.join(PLACEHOLDERS)})"))
+    if problems:
+        raise DataError(problems)
+    return Recipe(rules, cut, sections, points, text, where)
+
+
+def _check_rules(r: Rules, where: str, problems: list[Problem]) -> None:
+    def bad(key: str, message: str) -> None:
+        problems.append(Problem(where, None, f"game.{key}", message))
+
+    if not 1 <= r.players_min <= r.players_max <= 8:
+        bad("players_min", f"players must satisfy 1 <= min <= max <= 8, got {r.players_min}-{r.players_max}")
+    if not 1 <= r.use <= r.keep < r.dice <= 12:
+        bad("dice", "need 1 <= use <= keep < dice <= 12")
+    if r.use != 2:
+        bad("use", "the rules use exactly 2 dice: one for the station, one for the connections")
+    if r.dice - r.keep < r.use:
+        bad("keep", f"the others need {r.use} dice of the {r.dice - r.keep} left")
+    if not 1 <= r.challenge_turns <= 30:
+        bad("challenge_turns", "must be 1-30")
+    for key in ("lines_to_end", "max_turns"):
+        if getattr(r, key) < 1:
+            bad(key, "must be at least 1")
+    if r.max_turns > 10_000:
+        bad("max_turns", "at most 10000")
+    if not 0 <= r.passes <= 30 or r.pass_points < 0:
+        bad("passes", "passes must be 0-30 and pass_points >= 0")
+
+
+def _sections(raw: dict, where: str, problems: list[Problem]) -> Sections:
+    table = raw.get("sections")
+    if not isinstance(table, dict):
+        problems.append(Problem(where, None, "sections", "missing table [sections]"))
+        return Sections("quantile", (), "")
+    for extra in sorted(set(table) - {"rule", "values", "reason"}):
+        problems.append(Problem(where, None, f"sections.{extra}", "unknown key"))
+    rule, values, reason = table.get("rule"), table.get("values"), table.get("reason", "")
+    if rule not in SECTION_RULES:
+        problems.append(Problem(where, None, "sections.rule", f"unknown rule {rule!r} (known: {', '.join(SECTION_RULES)})"))
+    ok = isinstance(values, list) and values and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    if not ok:
+        problems.append(Problem(where, None, "sections.values", f"must be a non-empty list of whole numbers, got {values!r}"))
+        return Sections(str(rule), (), str(reason))
+    unreachable = [v for v in values if not 1 <= v <= SIDES]
+    if unreachable:
+        problems.append(Problem(where, None, "sections.values",
+                                f"{unreachable[0]} sections: a six-sided die (1-{SIDES}) cannot reach it"))
+    if len(set(values)) != len(values) or list(values) != sorted(values):
+        problems.append(Problem(where, None, "sections.values", "must be distinct and increasing"))
+    return Sections(str(rule), tuple(values), str(reason))

@@ -1,0 +1,62 @@
+"""Next Station: London (Matthew Dunstan, Blue Orange 2022): a flip-and-write for 1-4 players.
+
+Modules: :mod:`.rules` (rules values, Station cards, objectives, powers), :mod:`.board` (a map:
+stations, sections, districts, Thames, derived crossings), :mod:`.generate` (maps from the real
+network), :mod:`.edition` (the loader, seeded deals), :mod:`.flips` (turns), :mod:`.lines` (the
+construction rules), :mod:`.scoring`, :mod:`.powers`, :mod:`.play` (the rules as a state machine). Faces:
+``generator/nextstation/``; solver: ``solver/nextstation/``.
+"""
+
+from tubedeck.game import Command, Game, Option
+
+GAME = Game(
+    id="nextstation",
+    title="Next Station: London",
+    rules="Next Station: London (Matthew Dunstan, Blue Orange 2022; seeds/004 and the published rulebook)",
+    summary="Flip Station cards and draw one Underground line per round on a 10 x 10 station grid; "
+            "the best possible round for a flip order, proven by CP-SAT.",
+    players=(1, 4),  # the same figures as rules.toml's [rules]; a contract test holds them together
+    edition="tubedeck.games.nextstation.edition:load",
+    options=(Option("map", "classic (the published layout, as data), a seed (a map generated from the Tube "
+                           "network) or a map folder in the classic's files.", default="classic"),
+             Option("zones", "Fare zones a generated map draws its stations from.", default="1-2"),
+             Option("sheets", "Map sheets to print: generated maps from the map's seed on (1 for classic).",
+                    "int", 1)),
+    faces="generator.nextstation.faces:documents",
+    documents=("map", "stations", "modules", "reference", "score-pad"),
+    setup="tubedeck.games.nextstation.edition:setup",
+    checks=(
+        Command("nextstation", "solver.nextstation.check:par_check", kind="deals",
+                help="Par scores: the proven best first round over N flip seeds (CP-SAT), a summary.",
+                example=("--deals", "2", "--seed", "1")),
+    ),
+    solves=(
+        Command("nextstation", "solver.nextstation.solve:solve_round",
+                help="The best possible single round for a flip order (seeded or as flipped) and a pencil.",
+                options=(Option("seed", "Seed of the deal whose flips to use.", "int", 0, short="-s"),
+                         Option("flips", "The flips as a table flipped them: s-circle, u-joker, switch, ... "
+                                         "(overrides --seed).", default=""),
+                         Option("pencil", "green, pink, purple or blue (default: the seeded solo order's).",
+                                default=""),
+                         Option("round", "Which round of the seeded game (1-4).", "int", 1),
+                         Option("time_limit", "CP-SAT time limit in seconds.", "float", 30.0)),
+                example=("--flips", "u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker",
+                         "--pencil", "purple")),
+    ),
+    plays=(
+        Command("nextstation", "solver.nextstation.simulate:play_one",
+                help="Play one game with bots (random, greedy, lookahead): every sheet and score.",
+                options=(Option("players", "Players.", "int", 1, short="-p"),
+                         Option("seed", "The game's seed.", "int", 0, short="-s"),
+                         Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
+                                        "greedy, lookahead.", default="greedy")),
+                example=("--players", "2", "--seed", "1", "--bots", "greedy,random")),
+    ),
+    simulations=(
+        Command("nextstation", "solver.nextstation.simulate:simulation", kind="deals", count_flag="--games",
+                help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins.",
+                options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
+                                        "greedy, lookahead.", default="greedy"),),
+                example=("--games", "3", "--players", "1", "--bots", "greedy")),
+    ),
+)

@@ -1,0 +1,244 @@
+"""A Next Station map: stations on a grid, the potential sections between them, districts, the
+Thames, and the section crossings (derived from coordinates, never typed).
+
+A map is four files in one folder, named with a common prefix (``classic-`` for the bundled
+classic map in ``data/nextstation/``, none in a map folder of your own): ``map.toml`` (title,
+grid size), ``stations.csv`` (id, row, col, symbol, district, tourist, departure),
+``sections.csv`` (from, to, thames) and ``districts.csv`` (id, kind, rows, cols). (The files sit
+beside the rules rather than in a subfolder so that the wheel ships them: only ``data/<game>/``
+folders are packaged.) Validation reports every problem with file, line and column: a station off
+the grid or on another's cell, an unknown symbol, district or pencil, a station outside its
+district's box, a section that is not straight along one of the 8 directions or that passes over
+a station (skips it), a repeated section, a district without stations, a pencil without exactly
+one departure station.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from tubedeck.content import read_csv, read_toml
+from tubedeck.errors import DataError, Problem
+
+from .rules import QUESTION_MARK, Rules
+
+
+
+@dataclass(frozen=True)
+class Station:
+    id: str
+    row: int
+    col: int
+    symbol: str  # a rules symbol, or "question-mark" (the central station: every card reaches it)
+    district: str
+    tourist: bool
+    departure: str  # the pencil colour departing here, or ""
+    name: str = ""  # a generated map's real station name (printed small under the symbol)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A potential section (a dotted line on the map) between two stations, ``a`` < ``b``."""
+
+    index: int
+    a: str
+    b: str
+    thames: bool
+
+    def other(self, station: str) -> str:
+        return self.b if station == self.a else self.a
+
+
+@dataclass(frozen=True)
+class District:
+    id: str
+    kind: str  # "main" or "corner" (the rulebook's secondary districts)
+    rows: tuple[int, int]
+    cols: tuple[int, int]
+
+    def holds(self, row: int, col: int) -> bool:
+        return self.rows[0] <= row <= self.rows[1] and self.cols[0] <= col <= self.cols[1]
+
+
+@dataclass(frozen=True)
+class Board:
+    title: str
+    rows: int
+    cols: int
+    stations: tuple[Station, ...]
+    sections: tuple[Section, ...]
+    districts: tuple[District, ...]
+    crossings: frozenset[tuple[int, int]]  # (i, j), i < j: sections that cross away from a station
+
+    @cached_property
+    def by_id(self) -> dict[str, Station]:
+        return {s.id: s for s in self.stations}
+
+    @cached_property
+    def incident(self) -> dict[str, tuple[Section, ...]]:
+        out: dict[str, list[Section]] = {s.id: [] for s in self.stations}
+        for sec in self.sections:
+            out[sec.a].append(sec)
+            out[sec.b].append(sec)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def section_between(self) -> dict[frozenset, Section]:
+        return {frozenset((s.a, s.b)): s for s in self.sections}
+
+    @cached_property
+    def crossing(self) -> tuple[frozenset[int], ...]:
+        """For each section index, the sections it crosses."""
+        out: list[set[int]] = [set() for _ in self.sections]
+        for i, j in self.crossings:
+            out[i].add(j)
+            out[j].add(i)
+        return tuple(frozenset(s) for s in out)
+
+    def departure(self, pencil: str) -> Station:
+        return next(s for s in self.stations if s.departure == pencil)
+
+    def matches(self, station: str, symbol: str | None) -> bool:
+        """Whether a card showing ``symbol`` (None = a Joker) lets a section reach ``station``."""
+        sym = self.by_id[station].symbol
+        return symbol is None or sym == QUESTION_MARK or sym == symbol
+
+
+def _cross(p, q, r, s) -> bool:
+    """Segments pq and rs cross at a point interior to both (orientation test on integers)."""
+    def orient(a, b, c):
+        v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return (v > 0) - (v < 0)
+    return orient(p, q, r) * orient(p, q, s) < 0 and orient(r, s, p) * orient(r, s, q) < 0
+
+
+def derive_crossings(stations: dict[str, Station], sections: tuple[Section, ...]) -> frozenset[tuple[int, int]]:
+    pos = {k: (s.row, s.col) for k, s in stations.items()}
+    out = set()
+    for i, x in enumerate(sections):
+        for y in sections[i + 1:]:
+            if {x.a, x.b} & {y.a, y.b}:
+                continue
+            if _cross(pos[x.a], pos[x.b], pos[y.a], pos[y.b]):
+                out.add((x.index, y.index))
+    return frozenset(out)
+
+
+def _band(text: str) -> tuple[int, int] | None:
+    lo, _, hi = text.partition("-")
+    if not lo.isdigit() or (hi and not hi.isdigit()):
+        return None
+    return int(lo), int(hi or lo)
+
+
+def load_board(folder: Path, rules: Rules, prefix: str = "") -> Board:
+    """Read and validate one map folder (DataError listing every problem)."""
+    problems: list[Problem] = []
+    raw = read_toml(folder / f"{prefix}map.toml").get("map", {})
+    title, rows, cols = raw.get("title"), raw.get("rows"), raw.get("cols")
+    where = str(folder / f"{prefix}map.toml")
+    if not isinstance(title, str) or not title:
+        problems.append(Problem(where, None, "map.title", "missing or not a string"))
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 40 for v in (rows, cols)):
+        raise DataError(problems + [Problem(where, None, "map.rows", "rows and cols must be whole numbers 2-40")])
+    districts = _districts(folder / f"{prefix}districts.csv", rows, cols, problems)
+    stations = _stations(folder / f"{prefix}stations.csv", rows, cols, rules, districts, problems)
+    sections = _sections(folder / f"{prefix}sections.csv", stations, problems)
+    used = {s.district for s in stations.values()}
+    for d in districts.values():
+        if d.id not in used:
+            problems.append(Problem(f"{prefix}districts.csv", None, "id", f"district {d.id!r} has no station"))
+    for pencil in rules.pencils:
+        n = sum(s.departure == pencil for s in stations.values())
+        if n != 1:
+            problems.append(Problem(f"{prefix}stations.csv", None, "departure", f"pencil {pencil!r} has {n} departure stations, needs 1"))
+    if problems:
+        raise DataError(problems)
+    return Board(title, rows, cols, tuple(stations.values()), sections, tuple(districts.values()),
+                 derive_crossings(stations, sections))
+
+
+def _districts(path: Path, rows: int, cols: int, problems: list[Problem]) -> dict[str, District]:
+    out: dict[str, District] = {}
+    for r in read_csv(path, ("id", "kind", "rows", "cols"), problems):
+        rb, cb = _band(r["rows"]), _band(r["cols"])
+        if r["kind"] not in ("main", "corner"):
+            problems.append(r.problem("kind", f"must be main or corner, got {r['kind']!r}"))
+        elif r["id"] in out or not r["id"]:
+            problems.append(r.problem("id", f"blank or repeated district {r['id']!r}"))
+        elif rb is None or cb is None or not (0 <= rb[0] <= rb[1] < rows and 0 <= cb[0] <= cb[1] < cols):
+            problems.append(r.problem("rows", f"rows/cols must be bands like 0-2 inside the {rows}x{cols} grid"))
+        else:
+            out[r["id"]] = District(r["id"], r["kind"], rb, cb)
+    return out
+
+
+def _stations(path: Path, rows, cols, rules: Rules, districts, problems) -> dict[str, Station]:
+    out: dict[str, Station] = {}
+    cells: dict[tuple[int, int], str] = {}
+    symbols = rules.symbols + (QUESTION_MARK,)
+    for r in read_csv(path, ("id", "row", "col", "symbol", "district", "tourist", "departure"),
+                      problems):
+        bad = len(problems)
+        if not r["id"] or r["id"] in out:
+            problems.append(r.problem("id", f"blank or repeated station {r['id']!r}"))
+        if not (r["row"].isdigit() and r["col"].isdigit()) or int(r["row"]) >= rows or int(r["col"]) >= cols:
+            problems.append(r.problem("row", f"station {r['id']!r} at ({r['row']}, {r['col']}) is off the "
+                                             f"{rows}x{cols} grid"))
+        if r["symbol"] not in symbols:
+            problems.append(r.problem("symbol", f"unknown symbol {r['symbol']!r} (known: {', '.join(symbols)})"))
+        if r["district"] not in districts:
+            problems.append(r.problem("district", f"unknown district {r['district']!r}"))
+        if r["tourist"] not in ("", "yes"):
+            problems.append(r.problem("tourist", f"must be yes or blank, got {r['tourist']!r}"))
+        if r["departure"] and r["departure"] not in rules.pencils:
+            problems.append(r.problem("departure", f"unknown pencil {r['departure']!r} (known: {', '.join(rules.pencils)})"))
+        if len(problems) > bad:
+            continue
+        row, col = int(r["row"]), int(r["col"])
+        if (row, col) in cells:
+            problems.append(r.problem("row", f"station {r['id']!r} is on the cell of {cells[row, col]!r}"))
+            continue
+        if not districts[r["district"]].holds(row, col):
+            problems.append(r.problem("district", f"({row}, {col}) lies outside district {r['district']!r}"))
+            continue
+        cells[row, col] = r["id"]
+        out[r["id"]] = Station(r["id"], row, col, r["symbol"], r["district"], r["tourist"] == "yes", r["departure"])
+    return out
+
+
+def _sections(path: Path, stations: dict[str, Station], problems: list[Problem]) -> tuple[Section, ...]:
+    cells = {(s.row, s.col): k for k, s in stations.items()}
+    out: list[Section] = []
+    seen: set[frozenset] = set()
+    for r in read_csv(path, ("from", "to", "thames"), problems):
+        a, b = r["from"], r["to"]
+        missing = [c for c, v in (("from", a), ("to", b)) if v not in stations]
+        for col in missing:
+            problems.append(r.problem(col, f"unknown station {r[col]!r}"))
+        if r["thames"] not in ("", "yes"):
+            problems.append(r.problem("thames", f"must be yes or blank, got {r['thames']!r}"))
+            continue
+        if missing:
+            continue
+        if a == b or frozenset((a, b)) in seen:
+            problems.append(r.problem("to", f"section {a}-{b} joins a station to itself or is repeated"))
+            continue
+        dr, dc = stations[b].row - stations[a].row, stations[b].col - stations[a].col
+        n = max(abs(dr), abs(dc))
+        step = ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))
+        if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            problems.append(r.problem("to", f"section {a}-{b} is not along one of the 8 directions"))
+            continue
+        between = [cells[p] for k in range(1, n)
+                   if (p := (stations[a].row + k * step[0], stations[a].col + k * step[1])) in cells]
+        if between:
+            problems.append(r.problem("to", f"section {a}-{b} skips station {between[0]!r}: a section joins "
+                                            "only the nearest stations"))
+            continue
+        seen.add(frozenset((a, b)))
+        a, b = sorted((a, b))
+        out.append(Section(len(out), a, b, r["thames"] == "yes"))
+    return tuple(out)

@@ -1,0 +1,134 @@
+"""One Next Station: London edition: the rules values, the 11 Station cards and a map (the classic
+London layout from ``data/nextstation/classic-*`` by default), built once per process and shared
+by the rules engine, the solver and the faces.
+
+The classic map is its own board: it is not derived from the Tube dataset, so the loader takes
+the network like every game's and ignores it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from tubedeck.content import game_dir
+from tubedeck.errors import UsageError
+
+from .board import Board, load_board
+from .generate import Generated, generate, parse_zones
+from .rules import Card, RuleBook, Rules, Scores, load_rules
+
+MAPS = ("classic",)
+
+
+@dataclass(frozen=True)
+class Edition:
+    """``board`` is the map played, solved and checked (the classic by default, or a generated
+    one with ``--map SEED``); :attr:`sheet` is the generated map the map sheet prints (the
+    classic board is never printed): the played map when it is generated, else seed 1."""
+
+    book: RuleBook
+    board: Board
+    network: object = field(default=None, compare=False, repr=False)
+    zones: str = "1-2"
+    generated: Generated | None = None
+    sheets: int = 1
+
+    @cached_property
+    def sheet(self) -> Generated:
+        return self.sheet_maps[0]
+
+    @cached_property
+    def sheet_maps(self) -> tuple[Generated, ...]:
+        """The maps the map sheet prints, one a page: the played map's seed (1 for the classic,
+        which is never printed) and the next ``sheets - 1`` seeds."""
+        if self.network is None:
+            raise UsageError("the map sheet is generated from the Tube dataset: load the edition with a network")
+        first = self.generated.seed if self.generated is not None else 1
+        made = [self.generated] if self.generated is not None else []
+        while len(made) < self.sheets:
+            made.append(generate(self.network, self.book, self.board if self.generated is None else self._classic(),
+                                 first + len(made), self.zones))
+        return tuple(made)
+
+    def _classic(self) -> Board:
+        return load_board(game_dir("nextstation"), self.book.rules, prefix="classic-")
+
+    @property
+    def rules(self) -> Rules:
+        return self.book.rules
+
+    @property
+    def scores(self) -> Scores:
+        return self.book.scores
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.book.cards
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A seeded game: each player's pencil per round and each round's shuffled Station cards."""
+
+    seed: int
+    players: int
+    pencils: tuple[tuple[str, ...], ...]  # pencils[player][round]
+    flips: tuple[tuple[str, ...], ...]  # flips[round]: card ids in the order they are flipped
+
+
+MAX_SHEETS = 100
+
+
+def load(network=None, map: str | None = None, zones: str = "1-2", sheets: int = 1) -> Edition:  # noqa: A002
+    """The classic map by default; ``--map SEED`` a map generated from the network (``--zones``);
+    ``--map DIR`` a map folder in the classic's files."""
+    book = load_rules()
+    name = str(map or "classic")
+    classic = load_board(game_dir("nextstation"), book.rules, prefix="classic-")
+    parse_zones(zones)
+    if not 1 <= sheets <= MAX_SHEETS:
+        raise UsageError(f"--sheets must be 1-{MAX_SHEETS}, got {sheets}")
+    if name in MAPS:
+        return Edition(book, classic, network, zones, None, sheets)
+    if name.isdigit():
+        if network is None:
+            raise UsageError("--map SEED generates a map from the Tube dataset, which is not loaded here")
+        made = generate(network, book, classic, int(name), zones)
+        return Edition(book, made.board, network, zones, made, sheets)
+    if not Path(name).is_dir():
+        raise UsageError(f"--map must be classic, a seed (a generated map) or a map folder, got {name!r}")
+    return Edition(book, load_board(Path(name), book.rules), network, zones, None, sheets)
+
+
+def pencil_orders(rules: Rules, players: int, first: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Pencils round the table. The four pencils sit on four places in a ring; players take
+    places 0..n-1 spread round it (2 players: 0 and 2, a spare pencil to each one's left, as the
+    setup says), and each round every pencil moves one place to the left, so a player takes the
+    pencil from their right, or the unused one lying there. ``first`` = pencils at places 0..3."""
+    ring = len(first)
+    step = ring // players if ring % players == 0 else 1
+    places = [p * step for p in range(players)]
+    return tuple(tuple(first[(q - r) % ring] for r in range(rules.rounds)) for q in places)
+
+
+def deal(edition: Edition, players: int, seed: int) -> Deal:
+    """``random.Random(seed)`` places the pencils, then shuffles the 11 cards once per round."""
+    rules = edition.rules
+    if not rules.players_min <= players <= rules.players_max:
+        raise UsageError(f"--players must be {rules.players_min}-{rules.players_max}, got {players}")
+    rng = random.Random(seed)
+    first = list(rules.pencils)
+    rng.shuffle(first)
+    flips = []
+    for _ in range(rules.rounds):
+        ids = [c.id for c in edition.cards]
+        rng.shuffle(ids)
+        flips.append(tuple(ids))
+    return Deal(seed, players, pencil_orders(rules, players, tuple(first)), tuple(flips))
+
+
+def setup(edition: Edition, players: int, seed: int) -> Deal:
+    return deal(edition, players, seed)

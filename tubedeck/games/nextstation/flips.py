@@ -1,0 +1,81 @@
+"""A round's flips as turns, and flip orders typed by a player.
+
+The controller flips the 11 Station cards one at a time. Each flip of a symbol or Joker card is a
+**turn**: every player may draw one section. A Railroad Switch is not a turn of its own: the next
+card is flipped at once and that turn's section may start from any station of the line; a Switch
+flipped on turn 1 or 2 of the round (``switch_ignored_turns``) is ignored. The round ends after
+the turn of the ``round_end``-th (5th) Underground card; cards after it are never flipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tubedeck.errors import UsageError
+
+from .rules import JOKER, RuleBook
+
+
+@dataclass(frozen=True)
+class Turn:
+    card: str  # the card id flipped for this turn
+    symbol: str | None  # the symbol to reach; None for a Joker (any symbol)
+    switch: bool  # a Railroad Switch came with this card: start from any station of the line
+    last: bool  # this turn's card is the round's last Underground card
+
+
+def turns_so_far(book: RuleBook, order: tuple[str, ...]) -> tuple[tuple[Turn, ...], bool]:
+    """The turns of a (partial) flip order, and whether a Switch waits for the next card."""
+    by_id = {c.id: c for c in book.cards}
+    rules = book.rules
+    out: list[Turn] = []
+    under, switch = 0, False
+    for position, ident in enumerate(order, start=1):
+        if out and out[-1].last:
+            break  # the round is over: later cards are never flipped
+        card = by_id[ident]
+        if card.switch:
+            # "flipped over ... on the first or second turn of the round then it is ignored"
+            switch = position > rules.switch_ignored_turns
+            continue
+        under += card.underground
+        out.append(Turn(card.id, None if card.face == JOKER else card.face, switch, under == rules.round_end))
+        switch = False
+    return tuple(out), switch
+
+
+def turns(book: RuleBook, order: tuple[str, ...]) -> tuple[Turn, ...]:
+    """The turns a flip order gives (UsageError if the order never ends the round)."""
+    out, _ = turns_so_far(book, order)
+    if not out or not out[-1].last:
+        under = sum(book.card(i).underground for i in order)
+        raise UsageError(f"the flips hold {under} Underground cards; a round ends on the {book.rules.round_end}th")
+    return out
+
+
+ALIASES = {"switch": "street-switch", "railroad-switch": "street-switch"}
+
+
+def parse_flips(book: RuleBook, text: str) -> tuple[str, ...]:
+    """A typed flip order: card ids (``street-circle``, ``underground-joker``, ``switch``) or short
+    forms ``s-circle`` / ``u-circle``, comma-separated. No card twice; the order must reach the
+    round's end (later cards may be left off)."""
+    ids = {c.id for c in book.cards}
+    out: list[str] = []
+    for raw in text.split(","):
+        word = raw.strip().lower().replace(" ", "-").replace("_", "-")
+        if not word:
+            continue
+        if word.startswith("s-"):
+            word = "street-" + word[2:]
+        elif word.startswith("u-"):
+            word = "underground-" + word[2:]
+        word = ALIASES.get(word, word)
+        if word not in ids:
+            raise UsageError(f"unknown Station card {raw.strip()!r} in --flips (known: {', '.join(sorted(ids))}; "
+                             "short forms s-circle, u-joker, switch)")
+        if word in out:
+            raise UsageError(f"--flips names {word!r} twice; each of the {len(ids)} cards is flipped once")
+        out.append(word)
+    turns(book, tuple(out))  # the order must end the round
+    return tuple(out)

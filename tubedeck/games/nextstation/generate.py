@@ -1,0 +1,260 @@
+"""New Next Station maps generated from the real network (``--map SEED``).
+
+1. **Stations by geography.** The Tube stations of the chosen zones are projected (longitude
+   scaled by cos latitude) onto the 10 x 10 grid. Each district gets as many cells as the
+   classic's same district (4/6/4, 6/9/6, 4/6/4 and the four corners), picked at random
+   (seeded); a min-cost assignment (OR-tools min cost flow) then puts one station on each cell,
+   minimising the squared distance between a station's projected place and its cell, so
+   relative positions are kept and the stations chosen are those nearest the cells.
+2. **Symbols** 13 of each, cycled district by district and shuffled inside each district, so
+   every district holds a near-even mix as in the classic; the ? station is the central
+   district's station nearest the centre. **Districts**: the grid's 3 x 3 cut plus the corners
+   (the classic's district boxes).
+3. **The Thames** from the real river (``data/nextstation/thames.csv``: the centreline at the
+   bridges): a station is on the south bank when it lies south of the river at its longitude,
+   and a section crosses when its ends lie on opposite banks.
+4. **Tourist sites**: the ? station plus four listed stations (grade I and II* first), spread out
+   (at least 3 cells apart when possible); **departures** at the stations nearest the classic's
+   four departure cells.
+5. **Acceptance**: a candidate must meet the classic's structural figures within tolerances
+   (:data:`TOLERANCE`); otherwise the next candidate is tried (``tries`` says how many).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from tubedeck.content import game_dir, read_csv
+from tubedeck.errors import DataError, NotApplicable, UsageError
+
+from .board import Board, Section, Station, derive_crossings
+from .rules import QUESTION_MARK, RuleBook
+
+TOLERANCE = {"sections": (0.85, 1.15), "thames": (0.5, 1.6), "crossings": (0.6, 1.4)}
+MAX_TRIES = 40
+GRADES = {"I": 0, "II*": 1, "II": 2}
+
+
+@dataclass(frozen=True)
+class Generated:
+    board: Board
+    names: dict  # station id -> name as the dataset writes it
+    seed: int
+    tries: int  # candidates tried before one was accepted (1 = the first)
+    figures: dict
+    river: tuple[float, ...] = ()  # per column, the row (between stations) where the Thames runs
+
+
+def parse_zones(text: str) -> tuple[int, int]:
+    lo, _, hi = str(text).partition("-")
+    if not lo.strip().isdigit() or (hi and not hi.strip().isdigit()):
+        raise UsageError(f"--zones must be like 1-2, got {text!r}")
+    a, b = int(lo), int(hi or lo)
+    if not 1 <= a <= b <= 9:
+        raise UsageError(f"--zones must be within 1-9 and low-high, got {text!r}")
+    return a, b
+
+
+def thames(path: Path | None = None) -> list[tuple[float, float]]:
+    problems: list = []
+    rows = read_csv(path or game_dir("nextstation") / "thames.csv", ("lon", "lat"), problems)
+    points = []
+    for r in rows:
+        try:
+            points.append((float(r["lon"]), float(r["lat"])))
+        except ValueError:
+            problems.append(r.problem("lon", "lon and lat must be numbers"))
+    if problems:
+        raise DataError(problems)
+    return sorted(points)
+
+
+def south_of_river(river: list[tuple[float, float]], lon: float, lat: float) -> bool:
+    if lon <= river[0][0]:
+        return lat < river[0][1]
+    for (x0, y0), (x1, y1) in zip(river, river[1:]):
+        if x0 <= lon <= x1:
+            return lat < y0 + (y1 - y0) * (lon - x0) / (x1 - x0 or 1)
+    return lat < river[-1][1]
+
+
+def _project(stations) -> dict[str, tuple[float, float]]:
+    """(row, col) in grid units, 0-9, north up; the 2nd-98th percentiles span the grid."""
+    lat0 = sum(s.lat for s in stations) / len(stations)
+    xs = sorted(s.lon * math.cos(math.radians(lat0)) for s in stations)
+    ys = sorted(s.lat for s in stations)
+    lo_x, hi_x = xs[len(xs) // 50], xs[-1 - len(xs) // 50]
+    lo_y, hi_y = ys[len(ys) // 50], ys[-1 - len(ys) // 50]
+    out = {}
+    for s in stations:
+        x = (s.lon * math.cos(math.radians(lat0)) - lo_x) / (hi_x - lo_x) * 9
+        y = (hi_y - s.lat) / (hi_y - lo_y) * 9
+        out[s.id] = (min(9.0, max(0.0, y)), min(9.0, max(0.0, x)))
+    return out
+
+
+def _cells(classic: Board, rng: random.Random) -> dict[tuple[int, int], str]:
+    """Cells per district as many as the classic's, drawn at random inside each district."""
+    want = Counter(s.district for s in classic.stations)
+    corners = {(d.rows[0], d.cols[0]) for d in classic.districts if d.kind == "corner"}
+    out: dict[tuple[int, int], str] = {}
+    for d in classic.districts:
+        box = [(r, c) for r in range(d.rows[0], d.rows[1] + 1) for c in range(d.cols[0], d.cols[1] + 1)
+               if d.kind == "corner" or (r, c) not in corners]
+        for cell in rng.sample(box, want[d.id]):
+            out[cell] = d.id
+    return out
+
+
+def _assign(cells: list[tuple[int, int]], pos: dict[str, tuple[float, float]]) -> dict[tuple[int, int], str]:
+    from ortools.graph.python import min_cost_flow
+
+    ids = sorted(pos)
+    flow = min_cost_flow.SimpleMinCostFlow()
+    src, sink = 0, 1 + len(cells) + len(ids)
+    for i, cell in enumerate(cells):
+        flow.add_arc_with_capacity_and_unit_cost(src, 1 + i, 1, 0)
+        near = sorted(range(len(ids)), key=lambda j: (pos[ids[j]][0] - cell[0]) ** 2 + (pos[ids[j]][1] - cell[1]) ** 2)
+        for j in near[:40]:
+            d2 = (pos[ids[j]][0] - cell[0]) ** 2 + (pos[ids[j]][1] - cell[1]) ** 2
+            flow.add_arc_with_capacity_and_unit_cost(1 + i, 1 + len(cells) + j, 1, int(d2 * 1000))
+    for j in range(len(ids)):
+        flow.add_arc_with_capacity_and_unit_cost(1 + len(cells) + j, sink, 1, 0)
+    flow.set_node_supply(src, len(cells))
+    flow.set_node_supply(sink, -len(cells))
+    if flow.solve() != flow.OPTIMAL:
+        raise UsageError(f"cannot place {len(cells)} stations: the zones hold too few stations")
+    out = {}
+    for a in range(flow.num_arcs()):
+        t, h = flow.tail(a), flow.head(a)
+        if flow.flow(a) and 1 <= t <= len(cells) and h > len(cells):
+            out[cells[t - 1]] = ids[h - 1 - len(cells)]
+    return out
+
+
+def _sections(stations: dict[str, Station], south: dict[str, bool], rows: int, cols: int) -> tuple[Section, ...]:
+    cells = {(s.row, s.col): k for k, s in stations.items()}
+    pairs = []
+    for s in stations.values():
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            r, c = s.row + dr, s.col + dc
+            while 0 <= r < rows and 0 <= c < cols and (r, c) not in cells:
+                r, c = r + dr, c + dc
+            if (r, c) in cells:
+                a, b = sorted((s.id, cells[r, c]))
+                pairs.append((a, b))
+    return tuple(Section(i, a, b, south[a] != south[b]) for i, (a, b) in enumerate(sorted(pairs)))
+
+
+def candidate(network, book: RuleBook, classic: Board, rng: random.Random, zones: tuple[int, int],
+              river: list[tuple[float, float]]) -> Generated:
+    pool = [s for s in network.stations.values() if set(s.zones) & set(range(zones[0], zones[1] + 1))]
+    if len(pool) < len(classic.stations):
+        raise NotApplicable(f"zones {zones[0]}-{zones[1]} of {network.source} hold {len(pool)} stations; a generated "
+                            f"map needs {len(classic.stations)} (try wider --zones)")
+    pos = _project(pool)
+    cells = _cells(classic, rng)
+    placed = _assign(sorted(cells), pos)
+    by = {s.id: s for s in pool}
+    centre = min((c for c in placed if cells[c] == "central"), key=lambda c: (c[0] - 4.5) ** 2 + (c[1] - 4.5) ** 2)
+    symbols: dict[tuple[int, int], str] = {centre: QUESTION_MARK}
+    order = list(book.rules.symbols)
+    rng.shuffle(order)
+    k = 0
+    for d in classic.districts:
+        mine = sorted(c for c in placed if cells[c] == d.id and c != centre)
+        syms = [order[(k + i) % len(order)] for i in range(len(mine))]
+        k += len(mine)
+        rng.shuffle(syms)
+        symbols.update(zip(mine, syms))
+    departures: dict[tuple[int, int], str] = {}
+    for pencil in book.rules.pencils:
+        target = classic.departure(pencil)
+        free = [c for c in placed if c != centre and c not in departures]
+        departures[min(free, key=lambda c: ((c[0] - target.row) ** 2 + (c[1] - target.col) ** 2, c))] = pencil
+    listed = sorted((c for c in placed if c != centre),
+                    key=lambda c: (GRADES.get(by[placed[c]].listed or "", 3), rng.random()))
+    tourist = [centre]
+    for gap in (3, 2, 0):
+        for c in listed:
+            if len(tourist) < 5 and c not in tourist and all(max(abs(c[0] - t[0]), abs(c[1] - t[1])) >= gap
+                                                              for t in tourist):
+                tourist.append(c)
+    stations = {placed[c]: Station(placed[c], c[0], c[1], symbols[c], cells[c], c in tourist,
+                                   departures.get(c, ""), by[placed[c]].name) for c in sorted(placed)}
+    real = {k: south_of_river(river, by[k].lon, by[k].lat) for k in stations}
+    splits = _splits(stations, real, classic.cols)
+    south = {k: s.row > splits[s.col] for k, s in stations.items()}
+    sections = _sections(stations, south, classic.rows, classic.cols)
+    board = Board(f"London zones {zones[0]}-{zones[1]}", classic.rows, classic.cols, tuple(stations.values()),
+                  sections, classic.districts, derive_crossings(stations, sections))
+    return Generated(board, {k: by[k].name for k in stations}, 0, 0, figures(board), splits)
+
+
+def _splits(stations: dict[str, Station], south: dict[str, bool], cols: int, bend: float = 0.7) -> tuple[float, ...]:
+    """The drawn Thames: per column the row split (x.5) between the banks, chosen by dynamic
+    programming to disagree with as few stations' real banks as it can while bending little
+    (``bend`` per row of change between neighbouring columns). The map's banks are then read from
+    these splits, so the sheet agrees with itself: a section crosses the drawn river iff its
+    ends are on two banks."""
+    options = [r + 0.5 for r in range(-1, 10)]
+
+    def wrong(c: int, t: float) -> int:
+        return sum((s.row > t) != south[k] for k, s in stations.items() if s.col == c)
+
+    cost = {t: float(wrong(0, t)) for t in options}
+    back: list[dict[float, float]] = []
+    for c in range(1, cols):
+        step, new = {}, {}
+        for t in options:
+            prev = min(options, key=lambda p: (cost[p] + bend * abs(p - t), abs(p - 4.5)))
+            step[t], new[t] = prev, cost[prev] + bend * abs(prev - t) + wrong(c, t)
+        back.append(step)
+        cost = new
+    t = min(options, key=lambda o: (cost[o], abs(o - 4.5)))
+    out = [t]
+    for step in reversed(back):
+        t = step[t]
+        out.append(t)
+    return tuple(reversed(out))
+
+
+def figures(board: Board) -> dict:
+    deg = {s.id: len(board.incident[s.id]) for s in board.stations}
+    return {"stations": len(board.stations), "sections": len(board.sections),
+            "thames": sum(s.thames for s in board.sections), "crossings": len(board.crossings),
+            "symbols": dict(sorted(Counter(s.symbol for s in board.stations).items())),
+            "departure_sections": min(deg[s.id] for s in board.stations if s.departure)}
+
+
+def accept(fig: dict, classic: dict) -> str | None:
+    """Why a candidate falls outside the classic's figures (None: accepted)."""
+    for key, (lo, hi) in TOLERANCE.items():
+        if not lo * classic[key] <= fig[key] <= hi * classic[key]:
+            return f"{key} {fig[key]} outside {lo:g}-{hi:g} x the classic's {classic[key]}"
+    if fig["symbols"] != classic["symbols"]:
+        return f"symbols {fig['symbols']} differ from the classic's {classic['symbols']}"
+    if fig["departure_sections"] < 3:
+        return "a departure station has fewer than 3 sections to start a line"
+    return None
+
+
+def generate(network, book: RuleBook, classic: Board, seed: int, zones: str = "1-2") -> Generated:
+    """The first accepted candidate for ``seed`` (UsageError after :data:`MAX_TRIES`)."""
+    if not 0 <= seed < 2**31:
+        raise UsageError(f"--map SEED must be 0-{2**31 - 1}, got {seed}")
+    z = parse_zones(zones)
+    river = thames()
+    want = figures(classic)
+    why = ""
+    for k in range(MAX_TRIES):
+        g = candidate(network, book, classic, random.Random(f"nextstation-map-{seed}-{z}-{k}"), z, river)
+        why = accept(g.figures, want)
+        if why is None:
+            return Generated(g.board, g.names, seed, k + 1, g.figures, g.river)
+    raise UsageError(f"no map for seed {seed} in zones {zones} met the classic's figures in {MAX_TRIES} tries "
+                     f"(last: {why})")
