@@ -14,7 +14,7 @@ from __future__ import annotations
 from generator.icons import badge, badge_size
 from generator.pen import Pen
 from generator.sizes import PT, Rect
-from generator.text import FittedText, size_label
+from generator.text import size_label
 from generator.theme import BOLD, GREY, INK, ITALIC, MUTED, PAPER, PLAY_PT, RED_TEXT, TEXT, WHITE
 from tubedeck.games.klm.cards import StationCard
 

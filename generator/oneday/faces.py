@@ -11,7 +11,7 @@ from functools import partial
 
 from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
-from generator.icons import badge, badge_size, icon
+from generator.icons import badge, badge_size
 from generator.options import PrintOptions
 from generator.pen import Pen
 from generator.sizes import PT, CardGeometry, Rect

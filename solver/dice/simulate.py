@@ -10,12 +10,12 @@ and median first-completion roll (what ``python -m solver.dice.balance`` turns i
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
 from solver.runner import percentile, whole
+from solver.simulation import parse_bots as shared_parse_bots, wilson
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
@@ -26,11 +26,7 @@ from .players import PLAYERS
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
-    names = tuple(n.strip() for n in str(text).split(",") if n.strip())
-    unknown = [n for n in names if n not in PLAYERS]
-    if not names or unknown:
-        raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(PLAYERS)})")
-    return tuple(names[i % len(names)] for i in range(players))
+    return shared_parse_bots(str(text), players, PLAYERS)
 
 
 def play_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...], check: bool = False
@@ -49,15 +45,6 @@ def play_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...], 
     return state, log
 
 
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def evaluate_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...]) -> dict:

@@ -9,13 +9,13 @@ interval, how often each function card is played and how games end.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
 from solver.runner import percentile
+from solver.simulation import wilson
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
@@ -110,15 +110,6 @@ def play_one(edition: Edition, seed: int = 0, bots: str = "greedy") -> GameRepor
     chosen = parse_bots(bots)
     state, log = play_game(edition, seed, chosen)
     return GameReport(state, tuple(log), chosen)
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)

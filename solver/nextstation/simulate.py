@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tubedeck.errors import UsageError
+from solver.simulation import parse_bots as shared_parse_bots
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.nextstation.edition import Edition, deal
@@ -22,11 +22,7 @@ from .players import PLAYERS
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in PLAYERS]
-    if not names or unknown:
-        raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(PLAYERS)})")
-    return tuple(names[i % len(names)] for i in range(players))
+    return shared_parse_bots(text, players, PLAYERS)
 
 
 def play_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...]) -> State:
