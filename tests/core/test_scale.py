@@ -84,3 +84,47 @@ def test_runner_options_are_checked(capsys):
     assert code == 2 and "--runner must be one of local, dask" in err
     code, _, err = run(capsys, *CHECK, "--scheduler", "tcp://127.0.0.1:1")
     assert code == 2 and "--scheduler needs --runner dask" in err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="Dask is not installed (pip install 'tubedeck[cluster]'; make test installs it)")
+def test_a_worker_killed_mid_run_loses_nothing(tmp_path):
+    """Kill a Dask worker while a check runs at the cluster's address: its chunks are computed
+    again elsewhere and the results file is still the local run's, byte for byte."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from distributed import Client, LocalCluster
+
+    from solver.distributed import Runner
+    from solver.klm.check import KlmCheck
+    from solver.runner import run_check
+
+    check = KlmCheck(3, "zone 1")
+    local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    run_check(check, range(600), local, 1, progress=False)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        errors: list = []
+        worker = threading.Thread(target=lambda: _guarded(errors, run_check, check, range(600), dask, 2,
+                                                          progress=False, runner=Runner("dask", cluster.scheduler_address)))
+        worker.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not dask.exists() or len(dask.read_bytes().splitlines()) < 30):
+            time.sleep(0.05)
+        pids = client.run(os.getpid)
+        os.kill(sorted(pids.values())[0], signal.SIGKILL)
+        at_kill = len(dask.read_bytes().splitlines())
+        worker.join(120)
+    assert at_kill < 601, "the run ended before the kill: the test proved nothing"
+    assert not worker.is_alive() and not errors, errors
+    assert dask.read_bytes() == local.read_bytes()
+
+
+def _guarded(errors: list, fn, *args, **kwargs) -> None:
+    try:
+        fn(*args, **kwargs)
+    except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+        errors.append(exc)
