@@ -15,6 +15,7 @@ import math
 from functools import partial
 
 from generator import PrintOptions, Sheet
+from generator.colour import contrast, luminance, rgb
 from generator.pen import Pen
 from generator.sizes import Rect
 from generator.theme import BOLD, INK, MUTED, WHITE
@@ -29,8 +30,37 @@ PATTERNS = (None, (3.0, 1.2), (1.2, 1.0), (4.0, 1.0, 1.0, 1.0), (6.0, 2.0), (0.7
 ZONE_TINT = ("#FFFFFF", "#E6E6E6")  # alternate zones: station halos white / pale grey
 
 
+MIN_LINE_CONTRAST = 3.0  # a drawn line's edge against white paper (graphics, WCAG 1.4.11)
+GREY_APART = 0.05  # printed greys closer than this read as one grey
+WIDTH, CORE = 1.2, 0.7  # mm: a line's width; the coloured core inside a cased line's dark rails
+
+
 def pattern(i: int):
     return PATTERNS[i % len(PATTERNS)]
+
+
+def cased(colours: tuple[str, ...]) -> tuple[bool, ...]:
+    """Which lines print inside dark rails (a casing): those too light on white (< 3:1), and those
+    printing the same grey as an earlier plain line, so greyscale tells them apart by more than dashes."""
+    out, plain = [], []
+    for spec in colours:
+        c = rgb(spec)
+        case = contrast(c, (1.0, 1.0, 1.0)) < MIN_LINE_CONTRAST or any(abs(luminance(c) - g) < GREY_APART for g in plain)
+        if not case:
+            plain.append(luminance(c))
+        out.append(case)
+    return tuple(out)
+
+
+def draw_line(pen: Pen, a: tuple[float, float], b: tuple[float, float], colour: str, i: int, case: bool) -> None:
+    """One line's stroke: white halo, then the dashed colour; a cased line's colour runs between INK rails."""
+    if case:
+        pen.line(*a, *b, stroke=INK, width=WIDTH + 0.05)
+        pen.line(*a, *b, stroke=WHITE, width=CORE)
+        pen.line(*a, *b, stroke=colour, width=CORE, dash=pattern(i))
+    else:
+        pen.line(*a, *b, stroke=WHITE, width=WIDTH + 0.05)
+        pen.line(*a, *b, stroke=colour, width=WIDTH, dash=pattern(i))
 
 
 _LAYOUTS: dict = {}
@@ -68,9 +98,9 @@ def draw_map(pen: Pen, edition: Edition, area: Rect) -> None:
     lay = map_layout(edition, area)
     colour = {l.id: l.colour for l in board.lines}
     index = {l.id: i for i, l in enumerate(board.lines)}
-    for _, line, (x1, y1), (x2, y2) in lay.strokes:
-        pen.line(x1, y1, x2, y2, stroke=WHITE, width=1.25)
-        pen.line(x1, y1, x2, y2, stroke=colour[line], width=1.2, dash=pattern(index[line]))
+    case = cased(tuple(colour.values()))
+    for _, line, a, b in lay.strokes:
+        draw_line(pen, a, b, colour[line], index[line], case[index[line]])
     for _, corners in lay.boxes:
         pen.polygon(corners, fill=WHITE, stroke=INK, width=0.3)
     for i, (x, y) in enumerate(lay.at):
@@ -86,6 +116,19 @@ def draw_map(pen: Pen, edition: Edition, area: Rect) -> None:
             x += STAR_W
         for k, text in enumerate(lab.lines):
             pen.text(x, lab.box.top - 0.78 * em - k * 1.1 * em, text, size=LABEL_PT, colour=INK, field="name")
+
+
+def subtitle(edition: Edition) -> str:
+    """The map's area as players read it: the recipe's name for its own scope, else the scope spelt out."""
+    board = edition.board
+    star, n = board.stations[board.star].name, len(board.stations)
+    if board.scope.label == " ".join(edition.recipe.map.scope.split()):
+        area = edition.recipe.text.map_name.format(star=star)
+    elif board.scope.label == "all":
+        area = "The whole network"
+    else:
+        area = board.scope.label[:1].upper() + board.scope.label[1:] + (f" of {star}" if board.scope.km else "")
+    return f"{area}: {n} stations" + ("" if star in area else f", star: {star}")
 
 
 def table(pen: Pen, x: float, top: float, w: float, title: str, rows: list[tuple], swatch) -> float:
@@ -116,13 +159,12 @@ def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
     pen.text(x, top - 5, edition.recipe.text.title, font=BOLD, size=14, colour=INK, field="title")
     pen.text(x + 38, top - 5, "Player:", size=7, colour=INK, field="heading")
     pen.line(x + 48, top - 5.5, x + w, top - 5.5, stroke=INK, width=0.25)
-    pen.text(x, top - 9.5, f"{board.scope.label}: {len(board.stations)} stations, star: {board.stations[board.star].name}",
-             size=6, colour=MUTED, field="note")
+    pen.text(x, top - 9.5, subtitle(edition), size=6, colour=MUTED, field="note")
+
+    case = cased(tuple(l.colour for l in board.lines))
 
     def swatch(i: int, sx: float, sy: float) -> None:
-        line = board.lines[i]
-        pen.line(sx, sy, sx + 11, sy, stroke=WHITE, width=1.25)
-        pen.line(sx, sy, sx + 11, sy, stroke=line.colour, width=1.2, dash=pattern(i))
+        draw_line(pen, (sx, sy), (sx + 11, sy), board.lines[i].colour, i, case[i])
 
     names = {a.id: a for a in edition.lines}
     rows = [(l.name, names[l.id].high, names[l.id].low) for l in board.lines]
@@ -169,9 +211,13 @@ def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:
     ch = edition.challenge
     pen.line(box.x, box.top, box.right, box.top, stroke=INK, width=0.25, dash=(2.0, 1.5))
     pen.text(box.x, box.top + 1.2, "fold under before playing", size=6, colour=MUTED, field="note")
-    answer = (f"Best possible score: {ch.best} (proven by CP-SAT)" if ch.best is not None
-              else f"Best score: tubedeck solve dice --seed {ch.rolls.seed} --turns {len(ch.rolls.turns)}")
+    text = edition.recipe.text
+    if ch.best is not None:
+        answer, credit = text.answer.format(best=ch.best), text.answer_credit
+    else:
+        answer, credit = "Best score: ask the computer", f"tubedeck solve dice --seed {ch.rolls.seed} --turns {len(ch.rolls.turns)}"
     pen.text(box.right, box.y + box.h / 2 + 1.5, answer, size=7, colour=INK, angle=180, field="answer")
+    pen.text(box.right, box.y + box.h / 2 + 4.5, credit, size=6, colour=MUTED, angle=180, field="note")
 
 
 def documents(edition: Edition, options: PrintOptions) -> list:

@@ -138,17 +138,53 @@ def strokes(board: Board, at: list[Point]) -> tuple[list, list[float]]:
     return out, half
 
 
+BOX_AIR = 0.3  # mm kept between a section box and a line it does not belong to
+
+
+def _box_room(p: Point, own: int, segs) -> float:
+    """How far a box centred at p (its circumscribed circle) keeps off the nearest other connection's
+    strokes, less the air it needs: >= 0 is clear."""
+    reach = BOX / math.sqrt(2) + BOX_AIR
+    return min((seg_distance(p, a, b)[0] - reach - w for k, a, b, w in segs if k != own), default=1.0)
+
+
+def _box_places(n: int, length: float, room: Callable[[float], float]) -> list[float]:
+    """Where along a connection (mm from its first end) its n boxes go: the run of n at box pitch
+    nearest the middle clear of other lines; else single clear places nearest the middle; else the
+    run with most room (no clear room: the boxes still sit on their own line)."""
+    lo, mid = RADIUS + GAP + PITCH / 2, length / 2
+
+    def clear(t: float) -> bool:
+        return room(t) >= 0
+    middle = [mid + (i - (n - 1) / 2) * PITCH for i in range(n)]
+    steps = int(max(0.0, length - 2 * lo - (n - 1) * PITCH) / 0.1 + 1e-9)
+    runs = [[lo + k * 0.1 + i * PITCH for i in range(n)] for k in range(steps + 1)]
+    runs.sort(key=lambda run: (abs((run[0] + run[-1]) / 2 - mid), run[0]))
+    for run in runs:
+        if all(clear(t) for t in run):
+            return run
+    free = sorted((lo + k * 0.1 for k in range(int(max(0.0, length - 2 * lo) / 0.1 + 1e-9) + 1)),
+                  key=lambda t: (abs(t - mid), t))
+    picked: list[float] = []
+    for t in free:
+        if len(picked) < n and clear(t) and all(abs(t - q) >= PITCH - 1e-9 for q in picked):
+            picked.append(t)
+    if len(picked) == n:
+        return sorted(picked)
+    return max(runs, key=lambda run: min(room(t) for t in run)) if runs else middle
+
+
 def boxes(board: Board, at: list[Point]) -> list:
+    segs = [(c.index, at[c.a], at[c.b], len(c.lines) * STROKE / 2) for c in board.connections]
     out = []
+    h = BOX / 2
     for c in board.connections:
         (x1, y1), (x2, y2) = at[c.a], at[c.b]
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        h = BOX / 2
-        for i in range(c.sections):
-            t = (i - (c.sections - 1) / 2) * PITCH
-            cx, cy = mx + ux * t, my + uy * t
+        for t in _box_places(c.sections, length,
+                             lambda t: _box_room((x1 + ux * t, y1 + uy * t), c.index, segs)):
+            cx, cy = x1 + ux * t, y1 + uy * t
             out.append((c.index, tuple((cx + ux * sx * h - uy * sy * h, cy + uy * sx * h + ux * sy * h)
                                        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))))
     return out
@@ -182,6 +218,20 @@ def _cross(a: Point, b: Point, c: Point, d: Point) -> bool:
 
 def overlaps(a: Rect, b: Rect) -> bool:
     return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
+
+
+def box_distance(box: Rect, p: Point) -> float:
+    """Distance from a point to a rectangle (0 inside)."""
+    return math.hypot(max(box.x - p[0], 0.0, p[0] - box.right), max(box.y - p[1], 0.0, p[1] - box.top))
+
+
+OWN_MARGIN = 4.0  # mm: a label is this much nearer its own station than any other, so it reads as that one's
+
+
+def owned(box: Rect, at, own: int) -> bool:
+    """Whether the label box is unambiguously next to its own station: nearer it than any other."""
+    mine = box_distance(box, at[own])
+    return all(box_distance(box, p) >= mine + OWN_MARGIN for i, p in enumerate(at) if i != own)
 
 
 def label_clashes(box: Rect, board: Board, at, half, placed, own: int, area: Rect) -> bool:
@@ -225,7 +275,7 @@ def place_labels(board: Board, at, half, area: Rect, text_width: Callable[[str, 
                     bx = x + ux * d - (w if ux < -0.3 else (w / 2 if abs(ux) <= 0.3 else 0))
                     by = y + uy * d - (h if uy < -0.3 else (h / 2 if abs(uy) <= 0.3 else 0))
                     box = Rect(bx, by, w, h)
-                    if not label_clashes(box, board, at, half, placed.values(), s, area):
+                    if owned(box, at, s) and not label_clashes(box, board, at, half, placed.values(), s, area):
                         chosen = Label(lines, box, star)
                         break
                 if chosen:

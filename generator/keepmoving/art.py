@@ -8,21 +8,23 @@ import math
 import random
 
 from generator.pen import Pen
-from generator.sizes import Rect
-from generator.theme import INK, WHITE
+from generator.sizes import PT, Rect
+from generator.theme import BOLD, INK, WHITE
 
 # kind -> (ground colour, pattern colour)
 KIND_COLOURS = {"lava": ("#B3261E", "#FFB000"), "grassland": ("#5DA130", "#1B4D12"), "dry soil": ("#C8A26B", "#6D4C2F")}
 SET_COLOURS = ("#0019A8", "#6A1B9A")  # movement sets: player 1 blue, player 2 purple
 PLAY_COLOURS = {"blue": "#0D47A1", "green": "#1B5E20"}
+CORNER = 2.0  # mm: the art box's corner radius, as pen.background draws it
 
 
 def texture(pen: Pen, kind: str, box: Rect, seed: str) -> None:
     """Fill ``box`` with the kind's ground and pattern (seeded: the same card draws the same art)."""
     ground, ink = KIND_COLOURS[kind]
-    pen.rect(box.x, box.y, box.w, box.h, fill=ground, radius=2.0)
+    radius = 0.0 if box == pen.bleed_box else CORNER  # as pen.background: square only in the bleed
+    pen.rect(box.x, box.y, box.w, box.h, fill=ground, radius=radius)
     rng = random.Random(seed)
-    with pen.clip(box):
+    with pen.clip(box.inset(radius * (1 - math.sqrt(0.5)) + 0.05)):  # clip() is square: stay in the round corners
         if kind == "lava":
             _cracks(pen, box, rng, ink)
         elif kind == "grassland":
@@ -95,8 +97,9 @@ def heart(pen: Pen, cx: float, cy: float, s: float, colour: str) -> None:
                 fill=colour)
 
 
-def meeple(pen: Pen, cx: float, base: float, h: float, colour: str, down: bool = False) -> None:
-    """A meeple silhouette standing on ``base`` (``down``: hanging from it, upside down)."""
+def meeple(pen: Pen, cx: float, base: float, h: float, colour: str, down: bool = False, mark: str = "") -> None:
+    """A meeple silhouette standing on ``base`` (``down``: hanging from it, upside down), with ``mark``
+    (the player's number) big on a white disc on its chest: the players' colours both print dark grey."""
     w, k = h * 0.9, -1.0 if down else 1.0
 
     def at(dx: float, dy: float) -> tuple[float, float]:
@@ -107,3 +110,43 @@ def meeple(pen: Pen, cx: float, base: float, h: float, colour: str, down: bool =
             (-0.36, 0), (-0.18, 0.38), (-0.46, 0.4)]
     pen.polygon([at(x, y) for x, y in body], fill=colour, stroke=INK, width=0.3)
     pen.polygon([at(-0.2, 0.5), at(0.2, 0.5), at(0.2, 0.68), at(-0.2, 0.68)], fill=colour)
+    if mark:
+        (mx, my), r = at(0, 0.47), h * 0.16
+        pen.circle(mx, my, r, fill=WHITE, stroke=INK, width=0.3)
+        size = r * 1.25 / PT  # digits about 0.9 r tall
+        pen.text(mx, my - k * 0.36 * size * PT, mark, font=BOLD, size=size, colour=INK, align="centre",
+                 angle=0.0 if k > 0 else 180.0, field="mark")
+
+
+def _arrow(pen: Pen, pts: list[tuple[float, float]], width: float) -> None:
+    """A line through ``pts`` with a head at its last point."""
+    pen.polyline(pts, stroke=INK, width=width)
+    (ax, ay), (bx, by) = pts[-2], pts[-1]
+    ang, head = math.atan2(by - ay, bx - ax), width * 3.2
+    back = [(bx - head * math.cos(ang + s), by - head * math.sin(ang + s)) for s in (0.45, -0.45)]
+    pen.polygon([(bx + width * math.cos(ang), by + width * math.sin(ang)), *back], fill=INK)
+
+
+def card_icon(pen: Pen, name: str, box: Rect) -> None:
+    """The figure of a function card that moves ground cards, black line art centred in ``box``:
+    ``exchange`` two cards with arrows both ways, ``relocation`` a row of three cards over a turning
+    arrow (they go under the pile and new ones come)."""
+    cx, cy = box.centre
+    u = min(box.w / 9, box.h / 5)  # the drawing is 9 x 5 units
+    lw = max(0.35, u * 0.14)
+
+    def card(x: float, y: float, k: float = 1.0) -> None:  # a ground card centred (x, y) units from the centre
+        pen.rect(cx + (x - 0.9 * k) * u, cy + (y - 1.3 * k) * u, 1.8 * k * u, 2.6 * k * u, fill=WHITE, stroke=INK,
+                 width=lw, radius=0.25 * u)
+
+    if name == "exchange":
+        card(-3.2, 0, 1.3)
+        card(3.2, 0, 1.3)
+        _arrow(pen, [(cx - 1.6 * u, cy + 0.7 * u), (cx + 1.6 * u, cy + 0.7 * u)], lw * 1.4)
+        _arrow(pen, [(cx + 1.6 * u, cy - 0.7 * u), (cx - 1.6 * u, cy - 0.7 * u)], lw * 1.4)
+    else:
+        for x in (-2.6, 0.0, 2.6):
+            card(x, 0.9)
+        arc = [(cx + 3.0 * u * math.cos(t), cy - 1.0 * u + 1.1 * u * math.sin(t))
+               for t in (-math.pi * (0.1 + 0.08 * k) for k in range(11))]  # under the row, right to left
+        _arrow(pen, arc, lw * 1.4)

@@ -21,7 +21,7 @@ from generator.theme import BOLD, INK, MIN_PT, PAPER, TEXT, WHITE
 from tubedeck.games.keepmoving.cards import FunctionCard, GroundCard, MovementCard, Side
 from tubedeck.games.keepmoving.edition import Edition
 
-from .art import PLAY_COLOURS, SET_COLOURS, meeple, symbol, texture
+from .art import PLAY_COLOURS, SET_COLOURS, card_icon, meeple, symbol, texture
 from .fold import fold_sheet
 from .sheets import dice_sheet, pieces_sheet
 
@@ -101,6 +101,9 @@ def function_figure(card: FunctionCard, edition: Edition) -> str:
             "stun": "skip", "new-hand": "+1", "protection": "stop", "swap": "<>", "steal": "+1"}.get(card.id, "")
 
 
+ICONS = ("exchange", "relocation")  # the function cards drawn with a picture (:func:`.art.card_icon`)
+
+
 def function_front(pen: Pen, card: FunctionCard, figure: str = "") -> None:
     s, art = pen.safe, pen.art_box
     colour = PLAY_COLOURS[card.colour]
@@ -114,15 +117,18 @@ def function_front(pen: Pen, card: FunctionCard, figure: str = "") -> None:
     pen.text_box(Rect(s.x, s.top - band - name_h - 1, s.w, name_h), card.name, font=BOLD, size=14,
                  min_size=MIN_PT, colour=INK, max_lines=2, field="name")
     body = Rect(s.x, s.y, s.w, s.h - band - name_h - 3)
-    if figure:  # the text above, the figure in what it leaves
+    if figure or card.id in ICONS:  # the text above, the figure in what it leaves
         fit = measure(card.text, TEXT, 9, MIN_PT, body.w, body.h * 0.62)
         text_h = fit.height if fit else body.h
         room = body.h - text_h - 2
         if room >= 8:
             box = Rect(s.x + s.w * 0.15, s.y, s.w * 0.7, min(room, s.w * 0.45))
             pen.rect(box.x, box.y, box.w, box.h, stroke=colour, width=0.8, radius=min(box.h, box.w) * 0.15)
-            pen.text_box(box.inset(1.5), figure, font=BOLD, size=22, min_size=MIN_PT, colour=INK, max_lines=1,
-                         field="figure")
+            if figure:  # padded all round: "no 2 4 6" fills the width otherwise
+                pen.text_box(box.inset(3.5, 1.5), figure, font=BOLD, size=22, min_size=MIN_PT, colour=INK,
+                             max_lines=1, field="figure")
+            else:
+                card_icon(pen, card.id, box.inset(3.0, 2.0))
             body = Rect(s.x, s.y + room + 2, s.w, text_h)
     pen.text_box(body, card.text, size=9, min_size=MIN_PT, colour=INK, valign="top", field="text")
 

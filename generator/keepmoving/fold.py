@@ -15,6 +15,7 @@ from typing import Iterator
 from generator.document import Sheet
 from generator.options import PrintOptions
 from generator.pen import DRIFT, Pen
+from generator.ruler import sheet_safe
 from generator.sizes import Rect
 from generator.theme import BOLD, INK, MUTED
 from tubedeck.games.keepmoving.cards import GroundCard
@@ -22,6 +23,7 @@ from tubedeck.games.keepmoving.edition import Edition
 
 SAFE = 4.0  # mm: a card's safe area inside its trim, as the engine's cards have it
 GAP = 4.0  # mm between pairs: each pair is cut out on its own
+TITLE = 5.0  # mm: the one-line title and the space under it
 
 
 class PlacedPen:
@@ -76,30 +78,40 @@ class PlacedPen:
             yield self
 
 
-def fold_page(pen: Pen, cards: tuple[GroundCard, ...], w: float, h: float, title: str, face) -> None:
+def fold_page(pen: Pen, cards: tuple[GroundCard, ...], w: float, h: float, cols: int, title: str, face) -> None:
     s = pen.safe
-    pen.text_box(Rect(s.x, s.top - 9, s.w, 9), f"{title}: cut round each pair, fold on the dashed line, glue. "
-                 "Side A left, side B right.", font=BOLD, size=9, min_size=7, colour=INK, align="left",
-                 max_lines=2, field="title")
-    x0 = s.x + (s.w - 2 * w) / 2
+    pen.text_box(Rect(s.x, s.top - TITLE + 0.5, s.w, TITLE - 0.5), f"{title}: cut round each pair, fold on the "
+                 "dashed line, glue. Side A left, side B right.", font=BOLD, size=9, min_size=7, colour=INK,
+                 align="left", valign="top", max_lines=1, field="title")
+    x0 = s.x + (s.w - cols * 2 * w - (cols - 1) * GAP) / 2
     for k, card in enumerate(cards):
-        y = s.top - 11 - (k + 1) * h - k * GAP
+        row, col = divmod(k, cols)
+        x, y = x0 + col * (2 * w + GAP), s.top - TITLE - (row + 1) * h - row * GAP
         for side in (0, 1):
-            face(PlacedPen(pen, x0 + side * w, y, w, h, f"ground-fold/{card.id} side {'AB'[side]}"),
+            face(PlacedPen(pen, x + side * w, y, w, h, f"ground-fold/{card.id} side {'AB'[side]}"),
                  card=card, side=side)
-        pen.rect(x0, y, 2 * w, h, stroke=INK, width=0.3)
-        pen.line(x0 + w, y, x0 + w, y + h, stroke=MUTED, width=0.3, dash=[1.5, 1.0])
+        pen.rect(x, y, 2 * w, h, stroke=INK, width=0.3)
+        pen.line(x + w, y, x + w, y + h, stroke=MUTED, width=0.3, dash=[1.5, 1.0])
+
+
+def grid(paper, w: float, h: float) -> tuple[bool, int, int]:
+    """(landscape, columns, rows) of pairs: the orientation that holds the most (portrait on a tie)."""
+    best = (False, 1, 1)
+    for landscape in (False, True):
+        safe = sheet_safe(paper.landscape if landscape else paper.portrait)
+        cols = int((safe.w + GAP) // (2 * w + GAP))
+        rows = int((safe.h - TITLE + GAP) // (h + GAP))
+        if cols * rows > best[1] * best[2]:
+            best = (landscape, cols, rows)
+    return best
 
 
 def fold_sheet(edition: Edition, options: PrintOptions, face) -> Sheet:
-    """As many pairs a page as fit the printable height (a landscape page when a pair is wider
-    than a portrait one allows)."""
+    """As many pairs a page as fit the printable area, in whichever orientation holds more (A4 poker:
+    2 x 2 on a landscape page)."""
     w, h = options.card.width, options.card.height
-    landscape = 2 * w > 190
-    long, short = max(options.paper.width, options.paper.height), min(options.paper.width, options.paper.height)
-    page_h = (short if landscape else long) - 2 * 6.35 - 10 - 11  # margins, ruler strip, title
-    per = max(1, int((page_h + GAP) // (h + GAP)))
-    cards = edition.ground
-    pages = tuple(partial(fold_page, cards=cards[i:i + per], w=w, h=h, title=f"{edition.texts.title} ground cards",
-                          face=face) for i in range(0, len(cards), per))
+    landscape, cols, rows = grid(options.paper, w, h)
+    per, cards = cols * rows, edition.ground
+    pages = tuple(partial(fold_page, cards=cards[i:i + per], w=w, h=h, cols=cols,
+                          title=f"{edition.texts.title} ground cards", face=face) for i in range(0, len(cards), per))
     return Sheet("ground-fold", pages, title=f"{edition.texts.title}: ground cards, fold-over", landscape=landscape)

@@ -54,7 +54,8 @@ def cube_net(pen: Pen, x: float, y: float, a: float, faces: tuple[int, ...], nam
                 _tab(pen, x1, y1, x2, y2, dc, dr)
             else:
                 pen.line(x1, y1, x2, y2, stroke=INK, width=0.3)
-    pen.text(x0 + 2 * a + 2, y0 + 2.3 * a, f"{name} die", font=BOLD, size=9, colour=INK, field="die")
+    # beside the top face and above the glue tabs: on waste paper, clear of every line
+    pen.text(x0 + 2 * a + 1.5, y0 + 2 * a + TAB + 1.5, f"{name} die", font=BOLD, size=9, colour=INK, field="die")
 
 
 def dice_page(pen: Pen, edition: Edition) -> None:
@@ -94,8 +95,8 @@ def standee(pen: Pen, x: float, y: float, w: float, h: float, player: int) -> No
     pen.rect(x, y, w, 2 * h + 2 * base, stroke=INK, width=0.3)
     for yy in (y + base, y + base + h, y + base + 2 * h):
         pen.line(x, yy, x + w, yy, stroke=MUTED, width=0.25, dash=FOLD)
-    meeple(pen, x + w / 2, y + base + 2, h * 0.72, colour)
-    meeple(pen, x + w / 2, y + base + 2 * h - 2, h * 0.72, colour, down=True)
+    meeple(pen, x + w / 2, y + base + 2, h * 0.72, colour, mark=str(player + 1))
+    meeple(pen, x + w / 2, y + base + 2 * h - 2, h * 0.72, colour, down=True, mark=str(player + 1))
     pen.text(x + w / 2, y + base + 2 * h + 3.5, f"PLAYER {player + 1}", font=BOLD, size=8, colour=INK,
              align="centre", field="player")
 

@@ -16,7 +16,7 @@ from generator.options import PrintOptions
 from generator.pen import Pen
 from generator.sizes import CardGeometry, Rect
 from generator.text import measure, sized
-from generator.theme import BLUE, BOLD, INK, MIN_PT, PAPER, PLAY_PT, TEXT, WHITE
+from generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH, Card as StationCard
 
@@ -25,7 +25,7 @@ from .parts import score_card, symbol
 
 NAMES = {JOKER: "Joker", SWITCH: "Railroad Switch"}
 DECK_NAMES = {"street": "Street", "underground": "Underground"}
-RULES_PT = (8.0, MIN_PT)
+RULES_PT = (8.0, PLAY_PT)  # play needs the rules: never below 7 pt (more cards instead)
 
 
 # -- Station cards ------------------------------------------------------------------------------
@@ -79,7 +79,7 @@ def text_front(pen: Pen, title: str, body: str, accent: str) -> None:
 
 
 def rules_parts(lines: tuple[str, ...], safe: Rect) -> list[tuple[str, ...]]:
-    """The rules, split into as few cards as hold them at 6 pt (one or two on most sizes)."""
+    """The rules, split into as few cards as hold them at 7 pt (one or two on most sizes)."""
     rest = list(lines)
     box = Rect(safe.x, safe.y, safe.w, safe.h - 11)
     parts: list[tuple[str, ...]] = []
@@ -99,7 +99,7 @@ def score_pad_page(pen: Pen, edition: Edition) -> None:
     texts = edition.book.texts
     pen.text_box(Rect(s.x, s.top - 8, s.w, 8), texts["score_pad_title"], font=BOLD, size=12, min_size=PLAY_PT,
                  colour=INK, max_lines=1, align="left", field="title")
-    pen.text_box(Rect(s.x, s.top - 17, s.w, 8), texts["score_pad_note"], size=8, min_size=MIN_PT, colour=INK,
+    pen.text_box(Rect(s.x, s.top - 17, s.w, 8), texts["score_pad_note"], size=8, min_size=PLAY_PT, colour=INK,
                  align="left", valign="top", field="note")
     rows = 2
     h = (s.h - 20 - (rows - 1) * 4) / rows
@@ -111,7 +111,8 @@ def score_pad_page(pen: Pen, edition: Edition) -> None:
 
 # -- documents ----------------------------------------------------------------------------------
 def documents(edition: Edition, options: PrintOptions) -> list:
-    """Station cards, Shared Objective and Pencil Power cards, the rules reference, the score pad."""
+    """Station cards, Shared Objective and Pencil Power cards (each deck its own back), the rules
+    reference, the score pad."""
     book = edition.book
     title = book.texts["title"]
     size = options.card.label()
@@ -123,20 +124,23 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                   sized(partial(text_front, title=title + (f" ({i + 1}/{len(parts)})" if len(parts) > 1 else ""),
                                 body="\n".join(f"\u2022 {r}" for r in part), accent=BLUE), size), label="rules")
              for i, part in enumerate(parts)]
-    modules = [Card(f"objective-{o.id}", sized(partial(text_front, title="Shared Objective", body=o.text,
-                                                         accent=book.colours["underground"]), size),
-                    label=f"objective {o.id}") for o in book.objectives]
-    modules += [Card(f"power-{p.id}", sized(partial(text_front, title="Pencil Power (once a round)", body=p.text,
-                                                      accent=book.colours["street"]), size), label=f"power {p.id}")
-                for p in book.powers]
+    objectives = [Card(f"objective-{o.id}", sized(partial(text_front, title="Shared Objective", body=o.text,
+                                                            accent=book.colours["underground"]), size),
+                       label=f"objective {o.id}") for o in book.objectives]
+    powers = [Card(f"power-{p.id}", sized(partial(text_front, title="Pencil Power (once a round)", body=p.text,
+                                                    accent=book.colours["street"]), size), label=f"power {p.id}")
+              for p in book.powers]
     return [
         Sheet("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps))),
               title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
                                                              if len(edition.sheet_maps) > 1 else "")),
         Deck("stations", stations, back=sized(partial(station_back, title=title), size),
              title=f"{title}: {len(stations)} Station cards"),
-        Deck("modules", modules, back=sized(partial(aid_back, text="MODULES"), size),
-             title=f"{title}: Shared Objectives and Pencil Powers", share="cards"),
+        # each module its own back, so the two decks sort apart face down
+        Deck("objectives", objectives, back=sized(partial(aid_back, text="OBJECTIVES"), size),
+             title=f"{title}: Shared Objectives", share="cards"),
+        Deck("powers", powers, back=sized(partial(aid_back, text="POWERS"), size),
+             title=f"{title}: Pencil Powers", share="cards"),
         Deck("reference", rules, back=sized(partial(aid_back, text="RULES"), size),
              title=f"{title}: rules reference", share="cards"),
         Sheet("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),

@@ -7,7 +7,9 @@ import math
 
 from generator.pen import Pen
 from generator.sizes import Rect
-from generator.theme import BOLD, INK, MIN_PT, PLAY_PT, WHITE
+from generator.text import measure
+from generator.fonts import text_width
+from generator.theme import BOLD, INK, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
 
@@ -44,60 +46,96 @@ def symbol(pen: Pen, face: str, cx: float, cy: float, r: float, colour: str = IN
 
 
 # -- the score pad ------------------------------------------------------------------------------
+# The card's rows, top to bottom, in row units: each row owns a band of the box's height and draws
+# only inside it, so no field can run into the next one whatever the box's height.
+BANDS = (("title", 1.0), ("heads", 1.4), ("pencils", None), ("note", None), ("track", 1.4),
+         ("inter_head", 1.1), ("inter", 1.1), ("objectives", 1.2), ("total", 1.6))
+PENCIL_ROW = 1.3  # units per pencil's row: its boxes are written in
+NOTE = "Tourist sites: one circle per site on each line; score the leftmost uncrossed one"
+CAP = 0.7 * 0.3528  # mm of cap height per pt: a line of text sits centred on this
+
+
+def _bands(box: Rect, pencils: int) -> dict[str, Rect]:
+    """Each row's band (pencils: one band holding a row per pencil; the note one line or two),
+    spread over the box."""
+    one_line = measure(NOTE, TEXT, PLAY_PT, PLAY_PT, box.w - 6, max_lines=1) is not None
+    sized = {"pencils": pencils * PENCIL_ROW, "note": 1.1 if one_line else 1.8}
+    units = [(name, sized[name] if u is None else u) for name, u in BANDS]
+    step = min(12.0, (box.h - 6) / sum(u for _, u in units))
+    out, top = {}, box.top - 3
+    for name, u in units:
+        out[name] = Rect(box.x + 3, top - u * step, box.w - 6, u * step)
+        top -= u * step
+    return out
+
+
+def _baseline(band: Rect, size: float) -> float:
+    return band.y + (band.h - size * CAP) / 2
+
+
+def _field(pen: Pen, x: float, band: Rect, w: float, h: float = 6.0, width: float = 0.3) -> None:
+    """A white box to write in, centred in its band's height (0.6 mm clear above and below)."""
+    h = min(h, band.h - 1.2)
+    pen.rect(x, band.y + (band.h - h) / 2, w, h, fill=WHITE, stroke=INK, width=width)
+
+
 def score_card(pen: Pen, box: Rect, edition: Edition) -> None:
     """One player's score card: a row per pencil (districts x biggest district + Thames = line),
     the tourist track, interchanges (x2, x5, x9), objectives and the total. Rows spread over the
     box's height (a 2 x 2 page on A4 or Letter)."""
     book = edition.book
     pen.rect(box.x, box.y, box.w, box.h, stroke=INK, width=0.4, radius=2)
-    x0, inner = box.x + 3, box.w - 6
     pencils = book.rules.pencils
-    step = min(12.0, (box.h - 8) / (len(pencils) + 9.5))  # the vertical unit: a line row
-    y = box.top - 3 - step * 0.7
-    pen.text(x0, y, "Player:", font=BOLD, size=9, colour=INK, field="title")
+    band = _bands(box, len(pencils))
+    x0, inner = band["title"].x, band["title"].w
+    pen.text(x0, _baseline(band["title"], 9), "Player:", font=BOLD, size=9, colour=INK, field="title")
     heads = ("Districts", "Biggest district", "Thames x2", "Line")
     ops = ("x", "+", "=")
     label_w = 22.0
     cell = (inner - label_w) / len(heads)
-    y -= step
-    for k, h in enumerate(heads):
-        pen.text(x0 + label_w + (k + 0.5) * cell, y, h, size=PLAY_PT, colour=INK, align="centre", field="head")
-    row_h = min(step, 9.0)
-    for pencil in pencils:
-        y -= step
-        pen.circle(x0 + 2.5, y + row_h / 2, 2.0, fill=book.colours[pencil])
-        pen.text(x0 + 6, y + row_h / 2 - 1.2, pencil.capitalize(), size=8, colour=INK, field="pencil")
+    hb = band["heads"]
+    for k, h in enumerate(heads):  # wraps to two lines rather than run past its column
+        pen.text_box(Rect(x0 + label_w + k * cell + 2, hb.y, cell - 4, hb.h), h, size=PLAY_PT, min_size=PLAY_PT,
+                     colour=INK, max_lines=2, valign="bottom", field="head")
+    rows = band["pencils"]
+    unit = rows.h / len(pencils)
+    for i, pencil in enumerate(pencils):
+        row = Rect(rows.x, rows.top - (i + 1) * unit, rows.w, unit)
+        mid = row.y + row.h / 2
+        pen.circle(x0 + 2.5, mid, min(2.0, row.h / 2 - 0.3), fill=book.colours[pencil])
+        pen.text(x0 + 6, _baseline(row, 8), pencil.capitalize(), size=8, colour=INK, field="pencil")
         for k in range(len(heads)):
-            pen.rect(x0 + label_w + k * cell + 2, y + 0.8, cell - 4, row_h - 1.6, fill=WHITE, stroke=INK, width=0.3)
+            _field(pen, x0 + label_w + k * cell + 2, row, cell - 4, 7.4)
             if k < len(ops):
-                pen.text(x0 + label_w + (k + 1) * cell, y + row_h / 2 - 1.2, ops[k], font=BOLD, size=8, colour=INK,
+                pen.text(x0 + label_w + (k + 1) * cell, _baseline(row, 8), ops[k], font=BOLD, size=8, colour=INK,
                          align="centre", field="op")
-    y -= step * 1.1
-    pen.text_box(Rect(x0, y - 1.5, inner, 5), "Tourist sites: one circle per site on each line; "
-                 "score the leftmost uncrossed one", size=PLAY_PT, min_size=MIN_PT, colour=INK, max_lines=1,
-                 align="left", field="note")
+    pen.text_box(band["note"], NOTE, size=PLAY_PT, min_size=PLAY_PT, colour=INK, max_lines=2, align="left",
+                 field="note")
     track = book.scores.tourist_track
+    tb = band["track"]
     width = inner / len(track)
-    radius = min(3.6, width / 2 - 0.4)
-    y -= step * 0.9
+    radius = min(3.6, width / 2 - 0.4, tb.h / 2 - 0.4)
     for k, pts in enumerate(track):
         cx = x0 + (k + 0.5) * width
-        pen.circle(cx, y, radius, fill=WHITE, stroke=INK, width=0.4)
-        pen.text(cx, y - 1.2, str(pts), font=BOLD, size=PLAY_PT, colour=INK, align="centre", field="track")
-    y -= step * 1.2
-    pen.text(x0, y, "Interchanges (stations on 2, 3, 4 of your lines):", font=BOLD, size=8, colour=INK, field="head")
+        pen.circle(cx, tb.y + tb.h / 2, radius, fill=WHITE, stroke=INK, width=0.4)
+        pen.text(cx, _baseline(tb, PLAY_PT), str(pts), font=BOLD, size=PLAY_PT, colour=INK, align="centre",
+                 field="track")
+    pen.text(x0, _baseline(band["inter_head"], 8), "Interchanges (stations on 2, 3, 4 of your lines):", font=BOLD,
+             size=8, colour=INK, field="head")
     inter = [(k, v) for k, v in enumerate(book.scores.interchange) if v]
     group = inner / len(inter)
-    y -= step * 0.9
+    ib = band["inter"]
     for j, (k, v) in enumerate(inter):
         ix = x0 + j * group
-        pen.text(ix, y, f"{k} lines", size=PLAY_PT, colour=INK, field="head")
-        pen.rect(ix + 10.5, y - 1.6, 7, 5.5, fill=WHITE, stroke=INK, width=0.3)
-        pen.text(ix + 18.5, y, f"x{v}", font=BOLD, size=8, colour=INK, field="op")
-    y -= step
-    pen.text(x0, y, f"Objectives: +{book.rules.objective_points} each", size=8, colour=INK, field="head")
+        pen.text(ix, _baseline(ib, PLAY_PT), f"{k} lines", size=PLAY_PT, colour=INK, field="head")
+        _field(pen, ix + 10.5, ib, 7)
+        pen.text(ix + 18.5, _baseline(ib, 8), f"x{v}", font=BOLD, size=8, colour=INK, field="op")
+    ob = band["objectives"]
+    text = f"Objectives: +{book.rules.objective_points} each"
+    pen.text(x0, _baseline(ob, 8), text, size=8, colour=INK, field="head")
+    left = x0 + text_width(text, TEXT, 8) + 3
     for j in range(book.rules.objectives_drawn):
-        pen.rect(x0 + 40 + j * 12, y - 1.6, 9, 5.5, fill=WHITE, stroke=INK, width=0.3)
-    y -= step * 1.1
-    pen.text(x0, y, "Total", font=BOLD, size=10, colour=INK, field="head")
-    pen.rect(x0 + 16, y - 2.4, 30, 8, fill=WHITE, stroke=INK, width=0.6)
+        _field(pen, left + j * 12, ob, 9)
+    total = band["total"]
+    pen.text(x0, _baseline(total, 10), "Total", font=BOLD, size=10, colour=INK, field="head")
+    _field(pen, x0 + 16, total, 30, 8, width=0.6)

@@ -38,6 +38,48 @@ def test_no_label_over_a_line_a_box_a_circle_or_another_label(ed):
             assert rect_segment_distance(lab.box, p, q) > 0.6
 
 
+def test_each_label_is_nearest_its_own_station_circle(ed):
+    from generator.dice.layout import OWN_MARGIN, box_distance
+
+    area, _ = areas(A4_SAFE)
+    lay = map_layout(ed, area)
+    names = [st.name for st in ed.board.stations]
+    assert any(lab.star for lab in lay.labels)
+    for s, lab in enumerate(lay.labels):
+        mine = box_distance(lab.box, lay.at[s])
+        assert mine <= RADIUS + 12.5, names[s]
+        for t, p in enumerate(lay.at):
+            if t != s:  # e.g. the star's label was once nearer Bond Street than Oxford Circus
+                assert box_distance(lab.box, p) >= mine + OWN_MARGIN - 1e-6, (names[s], names[t])
+
+
+def _box_to_segment(corners, a, b) -> float:
+    from generator.dice.layout import _cross, seg_distance
+
+    edges = list(zip(corners, corners[1:] + corners[:1]))
+    if any(_cross(a, b, p, q) for p, q in edges):
+        return 0.0
+    return min([seg_distance(p, a, b)[0] for p in corners] + [seg_distance(e, p, q)[0] for e in (a, b) for p, q in edges])
+
+
+def test_section_boxes_keep_off_lines_they_do_not_belong_to(ed):
+    from generator.dice.layout import STROKE
+
+    area, _ = areas(A4_SAFE)
+    lay = map_layout(ed, area)
+    b = ed.board
+    name = {c.index: f"{b.stations[c.a].name}-{b.stations[c.b].name}" for c in b.connections}
+    over = set()
+    for k, corners in lay.boxes:
+        for c in b.connections:
+            if c.index != k and _box_to_segment(list(corners), lay.at[c.a], lay.at[c.b]) < len(c.lines) * STROKE / 2:
+                over.add((name[k], name[c.index]))
+    # the reviewer's case (a box where the Northern line crosses) is clear; the one left is a
+    # connection exactly as long as its boxes, leaving Baker Street beside another: no clear room
+    assert not any("Euston Square" in k for k, _ in over), over
+    assert over <= {("Baker Street-Regent's Park", "Baker Street-Great Portland Street")}, over
+
+
 def test_circles_boxes_and_connections_have_room(ed):
     area, _ = areas(A4_SAFE)
     lay = map_layout(ed, area)
@@ -72,6 +114,7 @@ def test_the_sheet_prints_landscape_with_readable_names(paper, tmp_path):
         for line in ed.board.lines:
             assert line.name in text
         assert "Score" in text and "Passes" in text and "Zone 1" in text
+        assert "Central London around Oxford Circus: 22 stations" in text and " km" not in text  # players' words
         # every station circle is at least 6 mm across
         circles = [d for d in page.get_drawings() if d.get("fill") == (1.0, 1.0, 1.0)
                    and abs(d["rect"].width - d["rect"].height) < 0.01 and d["rect"].width >= 6 * MM - 0.1]
@@ -79,10 +122,44 @@ def test_the_sheet_prints_landscape_with_readable_names(paper, tmp_path):
 
 
 def test_greyscale_tells_every_line_apart():
-    from generator.dice.faces import PATTERNS
+    from generator.colour import luminance, rgb
+    from generator.dice.faces import GREY_APART, PATTERNS, cased
 
     ed = load(Network.load())
     assert len(ed.board.lines) <= len(PATTERNS) and len(set(PATTERNS)) == len(PATTERNS)
+    case = cased(tuple(l.colour for l in ed.board.lines))
+    plain = [luminance(rgb(l.colour)) for l, c in zip(ed.board.lines, case) if not c]
+    for i, g in enumerate(plain):  # plain lines differ in grey; cased ones by their rails (and all by dashes)
+        assert all(abs(g - h) >= GREY_APART for h in plain[:i])
+    names = {l.id: l.name for l in ed.board.lines}
+    assert case[[l.id for l in ed.board.lines].index("victoria")], names  # the reviewer's Bakerloo/Victoria pair
+
+
+def test_every_drawn_line_reaches_3_to_1_on_white_by_its_colour_or_its_casing(tmp_path):
+    from generator.colour import contrast, rgb
+
+    ed = load(Network.load())
+    opts = PrintOptions.parse(export="pdf")
+    render(documents(ed, opts), opts, tmp_path)
+    strokes: dict = {}  # segment -> [(colour, width)] drawn along it
+    with pymupdf.open(tmp_path / "sheet.pdf") as pdf:
+        for d in pdf[0].get_drawings():
+            if d.get("color") is None or len(d["items"]) != 1 or d["items"][0][0] != "l":
+                continue
+            _, p, q = d["items"][0]
+            key = (round(p.x, 1), round(p.y, 1), round(q.x, 1), round(q.y, 1))
+            strokes.setdefault(key, []).append((tuple(d["color"]), d["width"]))
+
+    def near(a, b):
+        return max(abs(x - y) for x, y in zip(a, b)) < 0.01
+
+    for line in ed.board.lines:
+        c = rgb(line.colour)
+        drawn = [k for k, v in strokes.items() if any(near(col, c) for col, _ in v)]
+        assert len(drawn) >= 2, line.name  # on the map and in the lines table
+        for k in drawn:  # the widest non-white stroke along it is what meets the paper
+            edge = max((cw for cw in strokes[k] if not near(cw[0], (1, 1, 1))), key=lambda cw: cw[1])
+            assert contrast(edge[0], (1.0, 1.0, 1.0)) >= 3.0, (line.name, edge)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -96,6 +173,7 @@ def test_challenge_page_prints_the_rolls_and_the_proven_best(paper, tmp_path):
         assert pdf.page_count == 2
         text = pdf[1].get_text()
         assert f"Best possible score: {ed.challenge.best}" in text and "turn 10" in text
+        assert "proven by CP-SAT" not in text  # the solver is credited on its own small line
         spans = [s for bl in pdf[1].get_text("dict")["blocks"] for ln in bl.get("lines", []) for s in ln["spans"]]
         boxes = [pymupdf.Rect(s["bbox"]) for s in spans if s["size"] >= 5.9]
         for i, a in enumerate(boxes):  # no two texts overlap
@@ -104,6 +182,13 @@ def test_challenge_page_prints_the_rolls_and_the_proven_best(paper, tmp_path):
                 assert inter.is_empty or inter.width < 0.3 or inter.height < 0.3
     unknown = load(Network.load(), challenge="999")  # not in challenges.csv: the strip names the command
     assert unknown.challenge.best is None
+
+
+def test_the_subtitle_names_another_scope_in_plain_words():
+    from generator.dice.faces import subtitle
+
+    assert subtitle(load(Network.load(), scope="zone 1 within 1.2 km")).startswith("Zone 1 within 1.2 km of Oxford Circus:")
+    assert subtitle(load(Network.load(ROOT / "tests" / "data" / "tinycity"))).startswith("The whole network:")
 
 
 def test_a_map_too_big_for_the_sheet_is_refused_with_a_message(capsys, tmp_path):

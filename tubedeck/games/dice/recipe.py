@@ -76,6 +76,9 @@ class PointsRule:
 class Texts:
     title: str
     rules: str
+    map_name: str  # the recipe's own scope, as players read it; {star} is the star station's name
+    answer: str  # the challenge's answer strip; {best} is the best possible score
+    answer_credit: str  # the small line under it: how the best was found
 
 
 @dataclass(frozen=True)
@@ -112,17 +115,23 @@ def load_recipe(path: Path | str | None = None) -> Recipe:
         if not (points.scale > 0 and 0 < points.low_share <= 1):
             problems.append(Problem(where, None, "points.scale", "scale must be > 0 and low_share in (0, 1]"))
     if text is not None:
-        try:
-            names = {f for _, f, _, _ in string.Formatter().parse(text.rules) if f}
-        except ValueError as exc:
-            names = set()
-            problems.append(Problem(where, None, "text.rules", f"malformed placeholder ({exc})"))
-        for unknown in sorted(names - set(PLACEHOLDERS)):
-            problems.append(Problem(where, None, "text.rules", f"unknown placeholder {{{unknown}}} "
-                                                               f"(known: {', '.join(PLACEHOLDERS)})"))
+        for key, known in (("rules", PLACEHOLDERS), ("map_name", ("star",)), ("answer", ("best",)),
+                           ("answer_credit", ())):
+            _placeholders(getattr(text, key), f"text.{key}", known, where, problems)
     if problems:
         raise DataError(problems)
     return Recipe(rules, cut, sections, points, text, where)
+
+
+def _placeholders(value: str, key: str, known: tuple[str, ...], where: str, problems: list[Problem]) -> None:
+    try:
+        names = {f for _, f, _, _ in string.Formatter().parse(value) if f is not None}
+    except ValueError as exc:
+        problems.append(Problem(where, None, key, f"malformed placeholder ({exc})"))
+        return
+    for unknown in sorted(names - set(known)):
+        problems.append(Problem(where, None, key, f"unknown placeholder {{{unknown}}} "
+                                                  f"(known: {', '.join(known) or 'none'})"))
 
 
 def _check_rules(r: Rules, where: str, problems: list[Problem]) -> None:

@@ -23,7 +23,7 @@ GAME = Game(
              Option("sheets", "Map sheets to print: generated maps from the map's seed on (1 for classic).",
                     "int", 1)),
     faces="generator.nextstation.faces:documents",
-    documents=("map", "stations", "modules", "reference", "score-pad"),
+    documents=("map", "stations", "objectives", "powers", "reference", "score-pad"),
     setup="tubedeck.games.nextstation.edition:setup",
     checks=(
         Command("nextstation", "solver.nextstation.check:par_check", kind="deals",

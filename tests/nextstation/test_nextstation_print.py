@@ -1,0 +1,177 @@
+"""The printed sheets read back from their PDFs (PyMuPDF) and the Pen's recording: every district
+drawn, names inside their own district box and over nothing opaque, score card fields apart, play
+text at 7 pt, and each module deck with its own back."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+import generator
+from generator.document import Deck, Sheet
+from generator.nextstation.faces import documents
+from generator.nextstation.map import CORNER, DISTRICT, RIVER
+from generator.pen import recording
+from generator.sizes import MM, PT
+from generator.theme import INK, PLAY_PT
+from tubedeck.game import network
+from tubedeck.games.nextstation.edition import load
+
+PAPERS = ("a4", "letter")
+COLUMN_HEADS = {"Districts", "Biggest", "district", "Thames", "x2", "Line"}  # the score card's columns, as printed
+
+
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    return tuple(int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+
+def _same(a, b) -> bool:
+    return a is not None and all(abs(x - y) < 0.01 for x, y in zip(a, b))
+
+
+@pytest.fixture(scope="module")
+def ed():
+    return load(network(None), map="4")
+
+
+@pytest.fixture(scope="module", params=PAPERS)
+def sheets(request, ed, tmp_path_factory):
+    """paper -> {document: (page, recorded text lines, page height in mm)} for the two sheets."""
+    opts = generator.PrintOptions.parse(paper=request.param, export="pdf")
+    tmp = tmp_path_factory.mktemp(f"ns-{request.param}")
+    out = {}
+    for doc in documents(ed, opts):
+        if isinstance(doc, Sheet):
+            with recording() as log:
+                generator.render([doc], opts, tmp / doc.name)
+            page = pymupdf.open(next((tmp / doc.name).glob("*.pdf")))[0]
+            out[doc.name] = (page, list(log), page.rect.height / MM)
+    return out
+
+
+def _mm(page, rect) -> tuple[float, float, float, float]:
+    """A PyMuPDF rect (pt, y down) as (x0, y0, x1, y1) in mm, y up as the Pen draws."""
+    h = page.rect.height
+    return rect.x0 / MM, (h - rect.y1) / MM, rect.x1 / MM, (h - rect.y0) / MM
+
+
+def _extent(w) -> tuple[float, float, float, float]:
+    """A recorded line's ink: its width, from descender to cap height (horizontal text only)."""
+    return w.x, w.y - 0.22 * w.size * PT, w.x + w.width, w.y + 0.72 * w.size * PT
+
+
+def _inside(a, b, tol: float = 0.01) -> bool:
+    return a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol and a[3] <= b[3] + tol
+
+
+def _meet(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _filled(page, colour: str) -> list[tuple[float, float, float, float]]:
+    """Rects (plain or rounded) filled with ``colour``; circles (all curves) left out."""
+    return [_mm(page, d["rect"]) for d in page.get_drawings() if _same(d.get("fill"), _rgb(colour))
+            and any(item[0] in ("l", "re", "qu") for item in d["items"])]
+
+
+def test_every_district_is_drawn_corners_at_the_map_corners(sheets, ed):
+    page = sheets["map"][0]
+    main, corner = _filled(page, DISTRICT), _filled(page, CORNER)
+    board = ed.sheet_maps[0].board
+    assert len(main) == sum(d.kind == "main" for d in board.districts) == 9
+    assert len(corner) == sum(d.kind == "corner" for d in board.districts) == 4
+    reach_all = next(o for o in ed.book.objectives if o.measure == "districts")  # "Reach all 13 districts"
+    assert len(main) + len(corner) == len(board.districts) == reach_all.threshold
+    left, bottom = min(r[0] for r in main), min(r[1] for r in main)
+    right, top = max(r[2] for r in main), max(r[3] for r in main)
+    step = (right - left) / board.cols
+    for x, y in ((left, bottom), (left, top), (right, bottom), (right, top)):  # one corner box at each
+        assert sum(abs(r[0 if x == left else 2] - x) < step / 2 and abs(r[1 if y == bottom else 3] - y) < step / 2
+                   for r in corner) == 1
+
+
+def _card_borders(page):
+    return [_mm(page, d["rect"]) for d in page.get_drawings()
+            if d.get("fill") is None and _same(d.get("color"), _rgb(INK))
+            and d["rect"].width > 60 * MM and d["rect"].height > 50 * MM]
+
+
+def test_station_names_sit_inside_their_district_box_above_the_score_card(sheets, ed):
+    page, log, _ = sheets["map"]
+    main = _filled(page, DISTRICT)
+    card_top = max(r[3] for r in _card_borders(page))
+    names = [w for w in log if w.field == "name"]
+    assert len({w.text for w in names}) > 40
+    for w in names:
+        ink = _extent(w)
+        assert any(_inside(ink, box) for box in main), f"{w.text!r} straddles a district border"
+        assert ink[1] > card_top + 1, f"{w.text!r} runs into the score card"
+
+
+def test_nothing_opaque_covers_the_sections_or_the_thames(sheets):
+    """After the sections and the river only station symbols are filled: no name plates."""
+    page = sheets["map"][0]
+    drawings = page.get_drawings()
+    river = [i for i, d in enumerate(drawings) if _same(d.get("color"), _rgb(RIVER))]
+    sections = [i for i, d in enumerate(drawings) if d.get("dashes") not in (None, "[] 0")]
+    assert river and sections
+    main = _filled(page, DISTRICT)
+    step = (max(r[2] for r in main) - min(r[0] for r in main)) / 10
+    first, card_top = min(river + sections), max(r[3] for r in _card_borders(page))
+    big = [d["rect"] for d in drawings[first:] if d.get("fill") is not None
+           and max(d["rect"].width, d["rect"].height) / MM > 0.5 * step
+           and _mm(page, d["rect"])[1] > card_top]  # the map, not the score card
+    assert not big, f"filled shapes over the map's lines: {big[:3]}"
+
+
+@pytest.mark.parametrize("doc", ["map", "score-pad"])
+def test_score_card_fields_and_texts_never_overlap(sheets, doc):
+    page, log, _ = sheets[doc]
+    cards = _card_borders(page)
+    assert cards
+    boxes = [r for r in _filled(page, "#FFFFFF") if any(_inside(r, c) for c in cards)]
+    assert len(boxes) >= len(cards) * 22  # 16 line boxes, 3 interchanges, 2 objectives, the total
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not _meet(a, b), f"{doc}: boxes {a} and {b} overlap"
+    texts = [(w, _extent(w)) for w in log if any(_inside(_extent(w), c) for c in cards)]
+    for w, ink in texts:
+        for box in boxes:
+            assert not _meet(ink, box), f"{doc}: {w.text!r} runs into a box at {box}"
+    for i, (w, a) in enumerate(texts):
+        for v, b in texts[i + 1:]:
+            assert not _meet(a, b), f"{doc}: {w.text!r} runs into {v.text!r}"
+    heads = [(w, ink) for w, ink in texts if w.field == "head" and w.text.split()[0] in COLUMN_HEADS]
+    assert len(heads) >= 4 * len(cards)
+    for w, ink in heads:  # a column's heading no wider than the boxes under it
+        under = [b for b in boxes if b[3] < ink[1] and ink[1] - b[3] < 8 and b[0] < ink[2] and ink[0] < b[2]]
+        assert under and any(b[0] - 0.5 <= ink[0] and ink[2] <= b[2] + 0.5 for b in under), \
+            f"{doc}: heading {w.text!r} is wider than its column's boxes"
+
+
+def test_play_text_is_at_least_7pt(sheets, ed, tmp_path):
+    for doc in ("map", "score-pad"):
+        small = {(w.field, w.text, w.size) for w in sheets[doc][1]
+                 if w.field not in ("name", "ruler") and w.size < PLAY_PT - 0.01}
+        assert not small, f"{doc}: {sorted(small)[:4]}"
+    for card in ("poker", "mini"):
+        opts = generator.PrintOptions.parse(card=card, export="pdf")
+        decks = [d for d in documents(ed, opts) if isinstance(d, Deck) and d.name in ("reference", "objectives",
+                                                                                        "powers")]
+        with recording() as log:
+            generator.render(decks, opts, tmp_path / card)
+        rules = [w for w in log if w.field in ("rules", "title")]
+        assert rules and min(w.size for w in rules) >= PLAY_PT - 0.01, card
+
+
+def test_objectives_and_powers_have_their_own_backs(ed, tmp_path):
+    opts = generator.PrintOptions.parse(export="pdf")
+    decks = {d.name: d for d in documents(ed, opts) if isinstance(d, Deck)}
+    assert {"objectives", "powers"} <= set(decks) and "modules" not in decks
+    backs = {}
+    for name in ("objectives", "powers"):
+        with recording() as log:
+            generator.render([Deck(name, decks[name].cards[:1], back=decks[name].back)], opts, tmp_path / name)
+        backs[name] = {w.text for w in log if w.page == 2}
+    assert "OBJECTIVES" in backs["objectives"] and "POWERS" in backs["powers"]
+    assert backs["objectives"] != backs["powers"]
