@@ -2,11 +2,14 @@
 
 * single-round optimum (CP-SAT, ``num_workers=1``): wall time per round, median / p95 / max, and
   statuses, over the first round of seeded solo deals (real flip orders, 5-10 turns);
+* the branch and bound of :mod:`solver.nextstation.bnb` (``solve nextstation --engine auto``) on
+  the same rounds: median / p95 / max, statuses, and any score difference from CP-SAT (target:
+  median <= 50 ms, p95 <= 500 ms on one core);
 * side by side on the same flips: the exhaustive search of :mod:`solver.nextstation.exhaustive`
   (a depth-first search over every draw and pass, each position once) on the rounds it finishes
   within ``--exhaustive-limit`` positions: time ratio and any score difference.
 
-    .venv/bin/python benchmarks/bench_nextstation.py [--rounds 40] [--seed 0] [--time-limit 60]
+    .venv/bin/python benchmarks/bench_nextstation.py [--rounds 40] [--seed 0] [--time-limit 60] [--bnb-only]
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import statistics
 import time
 from collections import Counter
 
+from solver.nextstation.bnb import best_round as bnb
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.model import best_round
 from tubedeck.games.nextstation.edition import deal, load
@@ -33,8 +37,27 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--exhaustive-limit", type=int, default=400_000)
+    ap.add_argument("--bnb-only", action="store_true", help="time the branch and bound alone (seconds, not minutes)")
     args = ap.parse_args()
     ed = load()
+    bnb_times, bnb_statuses, bnb_scores = [], Counter(), {}
+    for seed in range(args.seed, args.seed + args.rounds):
+        d = deal(ed, 1, seed)
+        ts = turns(ed.book, d.flips[0])
+        dep = ed.board.departure(d.pencils[0][0]).id
+        t0 = time.perf_counter()
+        r = bnb(ed.board, ed.book, ts, dep, time_limit=args.time_limit)
+        bnb_times.append(time.perf_counter() - t0)
+        bnb_statuses[r.status] += 1
+        bnb_scores[seed] = r.score
+    print(f"single round, {args.rounds} seeded solo first rounds on the classic map "
+          f"(seeds {args.seed}-{args.seed + args.rounds - 1})")
+    print(f"  branch and bound (--engine auto) wall per round: median {statistics.median(bnb_times) * 1000:.1f} ms, "
+          f"p95 {quantile(bnb_times, 0.95) * 1000:.1f} ms, max {max(bnb_times) * 1000:.1f} ms; "
+          f"statuses {dict(bnb_statuses)} (target: median <= 50 ms, p95 <= 500 ms)")
+    if args.bnb_only:
+        return
+    bnb_differ = 0
     times, statuses, lengths, scores = [], Counter(), Counter(), []
     compared, ratios, differ = 0, [], 0
     for seed in range(args.seed, args.seed + args.rounds):
@@ -49,6 +72,7 @@ def main() -> None:
         lengths[len(ts)] += 1
         if r.score is not None:
             scores.append(r.score)
+        bnb_differ += r.status == "OPTIMAL" and r.score != bnb_scores[seed]
         t0 = time.perf_counter()
         try:
             want, _ = exhaustive(ed.board, ed.book, ts, dep, limit=args.exhaustive_limit)
@@ -62,6 +86,7 @@ def main() -> None:
           f"turns {dict(sorted(lengths.items()))}")
     print(f"  CP-SAT wall per round: median {statistics.median(times) * 1000:.0f} ms, "
           f"p95 {quantile(times, 0.95) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms; statuses {dict(statuses)}")
+    print(f"  branch and bound score differences from CP-SAT (its OPTIMAL rounds): {bnb_differ}")
     if scores:
         print(f"  best round score: mean {statistics.mean(scores):.1f}, median {statistics.median(scores)}, "
               f"range {min(scores)}-{max(scores)}")

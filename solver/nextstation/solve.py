@@ -8,14 +8,17 @@ an empty sheet (what this round alone could score).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.edition import Edition, deal
 from tubedeck.games.nextstation.flips import Turn, parse_flips, turns
 
+from . import bnb
 from .model import RoundResult, best_round
+
+ENGINES = ("cp-sat", "auto")
 
 MAX_SEED = 2**63 - 1
 
@@ -52,10 +55,22 @@ class RoundReport:
         return lines
 
 
+def _then_cp_sat(first: RoundResult, cp: RoundResult) -> RoundResult:
+    """CP-SAT's answer after a cut-short branch and bound: the better line, the tighter bound."""
+    line = cp if cp.score is not None and cp.score >= (first.score or 0) else first
+    bound = cp.score if cp.status == "OPTIMAL" else min(first.bound, cp.bound if cp.bound else first.bound)
+    return replace(line, status=cp.status if line is cp else "FEASIBLE", bound=max(bound, line.score),
+                   wall=first.wall + cp.wall)
+
+
 def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = "", round: int = 1,  # noqa: A002
-                time_limit: float = 30.0) -> RoundReport:
+                time_limit: float = 30.0, engine: str = "cp-sat") -> RoundReport:
+    """``engine``: ``cp-sat`` (the model of record) or ``auto`` (the branch and bound of
+    :mod:`.bnb`; should it not finish its proof within the time limit, CP-SAT takes the rest)."""
     rules = edition.rules
     check_time_limit(time_limit)
+    if engine not in ENGINES:
+        raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if not 1 <= round <= rules.rounds:
         raise UsageError(f"--round must be 1-{rules.rounds}, got {round}")
     if not 0 <= seed <= MAX_SEED:
@@ -68,6 +83,12 @@ def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = 
     order = order[:order.index(ts[-1].card) + 1]  # the cards flipped before the round ended
     colour = pencil or d.pencils[0][round - 1]
     dep = edition.board.departure(colour).id
-    result = best_round(edition.board, edition.book, ts, dep, time_limit=time_limit)
+    if engine == "auto":
+        result = bnb.best_round(edition.board, edition.book, ts, dep, time_limit=time_limit / 2)
+        if result.status != "OPTIMAL":
+            result = _then_cp_sat(result, best_round(edition.board, edition.book, ts, dep,
+                                                     time_limit=max(time_limit - result.wall, 0.01)))
+    else:
+        result = best_round(edition.board, edition.book, ts, dep, time_limit=time_limit)
     return RoundReport(None if flips else seed, round, colour, dep, order, ts, result)
 

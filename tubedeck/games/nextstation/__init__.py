@@ -39,7 +39,11 @@ GAME = Game(
                          Option("pencil", "green, pink, purple or blue (default: the seeded solo order's).",
                                 default=""),
                          Option("round", "Which round of the seeded game (1-4).", "int", 1),
-                         Option("time_limit", "CP-SAT time limit in seconds.", "float", 30.0)),
+                         Option("time_limit", "Time limit in seconds (with --engine auto: for both engines together).",
+                                "float", 30.0),
+                         Option("engine", "cp-sat (the CP-SAT model decides) or auto (an exact branch and bound, "
+                                          "much faster; CP-SAT takes over if it runs out of time).",
+                                default="cp-sat", choices=("cp-sat", "auto"))),
                 example=("--flips", "u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker",
                          "--pencil", "purple")),
     ),
