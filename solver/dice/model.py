@@ -139,9 +139,10 @@ def solve_sequence(edition: Edition, rolls: tuple[tuple[int, ...], ...], time_li
     score = (sum(a.high * v for a, v in zip(edition.lines, final_lines)) + sum(a.high * v for a, v in zip(edition.zones, zones))
              + rules.pass_points * (P - spent))
     model.maximize(score)
-    for key in hint:
-        if key in x:
-            model.add_hint(x[key], 1)
+    for t, s, n, k in hint:  # moves as ModelResult gives them: turn 0-based, x's turns 1-based
+        if (t + 1, s, n, k) not in x:
+            raise ValueError(f"hinted move {(t, s, n, k)} is not a possible use of that turn's roll")
+        model.add_hint(x[(t + 1, s, n, k)], 1)
     solver = configure(cp_model.CpSolver(), time_limit, workers=1)
     # The full LP relaxation (linearization 2) is what proves 20-turn optima: with the default
     # level the bound stayed at 57 for 20 s on London seeds 0-1, with it both proved 41 in 9-13 s.

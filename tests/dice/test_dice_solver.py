@@ -70,3 +70,13 @@ def test_cli_solve_and_bad_input(capsys):
         assert code == 2 and err
     with pytest.raises(UsageError):
         solve_rolls(load(Network.load()), 2**62, 3)
+
+
+def test_a_hint_uses_the_moves_own_turns(tiny):
+    rolls = tiny.rolls(1, 5).turns
+    exact, moves = best_score(tiny, rolls)
+    hinted = solve_sequence(tiny, rolls, time_limit=30, hint=moves)  # turns 0-based, as ModelResult gives them
+    assert hinted.status == "OPTIMAL" and hinted.score == exact
+    first = moves[0]
+    with pytest.raises(ValueError):  # turn 1's first use is on the star: a shifted turn would be ignored silently
+        solve_sequence(tiny, rolls, time_limit=30, hint=((len(rolls), *first[1:]),))
