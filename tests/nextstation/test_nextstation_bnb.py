@@ -3,10 +3,9 @@ search on seeded rounds; every line it returns replays legally and scores what i
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from ns_helpers import replay, short_rounds
 from solver.nextstation.bnb import best_round as bnb
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.model import best_round as cp_sat
@@ -16,40 +15,10 @@ from tubedeck.game import network
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import turns
 
-from tubedeck.games.nextstation.play import Line, legal_sections
-from tubedeck.games.nextstation.scoring import line_score
-
 
 @pytest.fixture(scope="module")
 def ed():
     return load(None)
-
-
-def short_rounds(ed, count, most, least=1, seed=0):
-    """Seeded real flip orders of ``least``-``most`` turns (as the CP-SAT test draws them)."""
-    ids = [c.id for c in ed.cards]
-    while count:
-        rng = random.Random(seed)
-        seed += 1
-        order = ids[:]
-        rng.shuffle(order)
-        ts = turns(ed.book, tuple(order))
-        if least <= len(ts) <= most:
-            count -= 1
-            yield ts, ed.board.departure(rng.choice(ed.rules.pencils)).id
-
-
-def replay(ed, ts, dep, draws):
-    """The draws played through the rules engine's own legal moves; the line's score."""
-    line = Line("", (dep,), ())
-    by_turn = {t: (u, v) for t, u, v in draws}
-    for t, turn in enumerate(ts):
-        if t in by_turn:
-            u, v = by_turn[t]
-            legal = {(a, b): i for a, b, i in legal_sections(ed.board, line, frozenset(line.sections), turn)}
-            assert (u, v) in legal, (t, u, v)
-            line = Line("", line.stations + (v,), line.sections + (legal[u, v],))
-    return line_score(ed.board, ed.book, line.stations, line.sections).points
 
 
 @pytest.mark.parametrize("count,least,most,seed", [(14, 5, 6, 0), (4, 7, 7, 0), (24, 5, 6, 1000), (6, 7, 7, 2000)])

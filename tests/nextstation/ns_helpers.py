@@ -1,0 +1,36 @@
+"""Shared by the Next Station solver tests: seeded short rounds and a replay of a drawn line."""
+
+from __future__ import annotations
+
+import random
+
+from tubedeck.games.nextstation.flips import turns
+from tubedeck.games.nextstation.play import Line, legal_sections
+from tubedeck.games.nextstation.scoring import line_score
+
+
+def short_rounds(ed, count, most, least=1, seed=0):
+    """Seeded real flip orders whose round has ``least``-``most`` turns (small enough to search)."""
+    ids = [c.id for c in ed.cards]
+    while count:
+        rng = random.Random(seed)
+        seed += 1
+        order = ids[:]
+        rng.shuffle(order)
+        ts = turns(ed.book, tuple(order))
+        if least <= len(ts) <= most:
+            count -= 1
+            yield ts, ed.board.departure(rng.choice(ed.rules.pencils)).id
+
+
+def replay(ed, ts, dep, draws):
+    """The draws played through the rules engine's own legal moves; the line's score."""
+    line = Line("", (dep,), ())
+    by_turn = {t: (u, v) for t, u, v in draws}
+    for t, turn in enumerate(ts):
+        if t in by_turn:
+            u, v = by_turn[t]
+            legal = {(a, b): i for a, b, i in legal_sections(ed.board, line, frozenset(line.sections), turn)}
+            assert (u, v) in legal, (t, u, v)
+            line = Line("", line.stations + (v,), line.sections + (legal[u, v],))
+    return line_score(ed.board, ed.book, line.stations, line.sections).points
