@@ -219,6 +219,12 @@ class Network:
         for ident in line_set or ():
             self.line(ident)
         keep = {s for s, st in self.stations.items() if zone_set is None or zone_set & set(st.zones)}
+        return self.restricted(keep, line_set)
+
+    def restricted(self, keep: set[str], lines: Iterable[str] | None = None, min_run: int = 1) -> "Network":
+        """The network on the ``keep`` stations (and ``lines``): each branch cut into its runs of
+        kept stops, runs shorter than ``min_run`` stops dropped."""
+        line_set = set(lines) if lines is not None else None
         branches: list[Branch] = []
         for b in self.branches:
             if line_set is not None and b.line not in line_set:
@@ -229,7 +235,7 @@ class Network:
                 if s is not None and s in keep:
                     run.append(s)
                     continue
-                if run:
+                if run and len(run) >= min_run:
                     part += 1
                     name = b.name if part == 1 else f"{b.name}~{part}"
                     branches.append(Branch(b.line, name, tuple(run)))

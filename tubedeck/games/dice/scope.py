@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tubedeck.errors import UsageError
 from tubedeck.names import fold
-from tubedeck.network import Branch, Network
+from tubedeck.network import Network
 
 _WITHIN = re.compile(r"^(.*?)\s*\bwithin\s+([0-9]+(?:\.[0-9]+)?)\s*km$")
 _ZONES = re.compile(r"^zones?\s*([0-9][0-9,\-\s]*)$")
@@ -94,25 +94,9 @@ def parse_scope(text: str, net: Network) -> Scope:
 
 
 def cut(net: Network, keep: set[str], lines: tuple[str, ...] | None) -> Network:
-    """The network restricted to ``keep`` stations (and ``lines``), branches cut into runs."""
-    branches: list[Branch] = []
-    for b in net.branches:
-        if lines is not None and b.line not in lines:
-            continue
-        run: list[str] = []
-        part = 0
-        for s in list(b.stations) + [None]:
-            if s is not None and s in keep:
-                run.append(s)
-                continue
-            if len(run) >= 2:
-                part += 1
-                branches.append(Branch(b.line, b.name if part == 1 else f"{b.name}~{part}", tuple(run)))
-            run = []
-    used = {s for b in branches for s in b.stations}
-    stations = {s: st for s, st in net.stations.items() if s in used}
-    kept = {b.line for b in branches}
-    return Network(stations, {i: l for i, l in net.lines.items() if i in kept}, tuple(branches), net.source)
+    """The network restricted to ``keep`` stations (and ``lines``), branches cut into runs of two
+    stops or more (a lone stop has no connection to draw)."""
+    return net.restricted(keep, lines, min_run=2)
 
 
 def in_zones(net: Network, scope: Scope) -> set[str]:
