@@ -20,6 +20,7 @@ from generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH, Card as StationCard
 
+from .challenge import challenge_pages
 from .map import map_page
 from .parts import score_card, symbol
 
@@ -131,7 +132,8 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                                                     accent=book.colours["street"]), size), label=f"power {p.id}")
               for p in book.powers]
     return [
-        Sheet("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps))),
+        Sheet("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps)))
+              + challenge_pages(edition, NAMES, DECK_NAMES),  # --challenge S: the solo challenge page
               title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
                                                              if len(edition.sheet_maps) > 1 else "")),
         Deck("stations", stations, back=sized(partial(station_back, title=title), size),

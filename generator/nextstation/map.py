@@ -58,14 +58,26 @@ INSET = 0.8  # mm between a district box and its cells' edges
 CARD_H = 72.0  # mm of the score card below the map
 
 
+def _acceptance(made) -> str:
+    """Why this map was accepted: its par beside the classic's, and the candidates refused."""
+    fig = made.figures
+    text = f"par {fig['par']:g} (classic {fig['classic_par']:g}); candidate {made.tries}"
+    if made.rejected:
+        text += f": {len(made.rejected)} refused for " + ", ".join(sorted({why.split()[0] for why in made.rejected}))
+    return text
+
+
 def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
     made = edition.sheet_maps[page]
     board = made.board
     s = pen.safe
     book = edition.book
     title = f"{book.texts['title']} - {board.title}, map {made.seed}"
-    pen.text_box(Rect(s.x, s.top - 7, s.w, 7), title, font=BOLD, size=12, min_size=PLAY_PT, colour=INK,
+    note_w = 62.0
+    pen.text_box(Rect(s.x, s.top - 7, s.w - note_w, 7), title, font=BOLD, size=12, min_size=PLAY_PT, colour=INK,
                  max_lines=1, align="left", field="title")
+    pen.text_box(Rect(s.x + s.w - note_w, s.top - 7, note_w, 7), _acceptance(made), size=6.5, min_size=MIN_PT,
+                 colour=INK, max_lines=2, align="right", field="acceptance")
     side = min(s.w, s.h - 9 - CARD_H - 3)
     step = side / board.cols
     x0 = s.x + (s.w - side) / 2

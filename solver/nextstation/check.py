@@ -76,7 +76,8 @@ class ParCheck:
 
 
 def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data: str | None = None,
-              map: str | None = None, zones: str = "1-2", sheets: int = 1) -> ParCheck:  # noqa: A002
+              map: str | None = None, zones: str = "1-2", sheets: int = 1,  # noqa: A002
+              challenge: str | None = None) -> ParCheck:  # the CLI hands a deals check every edition option
     return ParCheck(time_limit, data, map, zones)
 
 

@@ -38,24 +38,10 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.cpsat import small_model_solver, solve
+from tubedeck.games.nextstation.best import RoundResult
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.flips import Turn
 from tubedeck.games.nextstation.rules import RuleBook
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    status: str  # OPTIMAL, FEASIBLE, UNKNOWN
-    score: int | None  # the best line found
-    bound: int | None  # the proven upper bound
-    draws: tuple[tuple[int, str, str], ...]  # (turn index, from, to) of the best line found
-    stations: tuple[str, ...]
-    wall: float
-
-    def as_dict(self) -> dict:
-        return {"status": self.status, "score": self.score, "bound": self.bound,
-                "draws": [{"turn": t + 1, "from": u, "to": v} for t, u, v in self.draws],
-                "stations": list(self.stations), "seconds": round(self.wall, 4)}
 
 
 @dataclass
@@ -66,6 +52,7 @@ class _Model:
     counts: list
     ons: list
     thames: list
+    on: dict  # station (departure excluded) -> linear expression: 1 when on the line
 
 
 def _reachable(board: Board, turns: tuple[Turn, ...], departure: str, banned: set[int]) -> list[set[str]]:
@@ -78,16 +65,19 @@ def _reachable(board: Board, turns: tuple[Turn, ...], departure: str, banned: se
     return reach
 
 
-def build(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int]) -> _Model:
+def build(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
+          m: cp_model.CpModel | None = None, tag: str = "") -> _Model:
+    """The round's variables and rules, in a new model or added to ``m`` (names prefixed ``tag``:
+    the whole-game model holds one round model per round)."""
     banned = set(drawn) | {j for i in drawn for j in board.crossing[i]}
     reach = _reachable(board, turns, departure, banned)
-    m = cp_model.CpModel()
+    m = m if m is not None else cp_model.CpModel()
     at = {}
     for t, turn in enumerate(turns):
         for v in sorted(reach[t + 1] - {departure}):
             if board.matches(v, turn.symbol) and any(s.other(v) in reach[t] and s.index not in banned
                                                      for s in board.incident[v]):
-                at[v, t] = m.new_bool_var(f"at_{v}_{t}")
+                at[v, t] = m.new_bool_var(f"{tag}at_{v}_{t}")
         m.add_at_most_one(var for (v, tt), var in at.items() if tt == t)
     times: dict[str, list[tuple[int, cp_model.IntVar]]] = {}
     for (v, t), var in at.items():
@@ -101,7 +91,7 @@ def build(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
             continue
         for u, v in ((sec.a, sec.b), (sec.b, sec.a)):
             if v in on and (u == departure or u in on):
-                y[u, v] = (m.new_bool_var(f"y_{u}_{v}"), sec.index)
+                y[u, v] = (m.new_bool_var(f"{tag}y_{u}_{v}"), sec.index)
     parents: dict[str, list] = {}
     children: dict[str, list] = {}
     for (u, v), (var, _) in y.items():
@@ -115,7 +105,7 @@ def build(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
         m.add(var <= on[u])
         for t, av in times[v]:  # u is reached on a turn before v's
             m.add(av + var - 1 <= sum(w for tt, w in times[u] if tt < t))
-    _ends(m, turns, departure, at, children)
+    _ends(m, turns, departure, at, children, tag)
     used: dict[int, list] = {}
     for var, i in y.values():
         used.setdefault(i, []).append(var)
@@ -128,17 +118,17 @@ def build(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
     n = len(turns) + 1
     counts, ons = [], []
     for d, exprs in per.items():
-        c = m.new_int_var(0, n, f"count_{d}")
+        c = m.new_int_var(0, n, f"{tag}count_{d}")
         m.add(c == sum(exprs))
-        o = m.new_bool_var(f"on_{d}")
+        o = m.new_bool_var(f"{tag}on_{d}")
         m.add(o <= c)
         counts.append(c)
         ons.append(o)
     thames = [var for var, i in y.values() if board.sections[i].thames]
-    return _Model(m, at, y, counts, ons, thames)
+    return _Model(m, at, y, counts, ons, thames, on)
 
 
-def _ends(m: cp_model.CpModel, turns, departure: str, at: dict, children: dict) -> None:
+def _ends(m: cp_model.CpModel, turns, departure: str, at: dict, children: dict, tag: str = "") -> None:
     """Sections start at an end of the line, but one branch on the Railroad Switch's turn."""
     s = next((t for t, turn in enumerate(turns) if turn.switch), None)
     branches = []
@@ -147,13 +137,13 @@ def _ends(m: cp_model.CpModel, turns, departure: str, at: dict, children: dict) 
         if s is None:
             m.add(sum(var for _, var in kids) <= limit)
             continue
-        e = m.new_bool_var(f"branch_{u}")
+        e = m.new_bool_var(f"{tag}branch_{u}")
         branches.append(e)
         m.add(sum(var for _, var in kids) <= limit + e)
         on_switch = []
         for v, var in kids:
             if (v, s) in at:
-                w = m.new_bool_var(f"switch_{u}_{v}")
+                w = m.new_bool_var(f"{tag}switch_{u}_{v}")
                 m.add(w <= var)
                 m.add(w <= at[v, s])
                 on_switch.append(w)

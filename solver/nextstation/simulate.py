@@ -130,7 +130,7 @@ class Simulation:
 
 
 def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,
-               map: str | None = None, zones: str = "1-2", sheets: int = 1,
+               map: str | None = None, zones: str = "1-2", sheets: int = 1, challenge: str | None = None,
                bots: str = "greedy") -> Simulation:  # noqa: A002
     deal(edition, players, 0)  # UsageError on a bad player count
     return Simulation(players, parse_bots(bots, players), data, map, zones)

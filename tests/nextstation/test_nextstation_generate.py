@@ -14,6 +14,9 @@ from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.flips import turns
+from tubedeck.games.nextstation import generate as gen
+from tubedeck.games.nextstation.best import best_round as exact_round
+from tubedeck.games.nextstation.edition import deal
 from tubedeck.games.nextstation.generate import TOLERANCE, figures, generate, south_of_river, thames
 from tubedeck.games.nextstation.play import CHANCE, new_game
 
@@ -46,6 +49,44 @@ def test_generated_map_meets_the_classic_figures(ed):
     assert sum(s.tourist for s in b.stations) == 5
     assert sorted(s.departure for s in b.stations if s.departure) == sorted(ed.rules.pencils)
     assert all(s.name for s in b.stations) and ed.generated.tries >= 1
+
+
+def test_a_generated_map_is_accepted_on_its_par(net, ed):
+    """Par = the median best first round over the par flip seeds, recomputed here with the CP-SAT
+    model (the acceptance uses the branch and bound); within the tolerance of the classic's."""
+    fig = ed.generated.figures
+    pars = []
+    for seed in range(gen.PAR_SEEDS):
+        d = deal(ed, 1, seed)
+        ts = turns(ed.book, d.flips[0])
+        pars.append(best_round(ed.board, ed.book, ts, ed.board.departure(d.pencils[0][0]).id).score)
+    pars.sort()
+    assert fig["par"] == (pars[len(pars) // 2] if len(pars) % 2 else (pars[len(pars) // 2 - 1] + pars[len(pars) // 2]) / 2)
+    assert abs(fig["par"] - fig["classic_par"]) <= gen.PAR_TOLERANCE * fig["classic_par"]
+
+
+def test_a_map_off_the_classic_par_is_refused_and_the_next_tried(net, monkeypatch):
+    """A candidate whose par is off the classic's is refused, the reason recorded, and the next
+    candidate tried; when none is left the request fails with the last reason (exit 2). The par
+    itself is scripted here (the test above checks the real one)."""
+    classic = load(None)
+    pars = iter([40, 20, 41])  # the classic's, a candidate far below, one within 15%
+    monkeypatch.setattr(gen, "par", lambda board, book: next(pars))
+    monkeypatch.setattr(gen, "_CLASSIC_PAR", {})
+    made = generate(net, classic.book, classic.board, 1)  # seed 1's first candidate meets the structure
+    assert made.figures["par"] == 41 and made.figures["classic_par"] == 40
+    assert [why.split()[0] for why in made.rejected if why.startswith("par")] == ["par"]
+    pars = iter([40] + [0] * gen.MAX_TRIES)
+    monkeypatch.setattr(gen, "_CLASSIC_PAR", {})
+    with pytest.raises(UsageError, match="par 0 outside the classic's 40"):
+        generate(net, classic.book, classic.board, 1)
+
+
+def test_the_par_search_is_exact_on_a_generated_map(ed):
+    d = deal(ed, 1, 0)
+    ts = turns(ed.book, d.flips[0])
+    dep = ed.board.departure(d.pencils[0][0]).id
+    assert exact_round(ed.board, ed.book, ts, dep).score == exhaustive(ed.board, ed.book, ts, dep)[0]
 
 
 def test_the_thames_is_the_real_river():

@@ -8,8 +8,7 @@ the network like every game's and ignores it.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from tubedeck.content import game_dir
 from tubedeck.errors import UsageError
 
 from .board import Board, load_board
+from .flips import shuffled
 from .generate import Generated, generate, parse_zones
 from .rules import Card, RuleBook, Rules, Scores, load_rules
 
@@ -35,6 +35,7 @@ class Edition:
     zones: str = "1-2"
     generated: Generated | None = None
     sheets: int = 1
+    challenge: int | None = None  # --challenge S: the solo challenge's seed (:mod:`.challenge` reads its answer)
 
     @cached_property
     def sheet(self) -> Generated:
@@ -82,9 +83,23 @@ class Deal:
 MAX_SHEETS = 100
 
 
-def load(network=None, map: str | None = None, zones: str = "1-2", sheets: int = 1) -> Edition:  # noqa: A002
+MAX_CHALLENGE = 2**62
+
+
+def load(network=None, map: str | None = None, zones: str = "1-2", sheets: int = 1,  # noqa: A002
+         challenge: str | int | None = None) -> Edition:
     """The classic map by default; ``--map SEED`` a map generated from the network (``--zones``);
-    ``--map DIR`` a map folder in the classic's files."""
+    ``--map DIR`` a map folder in the classic's files. ``--challenge S``: also the solo challenge
+    sheet of seed S's deal (:mod:`.challenge`)."""
+    if challenge is None:
+        return _load(network, map, zones, sheets)
+    text = str(challenge).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) >= MAX_CHALLENGE:
+        raise UsageError(f"--challenge must be a flip seed 0-{MAX_CHALLENGE - 1}, got {str(challenge)[:40]!r}")
+    return replace(_load(network, map, zones, sheets), challenge=int(text))
+
+
+def _load(network, map: str | None, zones: str, sheets: int) -> Edition:  # noqa: A002
     book = load_rules()
     name = str(map or "classic")
     classic = load_board(game_dir("nextstation"), book.rules, prefix="classic-")
@@ -115,19 +130,12 @@ def pencil_orders(rules: Rules, players: int, first: tuple[str, ...]) -> tuple[t
 
 
 def deal(edition: Edition, players: int, seed: int) -> Deal:
-    """``random.Random(seed)`` places the pencils, then shuffles the 11 cards once per round."""
+    """The pencils and flips of :func:`.flips.shuffled`, the pencils passed round the table."""
     rules = edition.rules
     if not rules.players_min <= players <= rules.players_max:
         raise UsageError(f"--players must be {rules.players_min}-{rules.players_max}, got {players}")
-    rng = random.Random(seed)
-    first = list(rules.pencils)
-    rng.shuffle(first)
-    flips = []
-    for _ in range(rules.rounds):
-        ids = [c.id for c in edition.cards]
-        rng.shuffle(ids)
-        flips.append(tuple(ids))
-    return Deal(seed, players, pencil_orders(rules, players, tuple(first)), tuple(flips))
+    first, flips = shuffled(edition.book, seed)
+    return Deal(seed, players, pencil_orders(rules, players, first), flips)
 
 
 def setup(edition: Edition, players: int, seed: int) -> Deal:

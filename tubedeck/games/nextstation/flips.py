@@ -9,6 +9,7 @@ the turn of the ``round_end``-th (5th) Underground card; cards after it are neve
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from tubedeck.errors import UsageError
@@ -79,3 +80,17 @@ def parse_flips(book: RuleBook, text: str) -> tuple[str, ...]:
         out.append(word)
     turns(book, tuple(out))  # the order must end the round
     return tuple(out)
+
+
+def shuffled(book: RuleBook, seed: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """A seeded game's chance: ``random.Random(seed)`` places the pencils (the order at places
+    0..3), then shuffles the Station cards once per round (flips[round])."""
+    rng = random.Random(seed)
+    first = list(book.rules.pencils)
+    rng.shuffle(first)
+    flips = []
+    for _ in range(book.rules.rounds):
+        ids = [c.id for c in book.cards]
+        rng.shuffle(ids)
+        flips.append(tuple(ids))
+    return tuple(first), tuple(flips)

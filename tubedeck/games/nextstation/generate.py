@@ -17,13 +17,17 @@
    (at least 3 cells apart when possible); **departures** at the stations nearest the classic's
    four departure cells.
 5. **Acceptance**: a candidate must meet the classic's structural figures within tolerances
-   (:data:`TOLERANCE`); otherwise the next candidate is tried (``tries`` says how many).
+   (:data:`TOLERANCE`) and its **par** (the median over flip seeds ``0..PAR_SEEDS - 1`` of the
+   proven best first round, :mod:`.best`) must lie within ``PAR_TOLERANCE`` of the classic's par
+   over the same flips; otherwise the next candidate is tried. ``tries`` says how many, and
+   ``rejected`` why the earlier ones were refused (the map sheet prints both).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,10 +35,14 @@ from pathlib import Path
 from tubedeck.content import game_dir, read_csv
 from tubedeck.errors import DataError, NotApplicable, UsageError
 
+from .best import best_round
 from .board import Board, Section, Station, derive_crossings
+from .flips import shuffled, turns
 from .rules import QUESTION_MARK, RuleBook
 
 TOLERANCE = {"sections": (0.85, 1.15), "thames": (0.5, 1.6), "crossings": (0.6, 1.4)}
+PAR_SEEDS = 9  # flip seeds whose best first round sets a map's par (about 0.3 s a map)
+PAR_TOLERANCE = 0.15  # a generated map's par is within 15% of the classic's
 MAX_TRIES = 40
 GRADES = {"I": 0, "II*": 1, "II": 2}
 
@@ -47,6 +55,7 @@ class Generated:
     tries: int  # candidates tried before one was accepted (1 = the first)
     figures: dict
     river: tuple[float, ...] = ()  # per column, the row (between stations) where the Thames runs
+    rejected: tuple[str, ...] = ()  # why each earlier candidate was refused
 
 
 def parse_zones(text: str) -> tuple[int, int]:
@@ -240,7 +249,23 @@ def accept(fig: dict, classic: dict) -> str | None:
         return f"symbols {fig['symbols']} differ from the classic's {classic['symbols']}"
     if fig["departure_sections"] < 3:
         return "a departure station has fewer than 3 sections to start a line"
+    if "par" in fig and abs(fig["par"] - classic["par"]) > PAR_TOLERANCE * classic["par"]:
+        return f"par {fig['par']:g} outside the classic's {classic['par']:g} +/- {PAR_TOLERANCE:.0%}"
     return None
+
+
+def par(board: Board, book: RuleBook) -> float:
+    """The median over flip seeds 0..PAR_SEEDS - 1 of the best first round (the seeded solo
+    deal's flips and pencil), each proven by the exact search of :mod:`.best`."""
+    scores = []
+    for seed in range(PAR_SEEDS):
+        pencils, flips = shuffled(book, seed)
+        result = best_round(board, book, turns(book, flips[0]), board.departure(pencils[0]).id, time_limit=30.0)
+        scores.append(result.score)
+    return statistics.median(scores)
+
+
+_CLASSIC_PAR: dict[Board, float] = {}  # the classic's par, once per process
 
 
 def generate(network, book: RuleBook, classic: Board, seed: int, zones: str = "1-2") -> Generated:
@@ -249,12 +274,20 @@ def generate(network, book: RuleBook, classic: Board, seed: int, zones: str = "1
         raise UsageError(f"--map SEED must be 0-{2**31 - 1}, got {seed}")
     z = parse_zones(zones)
     river = thames()
-    want = figures(classic)
-    why = ""
+    if classic not in _CLASSIC_PAR:
+        _CLASSIC_PAR[classic] = par(classic, book)
+    want = figures(classic) | {"par": _CLASSIC_PAR[classic]}
+    rejected: list[str] = []
     for k in range(MAX_TRIES):
         g = candidate(network, book, classic, random.Random(f"nextstation-map-{seed}-{z}-{k}"), z, river)
-        why = accept(g.figures, want)
+        why = accept(g.figures, want)  # the structure first: par costs a search
+        fig = g.figures
         if why is None:
-            return Generated(g.board, g.names, seed, k + 1, g.figures, g.river)
+            fig = g.figures | {"par": par(g.board, book)}
+            why = accept(fig, want)
+        if why is None:
+            return Generated(g.board, g.names, seed, k + 1, fig | {"classic_par": want["par"]}, g.river,
+                             tuple(rejected))
+        rejected.append(why)
     raise UsageError(f"no map for seed {seed} in zones {zones} met the classic's figures in {MAX_TRIES} tries "
-                     f"(last: {why})")
+                     f"(last: {rejected[-1]})")

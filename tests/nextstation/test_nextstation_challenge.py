@@ -1,0 +1,295 @@
+"""The solo challenge sheet (``build nextstation --challenge S``), read back from its PDF: the seed's
+flips in order round by round, the answer strip (score, every move) or the command that proves
+it, located errors for bad rows of challenges.csv, text sizes; and the writer of that file.
+
+Answers here come from games played through the rules engine (:mod:`tubedeck.games.nextstation.play`)
+by a seeded bot, never typed in: the page must print whatever row the file holds."""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+import pymupdf
+import pytest
+
+import generator
+from conftest import run_cli
+from generator.document import Sheet
+from generator.nextstation.challenge import card_name, challenge_pages, coordinate
+from generator.nextstation.faces import DECK_NAMES, NAMES, documents
+from generator.pen import recording
+from generator.sizes import MM
+from solver.nextstation.players import greedy_player
+from tubedeck.errors import DataError
+from tubedeck.game import network
+from tubedeck.games.nextstation.challenge import COLUMNS, drawing_text, make_challenge, read_answers
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.flips import turns_so_far
+from tubedeck.games.nextstation.play import CHANCE, new_game
+
+SEED = 3
+MOVE = re.compile(r"turn \d+: \w+ -> \w+$")
+
+
+def played(ed, seed: int) -> tuple[int, list[list[tuple[int, str, str]]]]:
+    """A solo game by the greedy bot through the rules engine: its final score and its draws
+    per round as (0-based turn, from, to), the solver's shape."""
+    state = new_game(ed, 1, seed)
+    rounds: list[list[tuple[int, str, str]]] = [[] for _ in range(ed.rules.rounds)]
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state = state.apply(state.seeded_flip(), ed)
+            continue
+        action = greedy_player(state, ed)
+        if action[0] == "draw":
+            turn = len(turns_so_far(ed.book, state.flipped)[0]) - 1
+            rounds[state.round].append((turn, action[1], action[2]))
+        state = state.apply(action, ed)
+    return state.final(ed, 0).total, rounds
+
+
+def write(path: Path, rows: list[list]) -> Path:
+    with path.open("w", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(COLUMNS)
+        out.writerows(rows)
+    return path
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load(network(None), challenge=str(SEED))
+
+
+@pytest.fixture(scope="module")
+def answered(classic, tmp_path_factory):
+    """The classic challenge with an answer row from a played game (file named as the real one)."""
+    score, rounds = played(classic, SEED)
+    path = write(tmp_path_factory.mktemp("rows") / "challenges.csv",
+                 [["classic", SEED, score, "OPTIMAL", drawing_text(rounds)]])
+    return classic, make_challenge(classic, answers=path), score, rounds
+
+
+def render_challenge(ed, tmp: Path, paper: str = "a4", challenge=None):
+    """The challenge page (the map sheet's last page; only that page for a ``challenge`` of the
+    test's own) and what the Pen wrote on it."""
+    opts = generator.PrintOptions.parse(paper=paper, export="pdf")
+    if challenge is None:
+        sheet = next(d for d in documents(ed, opts) if d.name == "map")
+    else:
+        sheet = Sheet("map", challenge_pages(ed, NAMES, DECK_NAMES, challenge))
+    with recording() as log:
+        generator.render([sheet], opts, tmp)
+    pdf = pymupdf.open(tmp / "map.pdf")
+    last = pdf.page_count
+    return pdf[last - 1], [w for w in log if w.page == last]
+
+
+def spans(page) -> list[dict]:
+    return [s for b in page.get_text("dict")["blocks"] for ln in b.get("lines", []) for s in ln["spans"]
+            if s["text"].strip()]
+
+
+# -- the page -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("paper, seed", [("a4", SEED), ("letter", 5)])  # 5: a Switch on turn 1, ignored
+def test_the_page_prints_each_rounds_flips_in_order(tmp_path, paper, seed):
+    classic = load(network(None), challenge=str(seed))
+    page, _ = render_challenge(classic, tmp_path, paper)
+    found = spans(page)
+    heads = sorted((s for s in found if s["text"].startswith("Round ") and ":" in s["text"] and s["size"] > 8.5),
+                   key=lambda s: s["bbox"][0])
+    assert len(heads) == 4
+    foot = next(s["bbox"][1] for s in found if s["text"] == "Your score")  # the rounds end above it
+    for k, (rnd, head) in enumerate(zip(make_challenge(classic).rounds, heads)):
+        assert head["text"] == f"Round {k + 1}: {rnd.pencil.capitalize()}"
+        x0 = head["bbox"][0]
+        x1 = heads[k + 1]["bbox"][0] if k < 3 else page.rect.width
+        column = sorted((s for s in found if x0 - 2 <= (s["bbox"][0] + s["bbox"][2]) / 2 < x1 - 2
+                         and head["bbox"][3] < s["bbox"][1] < foot),
+                        key=lambda s: s["bbox"][1])
+        text = [s["text"] for s in column]
+        names = [t for t in text if t.startswith(("Street ", "Underground ", "Railroad Switch"))]
+        want = [card_name(classic, f.card, NAMES, DECK_NAMES) if f.turn else "Railroad Switch" for f in rnd.flips]
+        joined = " ".join(text)
+        assert joined.count("ignored") == sum(f.ignored for f in rnd.flips)
+        assert joined.count("any station of") == sum(f.turn is None and not f.ignored for f in rnd.flips)
+        cards = [w for w in want if not w.startswith("Railroad")]
+        assert [n for n in names if not n.startswith("Railroad")] == cards
+        assert [n[:len(w)] for n, w in zip(names, want)] == want  # the Switch where it was flipped
+        turns = [t for t in text if t.isdigit()]
+        assert turns == [str(i) for i in range(1, len(rnd.turns) + 1)]
+        assert f"({coordinate(classic, rnd.departure)})" in " ".join(text)
+        assert "last turn of the round" in text
+    text = page.get_text()
+    assert f"Solo challenge {seed}" in text and "Your score" in text and "Fold under" in text
+    if seed == 5:
+        assert any(f.ignored for r in make_challenge(classic).rounds for f in r.flips)
+
+
+def test_the_strip_prints_the_score_and_every_move(answered, tmp_path):
+    ed, ch, score, rounds = answered
+    page, _ = render_challenge(ed, tmp_path, challenge=ch)
+    text = page.get_text()
+    assert f"Best possible score: {score}" in text
+    for draws in rounds:
+        for t, u, v in draws:
+            assert f"turn {t + 1}: {coordinate(ed, u)} -> {coordinate(ed, v)}" in text
+    answer = [s for s in spans(page) if MOVE.match(s["text"]) or s["text"].startswith("Best possible")]
+    assert len(answer) == 1 + sum(len(d) for d in rounds)
+    # printed upside down: every answer span runs right to left
+    for b in page.get_text("dict")["blocks"]:
+        for ln in b.get("lines", []):
+            if any(s in answer for s in ln["spans"]):
+                assert ln["dir"][0] < -0.99
+
+
+def test_a_missing_row_prints_the_command_that_proves_it(classic, tmp_path):
+    assert make_challenge(classic).answer is None  # the bundled file holds only its header
+    page, _ = render_challenge(classic, tmp_path)
+    assert f"tubedeck solve nextstation --seed {SEED} --game" in page.get_text()
+    ch = make_challenge(load(network(None), map="4", challenge="5"))
+    assert ch.answer is None and ch.command.endswith("--seed 5 --game --map 4")
+    other = make_challenge(load(network(None), map="4", zones="1-3", challenge="5"))
+    assert other.command.endswith("--map 4 --zones 1-3")
+
+
+def test_a_generated_map_prints_the_challenge_after_its_map_page(tmp_path):
+    ed = load(network(None), map="4", challenge="5")
+    page, _ = render_challenge(ed, tmp_path / "out")
+    assert page.number == 1  # page 2 of the map sheet, after map 4
+    assert "generated map 4" in page.get_text()
+    score, rounds = played(ed, 5)
+    path = write(tmp_path / "challenges.csv", [["4", 5, score, "OPTIMAL", drawing_text(rounds)]])
+    ch = make_challenge(ed, answers=path)
+    page, _ = render_challenge(ed, tmp_path / "answered", challenge=ch)
+    assert f"Best possible score: {score}" in page.get_text()
+    assert make_challenge(replace(ed, zones="1-3"), answers=path).answer is None  # another map: not its row
+
+
+def test_text_is_6pt_and_what_play_needs_7pt(answered, tmp_path):
+    ed, ch, _, _ = answered
+    page, log = render_challenge(ed, tmp_path, challenge=ch)
+    ours = [w for w in log if w.field != "ruler"]
+    assert ours and min(w.size for w in ours) >= 6.0
+    play = [w for w in ours if w.field in ("flip", "move", "departure", "round", "coordinate", "answer")]
+    assert {w.field for w in play} == {"flip", "move", "departure", "round", "coordinate", "answer"}
+    assert min(w.size for w in play) >= 7.0 - 1e-6
+    h = page.rect.height / MM
+    printed = []
+    for s in spans(page):  # the PDF agrees (the engine's ruler left out, as faces quality does)
+        x, y = s["origin"][0] / MM, h - s["origin"][1] / MM
+        near = min((w for w in log if w.text == s["text"]), key=lambda w: (w.x - x) ** 2 + (w.y - y) ** 2)
+        if near.field != "ruler":
+            assert s["size"] >= 6.95 if near.field != "note" else s["size"] >= 5.95, s["text"]
+            printed.append(pymupdf.Rect(s["bbox"]))
+    assert len(printed) == len(ours), (len(printed), len(ours))
+    for i, a in enumerate(printed):  # no two texts overlap
+        for b in printed[:i]:
+            inter = a & b
+            assert inter.is_empty or inter.width < 0.3 or inter.height < 0.3, (a, b)
+
+
+# -- the data -----------------------------------------------------------------------------------
+def test_the_reader_replays_a_row_and_takes_it(answered):
+    _, ch, score, rounds = answered
+    assert ch.answer.score == score and ch.kind == "classic" and ch.map == "classic"
+    assert [[(m.turn - 1, m.start, m.end) for m in r] for r in ch.answer.moves] == rounds
+
+
+@pytest.mark.parametrize("change, where, says", [
+    (lambda d, s: (d.replace("r", "zz", 1), s, "OPTIMAL"), "drawing", "unknown station"),
+    (lambda d, s: ("1:r0c0>r9c9;;;", s, "OPTIMAL"), "drawing", "no section"),
+    (lambda d, s: (d, s, "FEASIBLE"), "status", "must be OPTIMAL"),
+    (lambda d, s: (d, s + 1, "OPTIMAL"), "score", "the drawing scores"),
+    (lambda d, s: (d.split(";", 1)[1], s, "OPTIMAL"), "drawing", "4 rounds"),
+    (lambda d, s: ("1:r2c3>r3c4;;;", s, "OPTIMAL"), "drawing", "breaks a rule"),  # not from round 1's departure
+])
+def test_a_bad_row_is_a_located_data_error(classic, tmp_path, change, where, says):
+    score, rounds = played(classic, SEED)
+    drawing, score, status = change(drawing_text(rounds), score)
+    path = write(tmp_path / "challenges.csv", [["classic", 99, 0, "OPTIMAL", ";;;"], ["classic", SEED, score, status,
+                                                                                    drawing]])
+    with pytest.raises(DataError) as err:
+        make_challenge(classic, answers=path)
+    problems = [p for p in err.value.problems if p.line == 3]
+    assert problems and all(p.file == "challenges.csv" for p in problems), err.value
+    assert any(p.column == where and says in p.message for p in problems), err.value
+
+
+def test_rows_of_another_map_are_checked_only_for_their_own_fields(classic, tmp_path):
+    path = write(tmp_path / "challenges.csv", [["4", 1, 100, "OPTIMAL", "1:not-on-classic>x;;;"]])
+    assert read_answers(path, classic, "classic") == {}
+    bad = write(tmp_path / "challenges.csv", [["london", 1, 100, "OPTIMAL", ""]])
+    with pytest.raises(DataError, match=r"challenges.csv:2 \[map\]"):
+        read_answers(bad, classic, "classic")
+
+
+def test_the_bundled_file_holds_proven_rows_only():
+    from tubedeck.content import content
+
+    path = content("nextstation", "challenges.csv")
+    assert path.read_text().splitlines()[0] == ",".join(COLUMNS)
+    read_answers(path, load(), "classic")  # every row well-formed
+
+
+# -- the command line ---------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["-1", "4611686018427387904", "seven", "1e3"])
+def test_a_challenge_seed_out_of_range_exits_2(capsys, tmp_path, value):
+    code, _, err = run_cli(capsys, "build", "nextstation", "--challenge", value, "--out", str(tmp_path),
+                           "--export", "pdf")
+    assert code == 2 and "--challenge must be a flip seed" in err
+    assert not (tmp_path / "nextstation").exists()
+
+
+def test_build_prints_the_challenge_after_the_map(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "build", "nextstation", "--challenge", "7", "--out", str(tmp_path),
+                           "--export", "pdf")
+    assert code == 0, err
+    with pymupdf.open(tmp_path / "nextstation" / "map.pdf") as pdf:
+        assert pdf.page_count == 2 and "Solo challenge 7" in pdf[1].get_text()
+
+
+def test_a_bad_bundled_row_stops_the_build_with_its_place(capsys, tmp_path, monkeypatch):
+    import tubedeck.games.nextstation.challenge as reader
+
+    bad = write(tmp_path / "challenges.csv", [["classic", 7, 100, "OPTIMAL", "1:r7c5>nowhere;;;"]])
+    monkeypatch.setattr(reader, "content", lambda game, name: bad if name == "challenges.csv" else
+                        reader.game_dir(game) / name)
+    code, _, err = run_cli(capsys, "build", "nextstation", "--challenge", "7", "--out", str(tmp_path / "out"),
+                           "--export", "pdf")
+    assert code == 2 and "challenges.csv:2" in err and "unknown station 'nowhere'" in err
+    assert not (tmp_path / "out" / "nextstation").exists()
+
+
+# -- the writer (solver.nextstation.challenges) -------------------------------------------------
+def test_the_writer_keeps_only_optimal_answers_the_rules_engine_agrees_with(classic, tmp_path, monkeypatch):
+    import solver.nextstation.challenges as challenges
+    import solver.nextstation.game as game
+
+    base = load()
+    games = {s: played(base, s) for s in (3, 4, 5)}
+
+    def best_game(edition, seed, time_limit):
+        score, rounds = games[seed]
+        status = {3: "OPTIMAL", 4: "FEASIBLE", 5: "OPTIMAL"}[seed]
+        plans = tuple(SimpleNamespace(draws=tuple(r)) for r in rounds)
+        score = score + 1 if seed == 5 else score  # a solver that disagrees with the rules: not written
+        return SimpleNamespace(status=status, score=score, bound=score, rounds=plans, wall=0.0)
+
+    monkeypatch.setattr(game, "best_game", best_game, raising=False)
+    out = write(tmp_path / "challenges.csv", [["4", 1, 100, "OPTIMAL", "1:a>b;;;"]])
+    challenges.main(["--seeds", "3-5", "--out", str(out), "--time-limit", "1"])
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["map"], r["seed"]) for r in rows] == [("classic", "3"), ("4", "1")]
+    assert rows[0]["score"] == str(games[3][0]) and rows[0]["drawing"] == drawing_text(games[3][1])
+    assert read_answers(out, base, "classic")[3][1].score == games[3][0]
+
+
+def test_the_writer_imports_without_the_whole_game_solver():
+    import solver.nextstation.challenges as challenges
+
+    assert challenges.seed_range("2-4") == range(2, 5)

@@ -1,0 +1,208 @@
+"""The best single round by depth-first branch and bound: exact, and fast enough to answer at once.
+
+It lives with the rules, not in ``solver/``, because a generated map is accepted on its par
+(:mod:`.generate`); ``solve nextstation --engine auto`` and the whole-game model use it too.
+
+The same rules as the engine (:func:`tubedeck.games.nextstation.lines.legal_sections`): a section
+starts at an end of the line (a station with at most one of its sections), at any station of the
+line on a Railroad Switch's turn; it reaches a station of the turn's symbol along a potential
+section not drawn and not crossing a drawn one; no station twice; drawing is optional. Stations
+and sections are bits of Python ints, so a move is a few ``&`` and ``|``.
+
+**Why it is exact.** The score a line can still reach depends only on the sections drawn and the
+turn (they fix the stations, the ends and the crossings). A position (line, turn t) searches the
+line's next section on turn t and, having passed, on every later turn; so a line met again at an
+equal or later turn was already searched at least as widely: it is skipped. A position is also
+cut when its **upper bound** cannot beat the best line found so far (the bound never grows as
+turns pass, so neither can a later turn's). The bound
+(:meth:`_Search.bound`) is admissible: each remaining turn adds at most one station and one Thames
+section; a district gains at most as many stations as it has unvisited stations *and* remaining
+turns whose symbol one of them shows; the biggest district is tried as each district in turn with
+every number of stations it could gain, the other turns opening unvisited districts that could
+still gain a station (each one turn); at most as many Thames sections as remain undrawn and
+uncrossed. Every line found is scored with :func:`.scoring.line_score` itself.
+
+A time limit only guards: a search cut short reports FEASIBLE with the root bound, never a verdict.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .board import Board
+from .flips import Turn
+from .rules import RuleBook
+from .scoring import line_score
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    status: str  # OPTIMAL, FEASIBLE, UNKNOWN
+    score: int | None  # the best line found
+    bound: int | None  # the proven upper bound
+    draws: tuple[tuple[int, str, str], ...]  # (turn index, from, to) of the best line found
+    stations: tuple[str, ...]
+    wall: float
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "score": self.score, "bound": self.bound,
+                "draws": [{"turn": t + 1, "from": u, "to": v} for t, u, v in self.draws],
+                "stations": list(self.stations), "seconds": round(self.wall, 4)}
+
+
+class _Search:
+    def __init__(self, board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
+                 drawn: frozenset[int], deadline: float):
+        self.board, self.book, self.turns, self.deadline = board, book, turns, deadline
+        self.points = book.rules.thames_points
+        ids = [s.id for s in board.stations]
+        self.ids = ids
+        idx = {s: k for k, s in enumerate(ids)}
+        districts = sorted({s.district for s in board.stations})
+        self.dist_of = [districts.index(s.district) for s in board.stations]
+        self.dist_mask = [sum(1 << idx[s.id] for s in board.stations if s.district == d) for d in districts]
+        self.match = [sum(1 << idx[v] for v in ids if board.matches(v, turn.symbol)) for turn in turns]
+        self.cross = [sum(1 << j for j in board.crossing[i]) for i in range(len(board.sections))]
+        self.thames_mask = sum(1 << sec.index for sec in board.sections if sec.thames)
+        # incident[u]: (section index, other station, its bit, Thames) for each potential section
+        self.incident = [[(sec.index, idx[sec.other(u)], 1 << idx[sec.other(u)], sec.thames)
+                          for sec in board.incident[u]] for u in ids]
+        self.drawn = sum(1 << i for i in drawn)
+        self.blocked0 = 0
+        for i in drawn:
+            self.blocked0 |= self.cross[i]
+        self.dep = idx[departure]
+        self.products: dict[tuple[int, int], int] = {}  # (turn, stations) -> product bound
+        self.caps: dict[tuple[int, int], int] = {}
+        self.seen: dict[int, int] = {}  # sections of the line -> earliest turn it was searched from
+        self.best = -1
+        self.best_draws: tuple = ()
+        self.nodes = 0
+        self.cut = False
+
+    def score(self, counts: list[int], thames: int) -> int:
+        return sum(1 for c in counts if c) * max(counts) + self.points * thames
+
+    def bound(self, t: int, on: int, counts: list[int], thames: int, unusable: int) -> int:
+        r = len(self.turns) - t
+        product = self.products.get((t, on))
+        if product is None:
+            product = self.products[t, on] = self.product_bound(t, r, on, counts)
+        th = min(r, (self.thames_mask & ~unusable).bit_count())
+        return product + self.points * (thames + th)
+
+    def cap(self, t: int, left: int) -> int:
+        """Stations a district whose unvisited stations are ``left`` can still gain from turn t."""
+        key = (t, left)
+        n = self.caps.get(key)
+        if n is None:
+            n = min(sum(1 for m in self.match[t:] if left & m), left.bit_count())
+            self.caps[key] = n
+        return n
+
+    def product_bound(self, t: int, r: int, on: int, counts: list[int]) -> int:
+        """The most districts x biggest district the line can reach from here (see the module)."""
+        free = ~on
+        most_at = [0] * (r + 2)  # most_at[k]: the most stations of a visited district that can gain k
+        visited = openable = new_cap = 0
+        big = 0
+        for d, dm in enumerate(self.dist_mask):
+            left = dm & free
+            cap = self.cap(t, left) if left else 0
+            c = counts[d]
+            if c:
+                visited += 1
+                big = max(big, c)
+                k = min(cap, r)
+                if c > most_at[k]:
+                    most_at[k] = c
+            elif cap:
+                openable += 1
+                new_cap = max(new_cap, cap)
+        for k in range(r - 1, -1, -1):
+            if most_at[k + 1] > most_at[k]:
+                most_at[k] = most_at[k + 1]
+        best = (visited + min(r, openable)) * big
+        for a in range(1, r + 1):
+            if most_at[a]:  # a visited district gains a stations, other turns open districts
+                value = (visited + min(r - a, openable)) * max(big, most_at[a] + a)
+                if value > best:
+                    best = value
+            if a <= new_cap:  # an unvisited district becomes the biggest
+                value = (visited + 1 + min(r - a, openable - 1)) * max(big, a)
+                if value > best:
+                    best = value
+        return best
+
+    def run(self) -> None:
+        counts = [0] * len(self.dist_mask)
+        counts[self.dist_of[self.dep]] = 1
+        degree = [0] * len(self.ids)
+        self.root_bound = self.bound(0, 1 << self.dep, counts, 0, self.drawn | self.blocked0)
+        self.go(0, 1 << self.dep, [self.dep], 0, self.drawn, self.blocked0, counts, degree, 0, [])
+
+    def go(self, t, on, order, line_secs, secs, blocked, counts, degree, thames, draws) -> None:
+        """Search every continuation of this line from turn t on: its next section drawn on turn
+        t, or on a later turn after passing (so the line with turn t is searched once, here)."""
+        if self.cut:
+            return
+        self.nodes += 1
+        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            self.cut = True
+            return
+        prev = self.seen.get(line_secs)
+        if prev is not None and prev <= t:
+            return  # searched from an earlier or equal turn: every continuation from here too
+        self.seen[line_secs] = t
+        score = self.score(counts, thames)
+        if score > self.best:
+            self.best, self.best_draws = score, tuple(draws)
+        for tt in range(t, len(self.turns)):  # draw on turn tt, having passed t .. tt - 1
+            if self.bound(tt, on, counts, thames, secs | blocked) <= self.best:
+                return  # fewer turns left can only lower the bound
+            turn = self.turns[tt]
+            match = self.match[tt]
+            moves = []
+            for u in order:
+                if not turn.switch and degree[u] > 1:
+                    continue
+                for i, v, vb, th in self.incident[u]:
+                    bit = 1 << i
+                    if vb & on or not vb & match or bit & (secs | blocked):
+                        continue
+                    moves.append((u, v, vb, i, bit, th))
+            # the most promising first: a station in an already big district, a Thames section
+            moves.sort(key=lambda m: -(counts[self.dist_of[m[1]]] + 2 * m[5]))
+            for u, v, vb, i, bit, th in moves:
+                d = self.dist_of[v]
+                counts[d] += 1
+                degree[u] += 1
+                degree[v] += 1
+                order.append(v)
+                draws.append((tt, self.ids[u], self.ids[v]))
+                self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | self.cross[i], counts,
+                        degree, thames + th, draws)
+                draws.pop()
+                order.pop()
+                degree[v] -= 1
+                degree[u] -= 1
+                counts[d] -= 1
+
+
+def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
+               drawn: frozenset[int] = frozenset(), time_limit: float = 30.0) -> RoundResult:
+    """The best line for one round on a sheet where ``drawn`` sections already exist (as
+    :func:`.model.best_round` returns it)."""
+    t0 = time.perf_counter()
+    s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
+    s.run()
+    draws = s.best_draws
+    stations = (departure,) + tuple(v for _, _, v in draws)
+    secs = tuple(board.section_between[frozenset((u, v))].index for _, u, v in draws)
+    score = line_score(board, book, stations, secs).points
+    assert score == s.best, (score, s.best)  # the incremental score is the rules' own
+    wall = time.perf_counter() - t0
+    if s.cut:
+        return RoundResult("FEASIBLE", score, max(score, s.root_bound), draws, stations, wall)
+    return RoundResult("OPTIMAL", score, score, draws, stations, wall)
