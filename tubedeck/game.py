@@ -41,8 +41,8 @@ from .errors import UsageError
 class Option:
     """A command-line option a game declares (``--scope``, ``--recipe``, ``--engine``).
 
-    ``type`` is ``"str"``, ``"int"``, ``"float"`` or ``"path"`` (a file); ``choices`` are
-    checked by the CLI before anything runs."""
+    ``type`` is ``"str"``, ``"int"``, ``"float"``, ``"path"`` (a file) or ``"bool"`` (a flag,
+    default False); ``choices`` are checked by the CLI before anything runs."""
 
     name: str
     help: str

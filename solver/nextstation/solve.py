@@ -15,13 +15,13 @@ from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.edition import Edition, deal
 from tubedeck.games.nextstation.flips import Turn, parse_flips, turns
 
-from . import bnb
-from .model import RoundResult, best_round
+from tubedeck.games.nextstation import best as bnb
+from tubedeck.games.nextstation.best import RoundResult
+
+from .game import MAX_SEED, GameResult, best_game
+from .model import best_round
 
 ENGINES = ("cp-sat", "auto")
-
-MAX_SEED = 2**63 - 1
-
 
 @dataclass(frozen=True)
 class RoundReport:
@@ -54,7 +54,6 @@ class RoundReport:
             lines.append(f"  turn {t + 1:2d} {card:32s} {move}")
         return lines
 
-
 def _then_cp_sat(first: RoundResult, cp: RoundResult) -> RoundResult:
     """CP-SAT's answer after a cut-short branch and bound: the better line, the tighter bound."""
     line = cp if cp.score is not None and cp.score >= (first.score or 0) else first
@@ -62,13 +61,18 @@ def _then_cp_sat(first: RoundResult, cp: RoundResult) -> RoundResult:
     return replace(line, status=cp.status if line is cp else "FEASIBLE", bound=max(bound, line.score),
                    wall=first.wall + cp.wall)
 
-
 def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = "", round: int = 1,  # noqa: A002
-                time_limit: float = 30.0, engine: str = "cp-sat") -> RoundReport:
+                time_limit: float = 30.0, engine: str = "cp-sat", game: bool = False) -> RoundReport | GameResult:
     """``engine``: ``cp-sat`` (the model of record) or ``auto`` (the branch and bound of
-    :mod:`.bnb`; should it not finish its proof within the time limit, CP-SAT takes the rest)."""
+    :mod:`tubedeck.games.nextstation.best`; should it not finish its proof within the time
+    limit, CP-SAT takes the rest). ``game``: the whole solo game instead (:mod:`.game`)."""
     rules = edition.rules
     check_time_limit(time_limit)
+    if game:
+        if flips or pencil or round != 1:
+            raise UsageError("--game solves the seeded solo game (its flips and pencils): drop --flips, --pencil "
+                             "and --round")
+        return best_game(edition, seed, time_limit=time_limit)
     if engine not in ENGINES:
         raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if not 1 <= round <= rules.rounds:

@@ -19,7 +19,7 @@ DataOpt = Annotated[Optional[Path], typer.Option(
     help="Dataset directory (stations.csv, lines.csv, routes.csv). Default: the bundled London data.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (for scripts).")]
 
-_TYPES = {"str": str, "int": int, "float": float, "path": Optional[Path]}
+_TYPES = {"str": str, "int": int, "float": float, "path": Optional[Path], "bool": bool}
 
 
 def parameter(name: str, annotation: Any, default: Any) -> inspect.Parameter:

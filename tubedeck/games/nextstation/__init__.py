@@ -34,7 +34,8 @@ GAME = Game(
     ),
     solves=(
         Command("nextstation", "solver.nextstation.solve:solve_round",
-                help="The best possible single round for a flip order (seeded or as flipped) and a pencil.",
+                help="The best possible single round for a flip order (seeded or as flipped) and a pencil, or "
+                     "with --game the best whole solo game of a seed.",
                 options=(Option("seed", "Seed of the deal whose flips to use.", "int", 0, short="-s"),
                          Option("flips", "The flips as a table flipped them: s-circle, u-joker, switch, ... "
                                          "(overrides --seed).", default=""),
@@ -45,7 +46,9 @@ GAME = Game(
                                 "float", 30.0),
                          Option("engine", "cp-sat (the CP-SAT model decides) or auto (an exact branch and bound, "
                                           "much faster; CP-SAT takes over if it runs out of time).",
-                                default="cp-sat", choices=("cp-sat", "auto"))),
+                                default="cp-sat", choices=("cp-sat", "auto")),
+                         Option("game", "The best whole solo game of the seed (4 rounds, interchanges, tourist "
+                                        "track) instead of one round.", "bool", False)),
                 example=("--flips", "u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker",
                          "--pencil", "purple")),
     ),

@@ -73,6 +73,13 @@ class _Search:
         for i in drawn:
             self.blocked0 |= self.cross[i]
         self.dep = idx[departure]
+        # The game's value of a line beyond its round score (best_response): a bonus per station
+        # (interchange points it adds) and the tourist track's gain for k tourist sites on it.
+        self.bonus = [0] * len(ids)
+        self.tour = sum(1 << idx[s.id] for s in board.stations if s.tourist)
+        self.tour_gain = [0]
+        self.top = [0] * (len(turns) + 1)  # top[k]: the k largest bonuses together
+        self.extra = 0  # bonuses of the line's stations
         self.products: dict[tuple[int, int], int] = {}  # (turn, stations) -> product bound
         self.caps: dict[tuple[int, int], int] = {}
         self.seen: dict[int, int] = {}  # sections of the line -> earliest turn it was searched from
@@ -81,8 +88,20 @@ class _Search:
         self.nodes = 0
         self.cut = False
 
-    def score(self, counts: list[int], thames: int) -> int:
-        return sum(1 for c in counts if c) * max(counts) + self.points * thames
+    def value_for_game(self, bonus: dict[str, int], gain: list[int]) -> None:
+        """Score lines by their value to the game: ``bonus[v]`` per station v on the line, and
+        ``gain[k]`` (not decreasing) for k tourist sites on it."""
+        self.bonus = [bonus.get(v, 0) for v in self.ids]
+        self.tour_gain = list(gain)
+        best = sorted((b for k, b in enumerate(self.bonus) if k != self.dep), reverse=True)
+        for k in range(1, len(self.top)):
+            self.top[k] = self.top[k - 1] + max(best[k - 1], 0) if k <= len(best) else self.top[k - 1]
+
+    def _gain(self, on: int) -> int:
+        return self.tour_gain[min((on & self.tour).bit_count(), len(self.tour_gain) - 1)]
+
+    def score(self, counts: list[int], thames: int, on: int = 0) -> int:
+        return sum(1 for c in counts if c) * max(counts) + self.points * thames + self.extra + self._gain(on)
 
     def bound(self, t: int, on: int, counts: list[int], thames: int, unusable: int) -> int:
         r = len(self.turns) - t
@@ -90,7 +109,11 @@ class _Search:
         if product is None:
             product = self.products[t, on] = self.product_bound(t, r, on, counts)
         th = min(r, (self.thames_mask & ~unusable).bit_count())
-        return product + self.points * (thames + th)
+        value = product + self.points * (thames + th)
+        if len(self.tour_gain) > 1:  # each turn adds at most one station: the best bonuses, a site
+            sites = (on & self.tour).bit_count() + min(r, (self.tour & ~on).bit_count())
+            value += self.extra + self.top[r] + self.tour_gain[min(sites, len(self.tour_gain) - 1)]
+        return value
 
     def cap(self, t: int, left: int) -> int:
         """Stations a district whose unvisited stations are ``left`` can still gain from turn t."""
@@ -155,7 +178,7 @@ class _Search:
         if prev is not None and prev <= t:
             return  # searched from an earlier or equal turn: every continuation from here too
         self.seen[line_secs] = t
-        score = self.score(counts, thames)
+        score = self.score(counts, thames, on)
         if score > self.best:
             self.best, self.best_draws = score, tuple(draws)
         for tt in range(t, len(self.turns)):  # draw on turn tt, having passed t .. tt - 1
@@ -181,8 +204,10 @@ class _Search:
                 degree[v] += 1
                 order.append(v)
                 draws.append((tt, self.ids[u], self.ids[v]))
+                self.extra += self.bonus[v]
                 self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | self.cross[i], counts,
                         degree, thames + th, draws)
+                self.extra -= self.bonus[v]
                 draws.pop()
                 order.pop()
                 degree[v] -= 1
@@ -206,3 +231,25 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     if s.cut:
         return RoundResult("FEASIBLE", score, max(score, s.root_bound), draws, stations, wall)
     return RoundResult("OPTIMAL", score, score, draws, stations, wall)
+
+
+def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
+                  bonus: dict[str, int], gain: list[int], time_limit: float = 30.0) -> tuple[int, RoundResult]:
+    """The line with the most value to a game whose other lines are fixed: its round score, plus
+    ``bonus[v]`` for each station v on it (the interchange points it adds), plus ``gain[k]`` for
+    k tourist sites on it (the tourist track's rise), on a sheet where ``drawn`` (the other lines)
+    exists. Exact by the same argument as :func:`best_round` (the bound adds the largest bonuses
+    one per turn left, and the sites that could still be reached). Returns (value, the line)."""
+    t0 = time.perf_counter()
+    s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
+    s.value_for_game(bonus, gain)
+    s.run()
+    draws = s.best_draws
+    stations = (departure,) + tuple(v for _, _, v in draws)
+    secs = tuple(board.section_between[frozenset((u, v))].index for _, u, v in draws)
+    score = line_score(board, book, stations, secs).points
+    sites = sum(board.by_id[v].tourist for v in stations)
+    value = score + sum(bonus.get(v, 0) for v in stations[1:]) + gain[min(sites, len(gain) - 1)]
+    assert value == s.best, (value, s.best)
+    status = "FEASIBLE" if s.cut else "OPTIMAL"
+    return value, RoundResult(status, score, None, draws, stations, time.perf_counter() - t0)

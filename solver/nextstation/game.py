@@ -1,0 +1,207 @@
+"""The best possible whole solo game of Next Station: London for known flips (``solve nextstation
+--game``): 4 rounds, one line each, in the seeded solo order's pencils.
+
+Two searches, the better game kept:
+
+1. **Best responses** (fast, no proof). Each round in turn is redrawn as the line with the most
+   value to the game *given the other three lines*: its round score, plus the interchange points
+   each of its stations adds, plus the tourist track's rise, on the sheet the other lines leave
+   (:func:`tubedeck.games.nextstation.best.best_response`, exact for that one round). Rounds are
+   redrawn until none improves; the first pass (from empty lines) plays the rounds in order.
+   Lines on one sheet only have to be pairwise compatible (no section shared, none crossing),
+   so a round may be redrawn whatever the order it is played in.
+2. **CP-SAT** (:mod:`.game_model`, the engine of record) from that game as a hint, with each
+   round's line score capped by its proven best on an empty sheet. OPTIMAL is a proof; at the
+   time limit the status is FEASIBLE and the bound is CP-SAT's.
+
+What is measured (README, ``benchmarks/bench_nextstation.py --game``): the proof is out of reach
+in a minute for real flips; the bound stays far above the games found, since the LP relaxation
+lets every round's line visit every station a little (interchanges for free). Shared
+Objectives count when given (CP-SAT only; the best responses ignore them).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from solver.cpsat import check_time_limit
+from tubedeck.errors import UsageError
+from tubedeck.games.nextstation.best import best_response, best_round
+from tubedeck.games.nextstation.board import Board
+from tubedeck.games.nextstation.edition import Edition, deal
+from tubedeck.games.nextstation.flips import turns
+from tubedeck.games.nextstation.rules import Objective, RuleBook
+from tubedeck.games.nextstation.scoring import FinalScore, final_score
+
+from .game_model import Round, lines_of, solve_game
+
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """One round of a solved game: the pencil, its departure, the cards flipped, the line drawn."""
+
+    pencil: str
+    departure: str
+    flips: tuple[str, ...]
+    draws: tuple[tuple[int, str, str], ...]  # (turn index 0-based, from, to), in turn order
+    stations: tuple[str, ...]  # departure first, then in the order reached
+    score: int  # the round's line score
+
+
+@dataclass(frozen=True)
+class GameResult:
+    status: str  # OPTIMAL, FEASIBLE, UNKNOWN (as CP-SAT reports it)
+    score: int | None  # the final score of the best game found
+    bound: int | None  # the proven upper bound
+    rounds: tuple[RoundPlan, ...]
+    final: FinalScore | None
+    wall: float
+    pars: tuple[int, ...] = ()  # each round's proven best on an empty sheet
+    start: int | None = None  # the best-response game's score (before CP-SAT)
+
+    def as_dict(self) -> dict:
+        f = self.final
+        return {"game": "nextstation", "mode": "game", "status": self.status, "score": self.score,
+                "bound": self.bound, "round_pars": list(self.pars), "best_response": self.start,
+                "seconds": round(self.wall, 3),
+                "final": None if f is None else {"lines": list(f.lines), "tourist_marks": f.tourist_marks,
+                                                 "tourist": f.tourist, "interchanges": list(f.interchanges),
+                                                 "interchange_points": f.interchange_points,
+                                                 "objectives": list(f.objectives), "total": f.total},
+                "rounds": [{"pencil": r.pencil, "departure": r.departure, "flips": list(r.flips), "score": r.score,
+                            "draws": [{"turn": t + 1, "from": u, "to": v} for t, u, v in r.draws]}
+                           for r in self.rounds]}
+
+
+    def describe(self) -> list[str]:
+        f = self.final
+        if f is None:
+            return [f"whole game: {self.status}, no game found within the time limit (bound {self.bound})"]
+        verdict = "proven best" if self.status == "OPTIMAL" else \
+            f"best found, not proven: no game scores more than {self.bound}"
+        out = [f"best whole game: {self.score} ({verdict}; {self.wall:.1f} s)",
+               f"  lines {' + '.join(map(str, f.lines))}, tourist {f.tourist} ({f.tourist_marks} circles), "
+               f"interchanges {f.interchange_points}" + (f", objectives {f.objective_points}" if f.objectives else ""),
+               f"  each round's own best on an empty sheet (proven): {', '.join(map(str, self.pars))}"]
+        for k, r in enumerate(self.rounds, start=1):
+            out.append(f"round {k}: {r.pencil} pencil from {r.departure}, line score {r.score}")
+            out.append("  " + ", ".join(f"t{t + 1} {u}->{v}" for t, u, v in r.draws) if r.draws else "  (passes)")
+        return out
+
+
+def _value_bonus(board: Board, book: RuleBook, rounds: tuple[Round, ...], lines: list[tuple[str, ...]], r: int):
+    """Round r's station bonuses and tourist gains, the other rounds' lines fixed."""
+    scores, rules = book.scores, book.rules
+    on: dict[str, int] = {}
+    marks = 0
+    for k, line in enumerate(lines):
+        if k != r:
+            for v in set(line):
+                on[v] = on.get(v, 0) + 1
+            marks += sum(board.by_id[v].tourist for v in set(line))
+    most = len(scores.interchange) - 1
+    bonus = {v: scores.interchange[min(n + 1, most)] - scores.interchange[min(n, most)] for v, n in on.items()}
+    cap = rules.tourist_marks_max
+    track = scores.tourist_track
+    gain = [track[min(cap, marks + k)] - track[min(cap, marks)] for k in range(rules.tourist_marks_max + 1)]
+    return bonus, gain
+
+
+def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float):
+    """The best game the best responses settle on from several starts: the first pass draws the
+    rounds in each rotation of their order, forwards and backwards (a local optimum depends on
+    which line is drawn first)."""
+    n = len(rounds)
+    orders = [tuple((k + i) % n for i in range(n)) for k in range(n)]
+    orders += [o[::-1] for o in orders]
+    best, best_total = None, -1
+    for order in orders:
+        if best is not None and time.perf_counter() > deadline:
+            break
+        draws = _settle(board, book, rounds, order, deadline)
+        total = final_score(board, book, *lines_of(board, rounds, draws)).total
+        if total > best_total:
+            best, best_total = draws, total
+    return best
+
+
+def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tuple[int, ...], deadline: float):
+    """Redraw the rounds in ``order`` until none improves the game (see the module)."""
+    draws: list[tuple] = [() for _ in rounds]
+    lines: list[tuple[str, ...]] = [(dep,) for _, dep in rounds]
+    improved = True
+    while improved and time.perf_counter() < deadline:
+        improved = False
+        for r in order:
+            ts, dep = rounds[r]
+            stations, sections = lines_of(board, rounds, draws)
+            drawn = frozenset(i for k, secs in enumerate(sections) if k != r for i in secs)
+            bonus, gain = _value_bonus(board, book, rounds, lines, r)
+            _, line = best_response(board, book, ts, dep, drawn, bonus, gain,
+                                        time_limit=max(deadline - time.perf_counter(), 0.01))
+            here = final_score(board, book, stations, sections).total
+            draws_r, lines_r = draws[r], lines[r]
+            draws[r], lines[r] = line.draws, line.stations
+            now = final_score(board, book, *lines_of(board, rounds, draws)).total
+            if now > here:
+                improved = True
+            else:  # keep the old line: equal value is no progress
+                draws[r], lines[r] = draws_r, lines_r
+    return tuple(draws)
+
+
+def rounds_of(edition: Edition, seed: int) -> tuple[tuple[Round, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The seeded solo deal's rounds: (turns, departure), the pencils, the flips up to each end."""
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be 0-{MAX_SEED}, got {seed}")
+    d = deal(edition, 1, seed)
+    rounds, flips = [], []
+    for r in range(edition.rules.rounds):
+        ts = turns(edition.book, d.flips[r])
+        rounds.append((ts, edition.board.departure(d.pencils[0][r]).id))
+        flips.append(d.flips[r][:d.flips[r].index(ts[-1].card) + 1])
+    return tuple(rounds), d.pencils[0], tuple(flips)
+
+
+@dataclass(frozen=True)
+class Best:
+    status: str
+    final: FinalScore
+    bound: int | None
+    draws: tuple[tuple[tuple[int, str, str], ...], ...]
+    pars: tuple[int, ...]
+    start: int
+
+
+def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
+            time_limit: float = 60.0, workers: int = 1) -> Best:
+    """The best game for these rounds: best responses, then CP-SAT from them (see the module)."""
+    t0 = time.perf_counter()
+    pars = tuple(best_round(board, book, ts, dep, time_limit=time_limit).bound for ts, dep in rounds)
+    start = best_responses(board, book, rounds, t0 + time_limit / 3)
+    first = final_score(board, book, *lines_of(board, rounds, start), objectives)
+    left = max(time_limit - (time.perf_counter() - t0), 0.01)
+    cp = solve_game(board, book, rounds, pars, start, objectives, left, workers)
+    if cp.final is not None and cp.final.total >= first.total:
+        draws, final, status = cp.draws, cp.final, cp.status
+    else:
+        draws, final, status = start, first, "FEASIBLE"
+    bound = final.total if status == "OPTIMAL" else (max(cp.bound, final.total) if cp.bound is not None else None)
+    return Best(status, final, bound, tuple(draws), pars, first.total)
+
+
+def best_game(edition: Edition, seed: int, objectives: tuple[Objective, ...] = (), time_limit: float = 60.0,
+              workers: int = 1) -> GameResult:
+    """The best whole solo game for seed S's flips and pencils (see the module)."""
+    check_time_limit(time_limit)
+    t0 = time.perf_counter()
+    board = edition.board
+    rounds, pencils, flips = rounds_of(edition, seed)
+    b = best_of(board, edition.book, rounds, objectives, time_limit, workers)
+    stations, _ = lines_of(board, rounds, b.draws)
+    plans = tuple(RoundPlan(pencils[r], rounds[r][1], flips[r], b.draws[r], stations[r], b.final.lines[r])
+                  for r in range(len(rounds)))
+    return GameResult(b.status, b.final.total, b.bound, plans, b.final, time.perf_counter() - t0, b.pars, b.start)

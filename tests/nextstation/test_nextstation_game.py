@@ -1,0 +1,122 @@
+"""The whole solo game: CP-SAT (from the best responses) against the independent exhaustive search
+on small games, the best response against an exhaustive single round with bonuses, and a solved
+seeded game replayed through the rules engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.nextstation.exhaustive_game import best_game as exhaustive_game
+from solver.nextstation.exhaustive_game import small_games
+from solver.nextstation.game import _value_bonus, best_game, best_of, best_responses
+from solver.nextstation.game_model import lines_of
+from tubedeck.errors import UsageError
+from tubedeck.games.nextstation.best import best_response
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.play import PASS, Line, legal_sections, new_game
+from tubedeck.games.nextstation.scoring import final_score, line_score
+
+
+@pytest.fixture(scope="module")
+def ed():
+    return load(None)
+
+
+@pytest.mark.parametrize("seed, turns, count", [(s, 2, 4) for s in range(6)] + [(s, 3, 3) for s in range(3)])
+def test_the_game_model_agrees_with_the_exhaustive_search(ed, seed, turns, count):
+    (rounds,) = small_games(ed, [seed], turns)
+    rounds = rounds[:count]
+    best, lines = exhaustive_game(ed.board, ed.book, rounds)
+    got = best_of(ed.board, ed.book, rounds, time_limit=60.0)
+    assert got.status == "OPTIMAL" and got.final.total == best == got.bound
+    assert got.start <= best  # the best responses never claim more than the optimum
+
+
+def test_objectives_count_in_the_game_model(ed):
+    (rounds,) = small_games(ed, [3], 2)
+    objectives = ed.book.objectives[:2]
+    best, _ = exhaustive_game(ed.board, ed.book, rounds, objectives)
+    got = best_of(ed.board, ed.book, rounds, objectives, time_limit=60.0)
+    assert got.status == "OPTIMAL" and got.final.total == best
+
+
+def _exhaustive_response(ed, ts, dep, drawn, bonus, gain):
+    """Every line of the round (each draw or pass), valued as best_response values it."""
+    best = None
+
+    def go(t, line):
+        nonlocal best
+        if t == len(ts):
+            sites = sum(ed.board.by_id[v].tourist for v in line.stations)
+            value = (line_score(ed.board, ed.book, line.stations, line.sections).points
+                     + sum(bonus.get(v, 0) for v in line.stations[1:]) + gain[min(sites, len(gain) - 1)])
+            best = value if best is None else max(best, value)
+            return
+        go(t + 1, line)
+        for u, v, i in legal_sections(ed.board, line, drawn | frozenset(line.sections), ts[t]):
+            go(t + 1, Line("", line.stations + (v,), line.sections + (i,)))
+
+    go(0, Line("", (dep,), ()))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_best_response_is_the_best_line_for_the_game(ed, seed):
+    """Random bonuses and tourist gains on short rounds, on a sheet with another line drawn."""
+    rng = random.Random(seed)
+    (rounds,) = small_games(ed, [seed], 4)
+    other = best_responses(ed.board, ed.book, rounds[:1], 1e18)[0]
+    drawn = frozenset(ed.board.section_between[frozenset((u, v))].index for _, u, v in other)
+    ts, dep = rounds[1]
+    bonus = {s.id: rng.choice([0, 0, 2, 3, 4]) for s in ed.board.stations}
+    gain = sorted(rng.sample(range(12), 6))
+    gain = [g - gain[0] for g in gain]
+    value, line = best_response(ed.board, ed.book, ts, dep, drawn, bonus, gain)
+    assert line.status == "OPTIMAL"
+    assert value == _exhaustive_response(ed, ts, dep, drawn, bonus, gain)
+
+
+def test_round_bonuses_are_the_interchange_and_tourist_rises(ed):
+    (rounds,) = small_games(ed, [1], 3)
+    draws = best_responses(ed.board, ed.book, rounds, 1e18)
+    stations, sections = lines_of(ed.board, rounds, draws)
+    whole = final_score(ed.board, ed.book, stations, sections)
+    for r in range(len(rounds)):
+        bonus, gain = _value_bonus(ed.board, ed.book, rounds, stations, r)
+        others = [s if k != r else (rounds[r][1],) for k, s in enumerate(stations)]
+        secs = [s if k != r else () for k, s in enumerate(sections)]
+        without = final_score(ed.board, ed.book, others, secs)
+        sites = sum(ed.board.by_id[v].tourist for v in stations[r])
+        dep_site = ed.board.by_id[rounds[r][1]].tourist
+        # the line's own score rise, its stations' interchange rises, the tourist track's rise
+        added = (whole.lines[r] - without.lines[r]) + sum(bonus.get(v, 0) for v in stations[r][1:]) \
+            + gain[sites] - gain[dep_site]
+        assert whole.total == without.total + added
+
+
+def test_a_solved_seeded_game_replays_through_the_rules_engine(ed):
+    result = best_game(ed, 5, time_limit=5.0)
+    assert result.status in ("OPTIMAL", "FEASIBLE") and result.bound >= result.score
+    state = new_game(ed, 1, 5)
+    by_turn = [{t: (u, v) for t, u, v in r.draws} for r in result.rounds]
+    turn_of_round = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            before = state.round
+            state = state.apply(state.seeded_flip(), ed)
+            continue
+        move = by_turn[state.round].get(turn_of_round)
+        state = state.apply(("draw",) + move if move else PASS, ed)
+        turn_of_round = 0 if state.round != before else turn_of_round + 1
+    assert state.returns(ed) == (float(result.score),)
+    assert [r.pencil for r in result.rounds] == list(state.deal.pencils[0])
+
+
+def test_bad_game_requests(ed):
+    with pytest.raises(UsageError, match="--seed"):
+        best_game(ed, -1, time_limit=1.0)
+    from solver.nextstation.solve import solve_round
+    with pytest.raises(UsageError, match="--game"):
+        solve_round(ed, seed=1, flips="u-circle,u-square,u-triangle,u-pentagon,u-joker", game=True)
