@@ -23,6 +23,8 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/tubedeck build all --out output
+	$(BIN)/tubedeck build nextstation --sheets 4 --challenge 1 --out output
+	$(BIN)/tubedeck build dice --sheets 10 --challenge 1 --out output
 
 test: $(TSTAMP)
 	$(BIN)/python -m pytest

@@ -2,14 +2,20 @@
 
 * single-round optimum (CP-SAT, ``num_workers=1``): wall time per round, median / p95 / max, and
   statuses, over the first round of seeded solo deals (real flip orders, 5-10 turns);
-* the branch and bound of :mod:`solver.nextstation.bnb` (``solve nextstation --engine auto``) on
+* the branch and bound of :mod:`tubedeck.games.nextstation.best` (``solve nextstation --engine auto``) on
   the same rounds: median / p95 / max, statuses, and any score difference from CP-SAT (target:
   median <= 50 ms, p95 <= 500 ms on one core);
 * side by side on the same flips: the exhaustive search of :mod:`solver.nextstation.exhaustive`
   (a depth-first search over every draw and pass, each position once) on the rounds it finishes
   within ``--exhaustive-limit`` positions: time ratio and any score difference.
 
+* ``--games N``: the whole solo game (``solve nextstation --game``) of seeds 0..N-1 within
+  ``--game-limit`` seconds on ``--workers`` CP-SAT workers: how many are proven (target: 95%
+  within 60 s on 2 cores), the best game found (best responses, and after CP-SAT), the bound, and
+  the wall time.
+
     .venv/bin/python benchmarks/bench_nextstation.py [--rounds 40] [--seed 0] [--time-limit 60] [--bnb-only]
+    .venv/bin/python benchmarks/bench_nextstation.py --games 10 [--game-limit 60] [--workers 2]
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ import statistics
 import time
 from collections import Counter
 
-from solver.nextstation.bnb import best_round as bnb
+from solver.nextstation.game import best_game
+from tubedeck.games.nextstation.best import best_round as bnb
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.model import best_round
 from tubedeck.games.nextstation.edition import deal, load
@@ -38,8 +45,13 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--exhaustive-limit", type=int, default=400_000)
     ap.add_argument("--bnb-only", action="store_true", help="time the branch and bound alone (seconds, not minutes)")
+    ap.add_argument("--games", type=int, default=0, help="time the whole game on this many seeds instead")
+    ap.add_argument("--game-limit", type=float, default=60.0)
+    ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
     ed = load()
+    if args.games:
+        return whole_games(ed, args)
     bnb_times, bnb_statuses, bnb_scores = [], Counter(), {}
     for seed in range(args.seed, args.seed + args.rounds):
         d = deal(ed, 1, seed)
@@ -94,6 +106,27 @@ def main() -> None:
         print(f"  exhaustive search finished {compared} of {args.rounds} rounds within {args.exhaustive_limit} "
               f"positions; CP-SAT/exhaustive time ratio median {statistics.median(ratios):.2f}; "
               f"score differences: {differ}")
+
+
+def whole_games(ed, args) -> None:
+    statuses, walls, starts, finals, bounds = Counter(), [], [], [], []
+    for seed in range(args.seed, args.seed + args.games):
+        r = best_game(ed, seed, time_limit=args.game_limit, workers=args.workers)
+        statuses[r.status] += 1
+        walls.append(r.wall)
+        starts.append(r.start)
+        finals.append(r.score)
+        bounds.append(r.bound)
+        print(f"  seed {seed}: {r.status} {r.score} (best responses {r.start}, bound {r.bound}, "
+              f"round pars {r.pars}) {r.wall:.1f} s", flush=True)
+    n = args.games
+    print(f"whole solo game, seeds {args.seed}-{args.seed + n - 1}, limit {args.game_limit:g} s, "
+          f"{args.workers} workers: statuses {dict(statuses)}; proven {statuses['OPTIMAL']} of {n} "
+          f"(target: 95% within 60 s on 2 cores)")
+    print(f"  best game found: median {statistics.median(finals)} (best responses alone "
+          f"{statistics.median(starts)}; CP-SAT improved {sum(f > s for f, s in zip(finals, starts))} of {n}); "
+          f"bound median {statistics.median(bounds)}; wall median {statistics.median(walls):.1f} s, "
+          f"max {max(walls):.1f} s")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The solo challenge page (``build nextstation --challenge S``): seed S's solo deal round by round
 (pencil, departure, and every card flipped up to the round's end, drawn as the Station cards draw
 them), a score box, and below a fold line an answer strip printed upside down: the proven best
-score, one drawing that reaches it on a schematic grid of dots (coordinates only: no symbols, no
+score (or, unproven, the best game found), one drawing that reaches it on a schematic grid of dots (coordinates only: no symbols, no
 districts, so the classic board is never reprinted) and its moves as text, or, when
 ``data/nextstation/challenges.csv`` has no proven answer, the command that computes it.
 
@@ -194,9 +194,11 @@ def answer_strip(pen: Pen, edition: Edition, ch: Challenge, box: Rect) -> None:
         up.text(box.x, box.top - 11, ch.text("unknown"), size=9, colour=INK, field="answer")
         up.text(box.x, box.top - 17, ch.command, font=BOLD, size=9, colour=INK, field="answer")
         return
-    up.text(box.x, box.top - 10.5, ch.text("answer", score=ch.answer.score), font=BOLD, size=12, colour=INK,
-            field="answer")
-    up.text(box.x, box.top - 15, ch.text("credit"), size=PLAY_PT, colour=MUTED, field="note")
+    proven = ch.answer.status == "OPTIMAL"
+    up.text(box.x, box.top - 10.5, ch.text("answer" if proven else "answer_found", score=ch.answer.score),
+            font=BOLD, size=12, colour=INK, field="answer")
+    up.text(box.x, box.top - 15, ch.text("credit" if proven else "credit_found", bound=ch.answer.bound),
+            size=PLAY_PT, colour=MUTED, field="note")
     board = edition.board
     side = min(box.h - 27, 66.0)
     grid = Rect(box.x + 6, box.y + 9, side, side)

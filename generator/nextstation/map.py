@@ -76,7 +76,7 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
     note_w = 62.0
     pen.text_box(Rect(s.x, s.top - 7, s.w - note_w, 7), title, font=BOLD, size=12, min_size=PLAY_PT, colour=INK,
                  max_lines=1, align="left", field="title")
-    pen.text_box(Rect(s.x + s.w - note_w, s.top - 7, note_w, 7), _acceptance(made), size=6.5, min_size=MIN_PT,
+    pen.text_box(Rect(s.x + s.w - note_w, s.top - 7, note_w, 7), _acceptance(made), size=PLAY_PT, min_size=PLAY_PT,
                  colour=INK, max_lines=2, align="right", field="acceptance")
     side = min(s.w, s.h - 9 - CARD_H - 3)
     step = side / board.cols

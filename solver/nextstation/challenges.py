@@ -1,10 +1,11 @@
-"""Prove the solo challenges' best games:
+"""The solo challenges' best games:
 ``python -m solver.nextstation.challenges --seeds 0-9 [--map classic|SEED] [--time-limit 600]``.
 
 For each seed, the whole solo game on the seed's deal is solved by
-:func:`solver.nextstation.game.best_game`; only OPTIMAL answers are written to
-``data/nextstation/challenges.csv`` (``map,seed,score,status,drawing``), which the challenge
-sheet prints on its answer strip. Each answer is first replayed through the rules engine
+:func:`solver.nextstation.game.best_game`; OPTIMAL answers and FEASIBLE ones (the best game
+found, with the proven bound) are written to ``data/nextstation/challenges.csv``
+(``map,seed,score,status,bound,drawing``), which the challenge sheet prints on its answer strip
+("best possible" only when proven). A row is replaced only by a better game or a proof. Each answer is first replayed through the rules engine
 (:func:`tubedeck.games.nextstation.challenge.replay`): one the rules refuse, or that scores
 other than the solver says, is reported and not written. Rows of other maps and seeds are kept;
 the file is replaced atomically. A developer's tool: nothing at run time writes the file.
@@ -20,7 +21,7 @@ from pathlib import Path
 from tubedeck.atomic import atomic_open
 from tubedeck.content import content, read_csv
 from tubedeck.errors import DataError, Problem, UsageError
-from tubedeck.games.nextstation.challenge import CLASSIC, COLUMNS, STATUS, drawing_text, parse_drawing, replay
+from tubedeck.games.nextstation.challenge import CLASSIC, COLUMNS, STATUSES, drawing_text, parse_drawing, replay
 from tubedeck.games.nextstation.edition import Edition, load
 
 MAX_SEEDS = 10_000
@@ -37,8 +38,8 @@ def seed_range(text: str) -> range:
 
 
 def answer_row(edition: Edition, map_label: str, seed: int, result) -> list[str] | None:
-    """The CSV row of a solved game, or None unless it is OPTIMAL and the rules engine agrees."""
-    if result.status != STATUS or result.score is None:
+    """The CSV row of a solved game, or None unless a game was found and the rules engine agrees."""
+    if result.status not in STATUSES or result.score is None:
         return None
     drawing = drawing_text(r.draws for r in result.rounds)
     problems: list[str] = []
@@ -53,7 +54,7 @@ def answer_row(edition: Edition, map_label: str, seed: int, result) -> list[str]
     if problems:
         print(f"seed {seed}: NOT WRITTEN: {'; '.join(problems)}", flush=True)
         return None
-    return [map_label, str(seed), str(result.score), STATUS, drawing]
+    return [map_label, str(seed), str(result.score), result.status, str(result.bound), drawing]
 
 
 def read_rows(path: Path) -> dict[tuple[str, str], list[str]]:
@@ -101,15 +102,16 @@ def main(argv: list[str] | None = None) -> None:
 
         network = Network.load()
     ed = load(network, map=args.map)
-    rows = read_rows(args.out)  # a seed not proven this time keeps its earlier proven row
+    rows = read_rows(args.out)  # a seed keeps its earlier row unless this run found better or proved it
     for seed in seeds:
         result = best_game(ed, seed, time_limit=args.time_limit)
         print(f"seed {seed}: {result.status} {result.score} (bound {result.bound}, {result.wall:.1f} s)", flush=True)
         row = answer_row(ed, args.map, seed, result)
-        if row is not None:
+        old = rows.get((args.map, str(seed)))
+        if row is not None and (old is None or int(row[2]) > int(old[2]) or (row[3] == "OPTIMAL" != old[3])):
             rows[(args.map, str(seed))] = row
             write_rows(args.out, list(rows.values()))  # after each proof: a long run keeps its progress
-    print(f"{args.out}: {sum(k[0] == args.map for k in rows)} proven rows for map {args.map}")
+    print(f"{args.out}: {sum(k[0] == args.map for k in rows)} rows for map {args.map}")
 
 
 if __name__ == "__main__":

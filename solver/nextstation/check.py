@@ -1,9 +1,13 @@
-"""``tubedeck check nextstation``: par scores: the proven best single round over many flip seeds.
+"""``tubedeck check nextstation``: par scores over many flip seeds, for one map (run it once per
+map to set the classic and generated maps side by side).
 
-For each seed, the first round of the seeded solo deal (its flip order and its pencil) is solved
-by the CP-SAT model (:mod:`.model`) on an empty sheet. The summary is the distribution of the
-best round scores (par) and of the solve times; a round the time limit cut short is stored with
-its status and bound, never as a par.
+* default: the **best round**: the first round of the seeded solo deal (its flips and pencil) on
+  an empty sheet, proven by the exact branch and bound (:mod:`tubedeck.games.nextstation.best`;
+  CP-SAT takes over should the bound's proof run out of time, ``solve nextstation --engine auto``);
+* ``--game``: the **best whole game** of the seed (:func:`.game.best_game`): its score as found,
+  with status and bound, since the proof is usually out of reach within the time limit.
+
+A result the time limit cut short is stored with its status and bound, never as a proven par.
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ from typing import Callable
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.nextstation.edition import Edition, deal
-from tubedeck.games.nextstation.flips import turns
 
-from .model import best_round
+from .game import best_game
+from .solve import solve_round
 
 STATUSES = ("OPTIMAL", "FEASIBLE", "UNKNOWN")
 
@@ -31,6 +35,7 @@ class ParCheck:
     data: str | None = None
     map: str | None = None
     zones: str = "1-2"
+    game: bool = False
 
     def edition(self) -> Edition:
         return cached_edition(get("nextstation"), self.data, map=self.map, zones=self.zones)
@@ -39,27 +44,30 @@ class ParCheck:
         ed = self.edition()
 
         def evaluate(seed: int) -> dict:
-            d = deal(ed, 1, seed)
-            ts = turns(ed.book, d.flips[0])
-            r = best_round(ed.board, ed.book, ts, ed.board.departure(d.pencils[0][0]).id, time_limit=self.time_limit)
-            return {"status": r.status, "score": r.score, "bound": r.bound, "turns": len(ts),
-                    "pencil": d.pencils[0][0], "seconds": round(r.wall, 3)}
+            if self.game:
+                g = best_game(ed, seed, time_limit=self.time_limit)
+                return {"status": g.status, "score": g.score, "bound": g.bound, "best_response": g.start,
+                        "round_pars": list(g.pars), "seconds": round(g.wall, 3)}
+            r = solve_round(ed, seed=seed, round=1, time_limit=self.time_limit, engine="auto")
+            return {"status": r.result.status, "score": r.result.score, "bound": r.result.bound,
+                    "turns": len(r.turns), "pencil": r.pencil, "seconds": round(r.result.wall, 3)}
 
         return evaluate
 
     def header(self) -> dict:
-        return {"game": "nextstation", "mode": "par", "map": self.map or "classic", "zones": self.zones, "round": 1, "version": 1}
+        return {"game": "nextstation", "mode": "par-game" if self.game else "par", "map": self.map or "classic",
+                "zones": self.zones, "round": None if self.game else 1, "version": 2}
 
     @property
     def results_name(self) -> str:
-        return f"nextstation-par-{self.map or 'classic'}".replace("/", "_")
+        return f"nextstation-par{'-game' if self.game else ''}-{self.map or 'classic'}".replace("/", "_")
 
     @property
     def label(self) -> str:
-        return "nextstation rounds"
+        return "nextstation games" if self.game else "nextstation rounds"
 
     def summary(self) -> "ParSummary":
-        return ParSummary()
+        return ParSummary(self.game)
 
     def decided(self, record: dict) -> bool:
         return record.get("status") == "OPTIMAL"
@@ -77,40 +85,59 @@ class ParCheck:
 
 def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data: str | None = None,
               map: str | None = None, zones: str = "1-2", sheets: int = 1,  # noqa: A002
-              challenge: str | None = None) -> ParCheck:  # the CLI hands a deals check every edition option
-    return ParCheck(time_limit, data, map, zones)
+              challenge: str | None = None, game: bool = False) -> ParCheck:  # the CLI hands every edition option
+    deal(edition, 1, 0)
+    return ParCheck(time_limit, data, map, zones, game)
+
+
+def _spread(values: list) -> dict | None:
+    s = sorted(values)
+    if not s:
+        return None
+    return {"mean": round(statistics.mean(s), 2), "median": statistics.median(s), "min": s[0], "max": s[-1],
+            "p10": s[int(0.1 * (len(s) - 1))], "p90": s[int(0.9 * (len(s) - 1))]}
 
 
 @dataclass
 class ParSummary:
+    game: bool = False
     statuses: Counter = field(default_factory=Counter)
-    scores: list = field(default_factory=list)
+    scores: list = field(default_factory=list)  # proven (rounds) or found (games)
+    bounds: list = field(default_factory=list)
     seconds: list = field(default_factory=list)
 
     def add(self, record: dict) -> None:
         self.statuses[record["status"]] += 1
-        if record["status"] == "OPTIMAL":
+        if record["status"] == "OPTIMAL" or (self.game and record["score"] is not None):
             self.scores.append(record["score"])
+            self.bounds.append(record["bound"])
         self.seconds.append(record.get("seconds") or 0.0)
 
     def failures(self) -> str | None:
+        if self.game:  # a whole game's proof is the exception: FEASIBLE is the expected answer
+            return None
         undecided = sum(v for k, v in self.statuses.items() if k != "OPTIMAL")
         return f"{undecided} round(s) not proven within the time limit" if undecided else None
 
     def as_dict(self) -> dict:
-        s, t = sorted(self.scores), sorted(self.seconds)
-        par = {"mean": round(statistics.mean(s), 2), "median": statistics.median(s), "min": s[0], "max": s[-1],
-               "p10": s[int(0.1 * (len(s) - 1))], "p90": s[int(0.9 * (len(s) - 1))]} if s else None
-        return {"rounds": sum(self.statuses.values()), "statuses": dict(self.statuses), "par": par,
-                "seconds": {"median": statistics.median(t), "p95": t[int(0.95 * (len(t) - 1))]} if t else None}
+        t = sorted(self.seconds)
+        out = {"games" if self.game else "rounds": sum(self.statuses.values()), "statuses": dict(self.statuses),
+               "par": _spread(self.scores),
+               "seconds": {"median": statistics.median(t), "p95": t[int(0.95 * (len(t) - 1))]} if t else None}
+        if self.game:
+            out["bound"] = _spread([b for b in self.bounds if b is not None])
+        return out
 
     def describe(self) -> list[str]:
         d = self.as_dict()
-        out = [f"Next Station: London par (best first round): {d['rounds']} seeds, statuses {d['statuses']}"]
+        what = "best whole game, found" if self.game else "best first round, proven"
+        out = [f"Next Station: London par ({what}): {sum(self.statuses.values())} seeds, statuses {d['statuses']}"]
         if d["par"]:
             p = d["par"]
-            out.append(f"  best round: mean {p['mean']}, median {p['median']} (10-90%: {p['p10']}-{p['p90']}, "
-                       f"range {p['min']}-{p['max']})")
+            out.append(f"  {'best game' if self.game else 'best round'}: mean {p['mean']}, median {p['median']} "
+                       f"(10-90%: {p['p10']}-{p['p90']}, range {p['min']}-{p['max']})")
+        if self.game and d.get("bound"):
+            out.append(f"  proven bound: median {d['bound']['median']} (no game of these seeds scores more)")
         if d["seconds"]:
             out.append(f"  solve time: median {d['seconds']['median']:.2f} s, p95 {d['seconds']['p95']:.2f} s")
         return out

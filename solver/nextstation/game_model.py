@@ -10,7 +10,7 @@ prefixed ``r1_`` ...), each with every rule of a round, and adds what ties them 
 * **round score** ``D_r x M_r + thames_points x Thames_r``: ``M_r`` is chosen one-hot (``big[r,
   k]``) and needs some district with at least k stations; ``prod_r <= k x D_r`` when ``big[r, k]``.
   The cut ``round score <= best round on an empty sheet`` (the exact branch and bound of
-  :mod:`.bnb`, a few ms) holds since drawn sections only take options away: it is what makes
+  :mod:`tubedeck.games.nextstation.best`, a few ms) holds since drawn sections only take options away: it is what makes
   the LP bound useful;
 * **tourist track**: marks = tourist sites over every round's line (a site on two lines crosses
   two circles), at most ``tourist_marks_max``; the track's points one-hot over the marks;

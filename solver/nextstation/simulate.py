@@ -2,7 +2,10 @@
 
 A game is its seed and the bots (players are deterministic), so a results record replays
 exactly. ``simulate`` runs many seeds through the resumable runner and reports each bot's final
-scores (mean, median, 10-90%) and wins by seat.
+scores (mean, median, 10-90%) and wins by seat. With ``--optimum`` (solo games) each game's
+seed is also solved whole with perfect foresight of the flips (:func:`.game.best_game`, within
+``--time-limit``): the clairvoyant game the bots are measured against. Its status is recorded as
+found: a FEASIBLE best is a game the bots could have played, not a proven optimum.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from solver.simulation import parse_bots as shared_parse_bots
+from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.nextstation.edition import Edition, deal
 from tubedeck.games.nextstation.play import CHANCE, State, new_game
 
+from .game import best_game
 from .players import PLAYERS
 
 
@@ -86,6 +91,7 @@ class Simulation:
     data: str | None = None
     map: str | None = None
     zones: str = "1-2"
+    optimum: float = 0.0  # > 0: also solve each seed's whole game within this time limit
 
     def edition(self) -> Edition:
         return cached_edition(get("nextstation"), self.data, map=self.map, zones=self.zones)
@@ -97,14 +103,18 @@ class Simulation:
             state = play_game(ed, self.players, seed, self.bots)
             finals = [state.final(ed, p) for p in range(self.players)]
             scores = [f.total for f in finals]
-            return {"scores": scores, "lines": [list(f.lines) for f in finals],
-                    "winner": _winner(scores, [f.best_line for f in finals])}
+            out = {"scores": scores, "lines": [list(f.lines) for f in finals],
+                   "winner": _winner(scores, [f.best_line for f in finals])}
+            if self.optimum:
+                best = best_game(ed, seed, time_limit=self.optimum)
+                out["optimum"] = {"status": best.status, "score": best.score, "bound": best.bound}
+            return out
 
         return evaluate
 
     def header(self) -> dict:
         return {"game": "nextstation", "mode": "simulate", "players": self.players, "bots": list(self.bots),
-                "map": self.map or "classic", "zones": self.zones, "version": 1}
+                "map": self.map or "classic", "zones": self.zones, "optimum": self.optimum, "version": 2}
 
     @property
     def results_name(self) -> str:
@@ -126,14 +136,19 @@ class Simulation:
             return "'scores' must list a whole score per player"
         if not (w is None or (isinstance(w, int) and 1 <= w <= self.players)):
             return "'winner' out of range"
+        o = record.get("optimum")
+        if self.optimum and not (isinstance(o, dict) and o.get("status") in ("OPTIMAL", "FEASIBLE", "UNKNOWN")):
+            return "'optimum' must give the whole game's status, score and bound"
         return None
 
 
 def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,
                map: str | None = None, zones: str = "1-2", sheets: int = 1, challenge: str | None = None,
-               bots: str = "greedy") -> Simulation:  # noqa: A002
+               bots: str = "greedy", optimum: bool = False) -> Simulation:  # noqa: A002
     deal(edition, players, 0)  # UsageError on a bad player count
-    return Simulation(players, parse_bots(bots, players), data, map, zones)
+    if optimum and players != 1:
+        raise UsageError("--optimum measures solo games against the best whole game: use --players 1")
+    return Simulation(players, parse_bots(bots, players), data, map, zones, time_limit if optimum else 0.0)
 
 
 @dataclass
@@ -144,11 +159,15 @@ class SimSummary:
     shared: int = 0
     wins: Counter = field(default_factory=Counter)
     by_bot: dict = field(default_factory=dict)  # bot -> [scores]
+    optimum: list = field(default_factory=list)  # (best game found, its status, the bot's score)
 
     def add(self, record: dict) -> None:
         self.games += 1
         for seat, score in enumerate(record["scores"]):
             self.by_bot.setdefault(self.bots[seat], []).append(score)
+        if record.get("optimum") and record["optimum"]["score"] is not None:
+            o = record["optimum"]
+            self.optimum.append((o["score"], o["status"], record["scores"][0]))
         if record["winner"] is None:
             self.shared += 1
         else:
@@ -164,9 +183,17 @@ class SimSummary:
             bots[bot] = {"games": len(s), "mean": round(statistics.mean(s), 2), "median": statistics.median(s),
                          "p10": s[int(0.1 * (len(s) - 1))], "p90": s[int(0.9 * (len(s) - 1))],
                          "min": s[0], "max": s[-1]}
-        return {"games": self.games, "players": self.players, "bots": list(self.bots), "scores": bots,
-                "wins_by_seat": {str(k): self.wins.get(k, 0) for k in range(1, self.players + 1)},
-                "shared": self.shared}
+        out = {"games": self.games, "players": self.players, "bots": list(self.bots), "scores": bots,
+               "wins_by_seat": {str(k): self.wins.get(k, 0) for k in range(1, self.players + 1)},
+               "shared": self.shared}
+        if self.optimum:
+            best = sorted(o for o, _, _ in self.optimum)
+            share = sorted(b / o for o, _, b in self.optimum)
+            out["optimum"] = {"games": len(best), "proven": sum(s == "OPTIMAL" for _, s, _ in self.optimum),
+                              "mean": round(statistics.mean(best), 2), "median": statistics.median(best),
+                              "p10": best[int(0.1 * (len(best) - 1))], "p90": best[int(0.9 * (len(best) - 1))],
+                              "bot_share_median": round(statistics.median(share), 3)}
+        return out
 
     def describe(self) -> list[str]:
         d = self.as_dict()
@@ -174,6 +201,11 @@ class SimSummary:
         for bot, s in d["scores"].items():
             out.append(f"  {bot}: mean {s['mean']}, median {s['median']} (10-90%: {s['p10']}-{s['p90']}, "
                        f"range {s['min']}-{s['max']})")
+        if "optimum" in d:
+            o = d["optimum"]
+            out.append(f"  clairvoyant best game (flips known; {o['proven']} of {o['games']} proven best): "
+                       f"mean {o['mean']}, median {o['median']} (10-90%: {o['p10']}-{o['p90']}); "
+                       f"the bot scores a median {o['bot_share_median']:.0%} of it")
         if self.players > 1:
             out.append("  wins by seat: " + ", ".join(f"{k}: {v}" for k, v in d["wins_by_seat"].items())
                        + f"; shared {self.shared}")

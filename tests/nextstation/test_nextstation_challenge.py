@@ -70,7 +70,7 @@ def answered(classic, tmp_path_factory):
     """The classic challenge with an answer row from a played game (file named as the real one)."""
     score, rounds = played(classic, SEED)
     path = write(tmp_path_factory.mktemp("rows") / "challenges.csv",
-                 [["classic", SEED, score, "OPTIMAL", drawing_text(rounds)]])
+                 [["classic", SEED, score, "OPTIMAL", score, drawing_text(rounds)]])
     return classic, make_challenge(classic, answers=path), score, rounds
 
 
@@ -147,10 +147,20 @@ def test_the_strip_prints_the_score_and_every_move(answered, tmp_path):
                 assert ln["dir"][0] < -0.99
 
 
-def test_a_missing_row_prints_the_command_that_proves_it(classic, tmp_path):
-    assert make_challenge(classic).answer is None  # the bundled file holds only its header
-    page, _ = render_challenge(classic, tmp_path)
-    assert f"tubedeck solve nextstation --seed {SEED} --game" in page.get_text()
+def test_an_unproven_answer_says_best_found_and_its_bound(classic, tmp_path):
+    score, rounds = played(classic, SEED)
+    path = write(tmp_path / "challenges.csv", [["classic", SEED, score, "FEASIBLE", score + 40, drawing_text(rounds)]])
+    page, _ = render_challenge(classic, tmp_path, challenge=make_challenge(classic, answers=path))
+    text = " ".join(page.get_text().split())
+    assert f"Best score we found: {score}. Can you beat it?" in text
+    assert f"no game can score more than {score + 40}" in text and "Best possible" not in text
+
+
+def test_a_missing_row_prints_the_command_that_proves_it(tmp_path):
+    unsolved = load(network(None), challenge="987654")  # no row in the bundled file
+    assert make_challenge(unsolved).answer is None
+    page, _ = render_challenge(unsolved, tmp_path)
+    assert "tubedeck solve nextstation --seed 987654 --game" in page.get_text()
     ch = make_challenge(load(network(None), map="4", challenge="5"))
     assert ch.answer is None and ch.command.endswith("--seed 5 --game --map 4")
     other = make_challenge(load(network(None), map="4", zones="1-3", challenge="5"))
@@ -163,7 +173,7 @@ def test_a_generated_map_prints_the_challenge_after_its_map_page(tmp_path):
     assert page.number == 1  # page 2 of the map sheet, after map 4
     assert "generated map 4" in page.get_text()
     score, rounds = played(ed, 5)
-    path = write(tmp_path / "challenges.csv", [["4", 5, score, "OPTIMAL", drawing_text(rounds)]])
+    path = write(tmp_path / "challenges.csv", [["4", 5, score, "OPTIMAL", score, drawing_text(rounds)]])
     ch = make_challenge(ed, answers=path)
     page, _ = render_challenge(ed, tmp_path / "answered", challenge=ch)
     assert f"Best possible score: {score}" in page.get_text()
@@ -201,18 +211,20 @@ def test_the_reader_replays_a_row_and_takes_it(answered):
 
 
 @pytest.mark.parametrize("change, where, says", [
-    (lambda d, s: (d.replace("r", "zz", 1), s, "OPTIMAL"), "drawing", "unknown station"),
-    (lambda d, s: ("1:r0c0>r9c9;;;", s, "OPTIMAL"), "drawing", "no section"),
-    (lambda d, s: (d, s, "FEASIBLE"), "status", "must be OPTIMAL"),
-    (lambda d, s: (d, s + 1, "OPTIMAL"), "score", "the drawing scores"),
-    (lambda d, s: (d.split(";", 1)[1], s, "OPTIMAL"), "drawing", "4 rounds"),
-    (lambda d, s: ("1:r2c3>r3c4;;;", s, "OPTIMAL"), "drawing", "breaks a rule"),  # not from round 1's departure
+    (lambda d, s: (d.replace("r", "zz", 1), s, "OPTIMAL", s), "drawing", "unknown station"),
+    (lambda d, s: ("1:r0c0>r9c9;;;", s, "OPTIMAL", s), "drawing", "no section"),
+    (lambda d, s: (d, s, "UNKNOWN", s), "status", "must be OPTIMAL or FEASIBLE"),
+    (lambda d, s: (d, s, "FEASIBLE", s), "bound", "above it when FEASIBLE"),  # a bound met is a proof
+    (lambda d, s: (d, s, "OPTIMAL", s + 3), "bound", "the score when OPTIMAL"),
+    (lambda d, s: (d, s + 1, "OPTIMAL", s + 1), "score", "the drawing scores"),
+    (lambda d, s: (d.split(";", 1)[1], s, "OPTIMAL", s), "drawing", "4 rounds"),
+    (lambda d, s: ("1:r2c3>r3c4;;;", s, "OPTIMAL", s), "drawing", "breaks a rule"),  # not from round 1's departure
 ])
 def test_a_bad_row_is_a_located_data_error(classic, tmp_path, change, where, says):
     score, rounds = played(classic, SEED)
-    drawing, score, status = change(drawing_text(rounds), score)
-    path = write(tmp_path / "challenges.csv", [["classic", 99, 0, "OPTIMAL", ";;;"], ["classic", SEED, score, status,
-                                                                                    drawing]])
+    drawing, score, status, bound = change(drawing_text(rounds), score)
+    path = write(tmp_path / "challenges.csv", [["classic", 99, 0, "OPTIMAL", 0, ";;;"],
+                                               ["classic", SEED, score, status, bound, drawing]])
     with pytest.raises(DataError) as err:
         make_challenge(classic, answers=path)
     problems = [p for p in err.value.problems if p.line == 3]
@@ -221,14 +233,14 @@ def test_a_bad_row_is_a_located_data_error(classic, tmp_path, change, where, say
 
 
 def test_rows_of_another_map_are_checked_only_for_their_own_fields(classic, tmp_path):
-    path = write(tmp_path / "challenges.csv", [["4", 1, 100, "OPTIMAL", "1:not-on-classic>x;;;"]])
+    path = write(tmp_path / "challenges.csv", [["4", 1, 100, "OPTIMAL", 100, "1:not-on-classic>x;;;"]])
     assert read_answers(path, classic, "classic") == {}
-    bad = write(tmp_path / "challenges.csv", [["london", 1, 100, "OPTIMAL", ""]])
+    bad = write(tmp_path / "challenges.csv", [["london", 1, 100, "OPTIMAL", 100, ""]])
     with pytest.raises(DataError, match=r"challenges.csv:2 \[map\]"):
         read_answers(bad, classic, "classic")
 
 
-def test_the_bundled_file_holds_proven_rows_only():
+def test_the_bundled_file_is_well_formed_and_replays():
     from tubedeck.content import content
 
     path = content("nextstation", "challenges.csv")
@@ -256,7 +268,7 @@ def test_build_prints_the_challenge_after_the_map(capsys, tmp_path):
 def test_a_bad_bundled_row_stops_the_build_with_its_place(capsys, tmp_path, monkeypatch):
     import tubedeck.games.nextstation.challenge as reader
 
-    bad = write(tmp_path / "challenges.csv", [["classic", 7, 100, "OPTIMAL", "1:r7c5>nowhere;;;"]])
+    bad = write(tmp_path / "challenges.csv", [["classic", 7, 100, "OPTIMAL", 100, "1:r7c5>nowhere;;;"]])
     monkeypatch.setattr(reader, "content", lambda game, name: bad if name == "challenges.csv" else
                         reader.game_dir(game) / name)
     code, _, err = run_cli(capsys, "build", "nextstation", "--challenge", "7", "--out", str(tmp_path / "out"),
@@ -266,27 +278,33 @@ def test_a_bad_bundled_row_stops_the_build_with_its_place(capsys, tmp_path, monk
 
 
 # -- the writer (solver.nextstation.challenges) -------------------------------------------------
-def test_the_writer_keeps_only_optimal_answers_the_rules_engine_agrees_with(classic, tmp_path, monkeypatch):
+def test_the_writer_keeps_answers_the_rules_engine_agrees_with(classic, tmp_path, monkeypatch):
+    """OPTIMAL and FEASIBLE answers are written (FEASIBLE with its bound), UNKNOWN and a drawing the
+    rules engine scores otherwise are not."""
     import solver.nextstation.challenges as challenges
     import solver.nextstation.game as game
 
     base = load()
-    games = {s: played(base, s) for s in (3, 4, 5)}
+    games = {s: played(base, s) for s in (3, 4, 5, 6)}
 
     def best_game(edition, seed, time_limit):
         score, rounds = games[seed]
-        status = {3: "OPTIMAL", 4: "FEASIBLE", 5: "OPTIMAL"}[seed]
+        status = {3: "OPTIMAL", 4: "FEASIBLE", 5: "OPTIMAL", 6: "UNKNOWN"}[seed]
         plans = tuple(SimpleNamespace(draws=tuple(r)) for r in rounds)
         score = score + 1 if seed == 5 else score  # a solver that disagrees with the rules: not written
-        return SimpleNamespace(status=status, score=score, bound=score, rounds=plans, wall=0.0)
+        return SimpleNamespace(status=status, score=score, bound=score + 7 * (status == "FEASIBLE"), rounds=plans,
+                               wall=0.0)
 
     monkeypatch.setattr(game, "best_game", best_game, raising=False)
-    out = write(tmp_path / "challenges.csv", [["4", 1, 100, "OPTIMAL", "1:a>b;;;"]])
-    challenges.main(["--seeds", "3-5", "--out", str(out), "--time-limit", "1"])
+    out = write(tmp_path / "challenges.csv", [["4", 1, 100, "OPTIMAL", 100, "1:a>b;;;"]])
+    challenges.main(["--seeds", "3-6", "--out", str(out), "--time-limit", "1"])
     rows = list(csv.DictReader(out.open()))
-    assert [(r["map"], r["seed"]) for r in rows] == [("classic", "3"), ("4", "1")]
+    assert [(r["map"], r["seed"], r["status"]) for r in rows] == [("classic", "3", "OPTIMAL"),
+                                                                   ("classic", "4", "FEASIBLE"), ("4", "1", "OPTIMAL")]
     assert rows[0]["score"] == str(games[3][0]) and rows[0]["drawing"] == drawing_text(games[3][1])
-    assert read_answers(out, base, "classic")[3][1].score == games[3][0]
+    assert rows[1]["bound"] == str(games[4][0] + 7)
+    answers = read_answers(out, base, "classic")
+    assert answers[3][1].score == games[3][0] and answers[4][1].bound == games[4][0] + 7
 
 
 def test_the_writer_imports_without_the_whole_game_solver():

@@ -29,7 +29,10 @@ GAME = Game(
     setup="tubedeck.games.nextstation.edition:setup",
     checks=(
         Command("nextstation", "solver.nextstation.check:par_check", kind="deals",
-                help="Par scores: the proven best first round over N flip seeds (CP-SAT), a summary.",
+                help="Par scores over N flip seeds: the proven best first round, or with --game the best "
+                     "whole game found (with its bound); a summary.",
+                options=(Option("game", "The best whole solo game of each seed instead of its first round.",
+                                "bool", False),),
                 example=("--deals", "2", "--seed", "1")),
     ),
     solves=(
@@ -65,7 +68,9 @@ GAME = Game(
         Command("nextstation", "solver.nextstation.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead.", default="greedy"),),
+                                        "greedy, lookahead.", default="greedy"),
+                         Option("optimum", "Solo: also solve each seed's whole game with the flips known "
+                                           "(within --time-limit) and report the bots against it.", "bool", False)),
                 example=("--games", "3", "--players", "1", "--bots", "greedy")),
     ),
 )

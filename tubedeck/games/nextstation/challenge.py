@@ -1,10 +1,11 @@
 """The solo challenge (``tubedeck build nextstation --challenge S``): seed S's solo deal laid out
-round by round, so a player plays without the cards, and the proven best game from
+round by round, so a player plays without the cards, and the best game known from
 ``data/nextstation/challenges.csv`` (written by ``python -m solver.nextstation.challenges``).
 
-A row of that file is ``map,seed,score,status,drawing``: ``map`` is ``classic`` or a generated
-map's seed (generated with the default zones), ``status`` is ``OPTIMAL`` (the file holds proven
-answers only), and ``drawing`` is the 4 rounds joined by ``;``, each a ``,``-joined list of moves
+A row of that file is ``map,seed,score,status,bound,drawing``: ``map`` is ``classic`` or a
+generated map's seed (generated with the default zones), ``status`` is ``OPTIMAL`` (proven best:
+``bound`` equals ``score``) or ``FEASIBLE`` (the best game found, ``bound`` the proven most any
+game can score: the sheet says "best found", never "best possible"), and ``drawing`` is the 4 rounds joined by ``;``, each a ``,``-joined list of moves
 ``T:U>V`` (T the 1-based turn of that round, U and V station ids). Pencils and departures are not
 stored: they come from the seed's deal. Every row of the map played is checked (stations and
 sections exist, turns in order); the printed row is also replayed through the rules engine
@@ -27,13 +28,13 @@ from .edition import Edition, deal
 from .flips import Turn, turns, turns_so_far
 from .play import CHANCE, PASS, new_game
 
-COLUMNS = ("map", "seed", "score", "status", "drawing")
-STATUS = "OPTIMAL"
+COLUMNS = ("map", "seed", "score", "status", "bound", "drawing")
+STATUSES = ("OPTIMAL", "FEASIBLE")  # proven best, or the best found with its bound
 CLASSIC = "classic"
 DEFAULT_ZONES = "1-2"  # generated maps' answers are for the default zones only
 TEXTS = ("title", "how", "classic", "generated", "folder", "departure", "switch", "switch_ignored", "round_end",
-         "score", "fold", "answer", "credit", "unknown", "key")
-PLACEHOLDERS = {"seed": 0, "map": "", "score": 0, "pencil": "", "last_row": "J", "cols": 10,
+         "score", "fold", "answer", "credit", "answer_found", "credit_found", "unknown", "key")
+PLACEHOLDERS = {"seed": 0, "map": "", "score": 0, "bound": 0, "pencil": "", "last_row": "J", "cols": 10,
                 "round_end": 5, "switch_ignored_turns": 2}
 MOVE = re.compile(r"^(\d{1,3}):([^>:]+)>([^>:]+)$")
 
@@ -67,6 +68,7 @@ class Move:
 class Answer:
     score: int
     status: str
+    bound: int
     moves: tuple[tuple[Move, ...], ...]  # per round
 
 
@@ -182,9 +184,12 @@ def read_answers(path: Path, edition: Edition, label: str) -> dict[int, tuple[ob
             problems.append(row.problem("seed", f"must be a whole number 0-{MAX_SEED - 1}, got {row['seed']!r}"))
         if not whole(row["score"], 4):
             problems.append(row.problem("score", f"must be a whole number, got {row['score']!r}"))
-        if row["status"] != STATUS:
-            problems.append(row.problem("status", f"must be {STATUS} (the file holds proven answers only), "
-                                                  f"got {row['status']!r}"))
+        if row["status"] not in STATUSES:
+            problems.append(row.problem("status", f"must be {' or '.join(STATUSES)}, got {row['status']!r}"))
+        elif not whole(row["bound"], 4) or (whole(row["score"], 4) and (
+                int(row["bound"]) < int(row["score"]) or (row["status"] == "OPTIMAL") != (row["bound"] == row["score"]))):
+            problems.append(row.problem("bound", f"must be a whole number, the score when OPTIMAL and above it "
+                                                 f"when FEASIBLE, got {row['bound']!r}"))
         if len(problems) > bad or row["map"] != label:
             continue
         moves = parse_drawing(row["drawing"], edition.rules.rounds, edition.board,
@@ -193,7 +198,7 @@ def read_answers(path: Path, edition: Edition, label: str) -> dict[int, tuple[ob
         if seed in out:
             problems.append(row.problem("seed", f"map {label} seed {seed} has another row (line {out[seed][0].line})"))
         elif moves is not None:
-            out[seed] = (row, Answer(int(row["score"]), row["status"], moves))
+            out[seed] = (row, Answer(int(row["score"]), row["status"], int(row["bound"]), moves))
     if problems:
         raise DataError(problems)
     return out
