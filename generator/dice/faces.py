@@ -3,7 +3,8 @@
 The sheet: the map (:mod:`.layout`: lines in colour with a dash pattern each, so they stay
 apart in greyscale; a 6.6 mm circle per station; one box per section along each connection; the
 star station marked by a star before its name), and beside it the lines table (pattern, name,
-high and low points), the zones table, the pass track, the score box and the rules paragraph
+high and low points), the zones table, the pass track (the base circles, then each later seat's
+extra circles under a bracket naming who uses them), the score box and the rules paragraph
 (the recipe's text). ``--sheets N`` prints N identical pages: a pad. ``--challenge S`` adds the
 solo challenge page: the same map with seed S's rolls in place of the rules, and a fold-under
 answer strip with the proven best score (``data/dice/challenges.csv``).
@@ -20,6 +21,7 @@ from generator.pen import Pen
 from generator.sizes import Rect
 from generator.theme import BOLD, INK, MUTED, WHITE
 from tubedeck.games.dice.edition import Edition
+from tubedeck.games.dice.recipe import ordinal, pass_groups
 
 from .layout import LABEL_PT, RADIUS, STAR_W, MapLayout, layout
 
@@ -150,6 +152,46 @@ def table(pen: Pen, x: float, top: float, w: float, title: str, rows: list[tuple
     return y - 2.5
 
 
+PASS_R, PASS_PITCH, GROUP_GAP = 2.6, 7.0, 4.0  # mm: a pass circle, circle to circle, group to group
+GROUP_PT = 7.0  # who uses a group of boxes is play text
+
+
+def pass_track(pen: Pen, edition: Edition, x: float, top: float, w: float, solo: bool = False) -> float:
+    """The pass track: the base circles every seat uses, then each later seat's extra circles
+    (``extra_passes``), a bracket under each group and who uses it ("2nd-4th to roll"); groups
+    flow left to right and wrap. Solo (the challenge) is seat 1: the base circles only. Returns
+    the y below it."""
+    from generator import fonts
+
+    rules, text = edition.rules, edition.recipe.text
+    groups = pass_groups(rules)
+    if solo or len(groups) == 1:
+        for i in range(rules.passes):
+            pen.circle(x + PASS_R + 0.4 + i * PASS_PITCH, top - PASS_R, PASS_R, stroke=INK, width=0.3)
+        return top - 2 * PASS_R - 1.9
+    last = rules.players_max
+    row_h = 2 * PASS_R + 5.6
+    gx, gy = x, top
+    for count, first in groups:
+        if first == 1:
+            label = text.pass_everyone
+        else:
+            label = text.pass_seats.format(seats=ordinal(first) if first == last else f"{ordinal(first)}-{ordinal(last)}")
+        circles = count * PASS_PITCH - (PASS_PITCH - 2 * PASS_R)
+        gw = max(circles, fonts.text_width(label, fonts.DEFAULT_FONT, GROUP_PT))
+        if gx > x and gx + gw > x + w:  # wrap
+            gx, gy = x, gy - row_h
+        cx = gx + (gw - circles) / 2 + PASS_R
+        cy = gy - PASS_R
+        for i in range(count):
+            pen.circle(cx + i * PASS_PITCH, cy, PASS_R, stroke=INK, width=0.3)
+        left, right, by = cx - PASS_R, cx + (count - 1) * PASS_PITCH + PASS_R, cy - PASS_R - 0.8
+        pen.polyline([(left, by + 0.6), (left, by), (right, by), (right, by + 0.6)], stroke=MUTED, width=0.25)
+        pen.text(gx + gw / 2, by - 2.9, label, size=GROUP_PT, colour=INK, align="centre", field="passes")
+        gx += gw + GROUP_GAP
+    return gy - row_h - 0.5
+
+
 def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
     board, rules = edition.board, edition.rules
     map_area, col = areas(pen.safe)
@@ -173,9 +215,7 @@ def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
     y = table(pen, x, y, w, "Zones (all stations)", zrows, None)
     pen.text(x, y - 3.2, f"Passes: cross one off to change a die by 1; {rules.pass_points} point each unused",
              size=6.5, colour=INK, field="heading")
-    for i in range(rules.passes):
-        pen.circle(x + 3 + i * 7, y - 7.5, 2.6, stroke=INK, width=0.3)
-    y -= 12
+    y = pass_track(pen, edition, x, y - 4.9, w, solo=challenge)
     pen.text(x, y - 3.2, "Score", font=BOLD, size=8, colour=INK, field="heading")
     labels = ("lines", "zones", "passes", "total")
     cell = w / 4
@@ -196,14 +236,21 @@ def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> N
     ch = edition.challenge
     pen.text(x, top - 3.2, f"Solo challenge {ch.rolls.seed}: keep any 2 of each roll, in order",
              font=BOLD, size=7, colour=INK, field="heading")
-    y = top - 4.4
-    for t, roll in enumerate(ch.rolls.turns):
-        y -= ROW
-        pen.line(x, y, x + w, y, stroke="#BBBBBB", width=0.2)
-        pen.text(x, y + 1.3, f"turn {t + 1}", size=7, colour=MUTED, field="row")
+    turns = ch.rolls.turns
+    # up to 10 rolls in one column; more (a 20-roll challenge) in two columns of half the width
+    cols = 1 if len(turns) <= 10 else 2
+    per = -(-len(turns) // cols)
+    cw = w / cols
+    dice_x, pitch = (18, 6.5) if cols == 1 else (10.5, 5.9)
+    for t, roll in enumerate(turns):
+        cx = x + (t // per) * cw
+        y = top - 4.4 - (t % per + 1) * ROW
+        pen.line(cx, y, cx + cw - (1.5 if cols > 1 else 0), y, stroke="#BBBBBB", width=0.2)
+        pen.text(cx, y + 1.3, f"turn {t + 1}", size=7, colour=MUTED, field="row")
         for i, d in enumerate(roll):
-            pen.rect(x + 18 + i * 6.5, y + 0.5, 4.6, 3.6, stroke=INK, width=0.2)
-            pen.text(x + 20.3 + i * 6.5, y + 1.3, str(d), font=BOLD, size=7.5, colour=INK, align="centre", field="die")
+            pen.rect(cx + dice_x + i * pitch, y + 0.5, 4.6, 3.6, stroke=INK, width=0.2)
+            pen.text(cx + dice_x + 2.3 + i * pitch, y + 1.3, str(d), font=BOLD, size=7.5, colour=INK, align="centre",
+                     field="die")
 
 
 def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:

@@ -6,7 +6,8 @@ completes it, and writes them with the difficulty of the recipe's rule (``[point
 ``data/dice/recipe.toml``) to ``data/dice/points.csv``. Points steer the greedy players (a line worth more draws more play and
 so gets easier), so it measures again with the new points, ``--rounds`` times, and sets points
 from the mean of all rounds' difficulties (plain re-measuring oscillates). A developer's tool:
-the game reads the file, nothing at run time writes it.
+the game reads the file, nothing at run time writes it. The games are played as the recipe sets
+them, each seat with its own passes (``extra_passes``).
 """
 
 from __future__ import annotations

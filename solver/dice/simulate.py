@@ -127,7 +127,8 @@ class Simulation:
     def header(self) -> dict:
         ed = self.edition()
         return {"game": "dice", "mode": "simulate", "players": self.players, "bots": list(self.bots),
-                "scope": ed.board.scope.label, "passes": ed.rules.passes, "version": 1}
+                "scope": ed.board.scope.label, "passes": ed.rules.passes,
+                "extra_passes": list(ed.rules.extra_passes), "version": 2}
 
     @property
     def results_name(self) -> str:

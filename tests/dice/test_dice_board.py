@@ -88,6 +88,30 @@ def test_recipe_problems_are_located(tmp_path):
         load(Network.load(), recipe=scoped)
 
 
+@pytest.mark.parametrize("extra, message", [
+    ("[0, 3, 3]", "one number per seat"),
+    ("[1, 3, 3, 4]", "the first must be 0"),
+    ("[0, 3, 2, 4]", "never fall"),
+    ("[0, 3, 3, -1]", "never fall"),
+    ("[0, 3, 3, 28]", "at most 30"),
+    ('"3"', "list of whole numbers"),
+    ("[0, 1.5, 2, 2]", "list of whole numbers"),
+])
+def test_extra_passes_problems_are_located(tmp_path, extra, message):
+    text = (ROOT / "data" / "dice" / "recipe.toml").read_text()
+    assert "extra_passes = [0, 3, 3, 3]" in text
+    bad = tmp_path / "r.toml"
+    bad.write_text(text.replace("extra_passes = [0, 3, 3, 3]", f"extra_passes = {extra}"))
+    with pytest.raises(DataError, match=message) as exc:
+        load_recipe(bad)
+    assert {p.column for p in exc.value.problems} == {"game.extra_passes"}
+    assert str(bad) in str(exc.value)
+    missing = tmp_path / "m.toml"
+    missing.write_text(text.replace("extra_passes = [0, 3, 3, 3]", ""))
+    with pytest.raises(DataError, match="game.extra_passes"):
+        load_recipe(missing)
+
+
 def test_seeds_and_sheets_are_checked(ed):
     assert roll_sequence(ed.rules, 5, 3) == roll_sequence(ed.rules, 5, 3)
     for bad in (-1, 2**62, True):

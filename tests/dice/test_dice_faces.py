@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from generator.dice.faces import areas, documents, map_layout
 from generator.dice.layout import BOX, RADIUS, label_clashes, need, overlaps, rect_segment_distance
 from generator.sizes import MM, Rect
 from tubedeck.games.dice.edition import load
+from tubedeck.games.dice.recipe import pass_groups, seat_passes
 from tubedeck.network import Network
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,6 +184,71 @@ def test_challenge_page_prints_the_rolls_and_the_proven_best(paper, tmp_path):
                 assert inter.is_empty or inter.width < 0.3 or inter.height < 0.3
     unknown = load(Network.load(), challenge="999")  # not in challenges.csv: the strip names the command
     assert unknown.challenge.best is None
+
+
+def _pass_track(page):
+    """(circles as (x, y) centres, {label: (x, y)}) of the pass track: the unfilled 5.2 mm circles."""
+    from generator.dice.faces import PASS_R
+
+    circles = [((d["rect"].x0 + d["rect"].x1) / 2, (d["rect"].y0 + d["rect"].y1) / 2) for d in page.get_drawings()
+               if d.get("fill") is None and d.get("color") is not None
+               and abs(d["rect"].width - 2 * PASS_R * MM) < 0.2 and abs(d["rect"].height - 2 * PASS_R * MM) < 0.2]
+    spans = [s for bl in page.get_text("dict")["blocks"] for ln in bl.get("lines", []) for s in ln["spans"]]
+    labels = {s["text"]: ((s["bbox"][0] + s["bbox"][2]) / 2, (s["bbox"][1] + s["bbox"][3]) / 2, s["size"])
+              for s in spans if s["text"] == "everyone" or s["text"].endswith(" to roll")}
+    return circles, labels
+
+
+def test_the_pass_track_shows_each_seats_passes(tmp_path):
+    ed = load(Network.load(), challenge="3")
+    r = ed.rules
+    opts = PrintOptions.parse(export="pdf")
+    render(documents(ed, opts), opts, tmp_path)
+    with pymupdf.open(tmp_path / "sheet.pdf") as pdf:
+        circles, labels = _pass_track(pdf[0])
+        assert set(labels) == {"everyone", "2nd-4th to roll"}  # extra_passes = [0, 3, 3, 3]
+        assert all(size >= 7.0 - 0.01 for _, _, size in labels.values())  # play text
+        assert len(circles) == r.passes + r.extra_passes[-1]
+        # each circle belongs to the label under it (nearest); seat k uses the groups up to its own
+        group = {}
+        for cx, cy in circles:
+            name = min(labels, key=lambda t: abs(labels[t][0] - cx) + abs(labels[t][1] - cy))
+            assert labels[name][1] > cy  # the label is below its circles
+            group[name] = group.get(name, 0) + 1
+        first = {"everyone": 1, "2nd-4th to roll": 2}
+        for seat in range(1, r.players_max + 1):
+            assert sum(n for name, n in group.items() if first[name] <= seat) == r.passes_of(seat - 1)
+        text = " ".join(pdf[0].get_text().split())
+        assert f"passes: {seat_passes(r)} (see the pass track)" in text
+        # the solo challenge is seat 1: its page shows seat 1's passes only
+        solo, solo_labels = _pass_track(pdf[1])
+        assert len(solo) == r.passes and not solo_labels
+
+
+def test_the_rules_paragraph_names_each_seats_passes():
+    r = load(Network.load()).rules
+    assert seat_passes(r) == f"1st to roll {r.passes}, 2nd-4th {r.passes + r.extra_passes[1]}"  # equal extras
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 3, 3, 4))) == "1st to roll 3, 2nd-3rd 6, 4th 7"
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 2, 2))) == "1st-2nd to roll 3, 3rd-4th 5"
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 0, 0))) == "3"
+    assert pass_groups(dataclasses.replace(r, extra_passes=(0, 2, 2, 5))) == ((3, 1), (2, 2), (3, 4))
+
+
+def test_a_long_pass_track_wraps_inside_the_column(tmp_path):
+    from generator.dice.faces import PASS_R
+
+    base = load(Network.load())
+    rules = dataclasses.replace(base.rules, passes=9, extra_passes=(0, 2, 5, 9))
+    ed = dataclasses.replace(base, recipe=dataclasses.replace(base.recipe, rules=rules))
+    opts = PrintOptions.parse(export="pdf")
+    render(documents(ed, opts), opts, tmp_path)
+    _, col = areas(A4_SAFE)
+    with pymupdf.open(tmp_path / "sheet.pdf") as pdf:
+        circles, labels = _pass_track(pdf[0])
+        assert len(circles) == 18 and set(labels) == {"everyone", "2nd-4th to roll", "3rd-4th to roll", "4th to roll"}
+        for x, _ in circles:
+            assert col.x * MM <= x - PASS_R * MM and x + PASS_R * MM <= col.right * MM + 0.1
+        assert len({round(y) for _, y in circles}) == 2  # wrapped onto a second row
 
 
 def test_the_subtitle_names_another_scope_in_plain_words():

@@ -178,6 +178,24 @@ def test_score_counts_points_and_unused_passes(ed):
     assert st.scores(ed) == (7 + 3 * ed.rules.pass_points,)
 
 
+def test_later_seats_start_with_their_extra_passes_and_score_them_unused(ed):
+    # our rule against seat 1's advantage: seat k starts with passes + extra_passes[k - 1]
+    r = ed.rules
+    assert r.extra_passes[0] == 0 and all(e > 0 for e in r.extra_passes[1:])  # README: Tube Dice, seat advantage
+    for players in (1, 2, 3, 4):
+        st = new_game(ed, players, 0)
+        assert tuple(s.passes for s in st.sheets) == tuple(r.passes + r.extra_passes[k] for k in range(players))
+    assert new_game(ed, 1, 0).sheets[0].passes == r.passes  # solo = seat 1: the solver's passes
+    over = dataclasses.replace(new_game(ed, 4, 0), phase="over")
+    assert over.scores(ed) == tuple(r.pass_points * (r.passes + e) for e in r.extra_passes)
+    # the extra passes spend like any other: reading a 1 as a 6 (5 passes) is open to seat 4, not seat 1
+    sheets = new_game(ed, 4, 0).sheets
+    assert sheets[0].passes < 5 <= sheets[3].passes
+    assert 1 in {k for _, k, _ in ed.board.masks.at[ed.board.star]}
+    assert uses(ed.board, sheets[3], (1, 1, 1))[(ed.board.star, 6, 1)] == 5
+    assert (ed.board.star, 6, 1) not in uses(ed.board, sheets[0], (1, 1, 1))
+
+
 def test_illegal_actions_are_refused(ed):
     st = rolled(ed)
     with pytest.raises(UsageError):

@@ -41,6 +41,8 @@ def test_simulation_summary_reports_length_spread_seats_and_completions(ed, tmp_
     assert d["rounds"]["median"] and set(d["wins_by_seat"]) == {"1", "2", "3"}
     assert abs(sum(w["wins"] for w in d["wins_by_seat"].values()) - 12) < 0.01  # ties split
     assert set(d["lines"]) == {l.name for l in ed.board.lines} and "zone 1" in d["zones"]
+    header = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
+    assert header["extra_passes"] == list(ed.rules.extra_passes)  # a file from another pass track is refused
     with pytest.raises(UsageError):
         simulation(ed, 5)
 

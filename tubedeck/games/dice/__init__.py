@@ -30,11 +30,15 @@ GAME = Game(
     setup="tubedeck.games.dice.edition:setup",
     solves=(
         Command("dice", "solver.dice.solve:solve_one",
-                help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), by CP-SAT.",
+                help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), proven by CP-SAT "
+                     "or (--engine auto) an exact target search.",
                 options=(Option("seed", "The roll sequence's seed.", "int", 0, short="-s"),
                          Option("turns", "Turns (rolls) to plan for.", "int", 20),
-                         Option("time_limit", "CP-SAT time limit in seconds (FEASIBLE or UNKNOWN beyond it, "
-                                              "with the bound).", "float", 10.0)),
+                         Option("time_limit", "Time limit in seconds (FEASIBLE or UNKNOWN beyond it, with the bound; "
+                                              "with --engine auto: for both engines together).", "float", 10.0),
+                         Option("engine", "cp-sat (the CP-SAT model decides) or auto (an exact target search, "
+                                          "CP-SAT taking over if it runs out of time).", default="cp-sat",
+                                choices=("cp-sat", "auto"))),
                 example=("--seed", "1", "--turns", "4")),
     ),
     plays=(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tubedeck.content import content, read_toml, read_values
@@ -17,7 +17,7 @@ from tubedeck.errors import DataError, Problem
 
 SIDES = 6  # "six-sided dice"
 SECTION_RULES = ("quantile",)
-PLACEHOLDERS = ("lines_to_end", "pass_points", "passes", "players_min", "players_max")
+PLACEHOLDERS = ("lines_to_end", "pass_points", "passes", "players_min", "players_max", "seat_passes")
 
 
 def default_recipe() -> Path:
@@ -26,7 +26,11 @@ def default_recipe() -> Path:
 
 @dataclass(frozen=True)
 class Rules:
-    """The ``[game]`` table: the text's numbers plus the pass count chosen by simulation."""
+    """The ``[game]`` table: the text's numbers plus the pass track chosen by simulation.
+
+    ``passes`` is seat 1's pass track (and the solo game's); ``extra_passes[k]`` more boxes for
+    seat k + 1, our fix for the first seat's advantage (the text leaves the pass count to the
+    sheet). Read apart from the other keys: :func:`tubedeck.content.read_values` knows no int lists."""
 
     name: str
     players_min: int
@@ -39,6 +43,11 @@ class Rules:
     pass_points: int
     challenge_turns: int
     max_turns: int
+    extra_passes: tuple[int, ...] = ()  # by seat, seat 1 first; 0 for seat 1 and beyond the list
+
+    def passes_of(self, seat: int) -> int:
+        """The passes seat ``seat`` (0-based) starts with."""
+        return self.passes + (self.extra_passes[seat] if seat < len(self.extra_passes) else 0)
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,8 @@ class Texts:
     map_name: str  # the recipe's own scope, as players read it; {star} is the star station's name
     answer: str  # the challenge's answer strip; {best} is the best possible score
     answer_credit: str  # the small line under it: how the best was found
+    pass_everyone: str  # the pass track's base boxes: every seat's
+    pass_seats: str  # the pass track's extra boxes; {seats} is "2nd-4th" or "4th"
 
 
 @dataclass(frozen=True)
@@ -93,7 +104,41 @@ class Recipe:
     def rules_text(self) -> str:
         r = self.rules
         return self.text.rules.format(lines_to_end=r.lines_to_end, pass_points=r.pass_points, passes=r.passes,
-                                      players_min=r.players_min, players_max=r.players_max)
+                                      players_min=r.players_min, players_max=r.players_max,
+                                      seat_passes=seat_passes(r))
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def seat_passes(r: Rules) -> str:
+    """Each seat's passes for the rules paragraph, equal neighbours joined: "1st to roll 3, 2nd-4th 6"."""
+    counts = [r.passes_of(k) for k in range(r.players_max)]
+    if len(set(counts)) == 1:
+        return str(counts[0])
+    runs: list[list[int]] = []  # [first seat, last seat, passes], 1-based
+    for k, n in enumerate(counts, 1):
+        if runs and runs[-1][2] == n:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k, n])
+    return ", ".join((ordinal(a) if a == b else f"{ordinal(a)}-{ordinal(b)}") + (" to roll" if i == 0 else "") + f" {n}"
+                     for i, (a, b, n) in enumerate(runs))
+
+
+def pass_groups(r: Rules) -> tuple[tuple[int, int], ...]:
+    """The printed pass track as groups of boxes, ``(boxes, first seat)`` (seats 1-based): the base
+    boxes every seat uses, then for each seat the boxes it gains over the seat before (used by it
+    and every later seat, as ``extra_passes`` never falls). Seat k has the boxes of groups <= k."""
+    out = [(r.passes, 1)]
+    prev = 0
+    for k in range(1, r.players_max):
+        more = r.passes_of(k) - r.passes - prev
+        if more > 0:
+            out.append((more, k + 1))
+            prev += more
+    return tuple(out)
 
 
 def load_recipe(path: Path | str | None = None) -> Recipe:
@@ -102,7 +147,7 @@ def load_recipe(path: Path | str | None = None) -> Recipe:
     where = str(path)
     raw = read_toml(path)
     problems: list[Problem] = []
-    rules = read_values(raw, Rules, where, "game", problems)
+    rules = _rules(raw, where, problems)
     cut = read_values(raw, MapRecipe, where, "map", problems)
     points = read_values(raw, PointsRule, where, "points", problems)
     text = read_values(raw, Texts, where, "text", problems)
@@ -116,7 +161,7 @@ def load_recipe(path: Path | str | None = None) -> Recipe:
             problems.append(Problem(where, None, "points.scale", "scale must be > 0 and low_share in (0, 1]"))
     if text is not None:
         for key, known in (("rules", PLACEHOLDERS), ("map_name", ("star",)), ("answer", ("best",)),
-                           ("answer_credit", ())):
+                           ("answer_credit", ()), ("pass_everyone", ()), ("pass_seats", ("seats",))):
             _placeholders(getattr(text, key), f"text.{key}", known, where, problems)
     if problems:
         raise DataError(problems)
@@ -132,6 +177,35 @@ def _placeholders(value: str, key: str, known: tuple[str, ...], where: str, prob
     for unknown in sorted(names - set(known)):
         problems.append(Problem(where, None, key, f"unknown placeholder {{{unknown}}} "
                                                   f"(known: {', '.join(known) or 'none'})"))
+
+
+def _rules(raw: dict, where: str, problems: list[Problem]) -> Rules | None:
+    """``[game]``, with ``extra_passes`` (a list of whole numbers) checked here."""
+    table = raw.get("game")
+    if not isinstance(table, dict) or "extra_passes" not in table:
+        if isinstance(table, dict):
+            problems.append(Problem(where, None, "game.extra_passes", "missing"))
+        return read_values(raw, Rules, where, "game", problems)
+    extra = table["extra_passes"]
+    rules = read_values({**raw, "game": {k: v for k, v in table.items() if k != "extra_passes"}}, Rules, where,
+                        "game", problems)
+    if not (isinstance(extra, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in extra)):
+        problems.append(Problem(where, None, "game.extra_passes",
+                                f"must be a list of whole numbers (seat 1 first), got {extra!r}"))
+        return None
+    if rules is None:
+        return None
+    if len(extra) != rules.players_max:
+        problems.append(Problem(where, None, "game.extra_passes",
+                                f"needs one number per seat (players_max = {rules.players_max}), got {len(extra)}"))
+    elif extra[0] != 0:
+        problems.append(Problem(where, None, "game.extra_passes",
+                                f"seat 1 has the base track (passes) and the solo game too: the first must be 0, got {extra[0]}"))
+    elif any(b < a for a, b in zip(extra, extra[1:])) or not all(0 <= v <= 30 for v in extra):
+        problems.append(Problem(where, None, "game.extra_passes",
+                                f"must be 0-30 and never fall from one seat to the next (the sheet prints the extra "
+                                f"boxes as \"2nd-4th to roll\" and so on), got {extra}"))
+    return replace(rules, extra_passes=tuple(extra))
 
 
 def _check_rules(r: Rules, where: str, problems: list[Problem]) -> None:
@@ -155,6 +229,8 @@ def _check_rules(r: Rules, where: str, problems: list[Problem]) -> None:
         bad("max_turns", "at most 10000")
     if not 0 <= r.passes <= 30 or r.pass_points < 0:
         bad("passes", "passes must be 0-30 and pass_points >= 0")
+    elif r.extra_passes and r.passes + r.extra_passes[-1] > 30:
+        bad("extra_passes", f"a seat's passes (passes + extra) must be at most 30, got {r.passes + r.extra_passes[-1]}")
 
 
 def _sections(raw: dict, where: str, problems: list[Problem]) -> Sections:
