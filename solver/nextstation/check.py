@@ -131,7 +131,8 @@ class ParSummary:
     def describe(self) -> list[str]:
         d = self.as_dict()
         what = "best whole game, found" if self.game else "best first round, proven"
-        out = [f"Next Station: London par ({what}): {sum(self.statuses.values())} seeds, statuses {d['statuses']}"]
+        out = [f"Next Station: London par ({what}): {sum(self.statuses.values())} seeds",
+               "  statuses: " + ", ".join(f"{k} {v}" for k, v in d["statuses"].items())]
         if d["par"]:
             p = d["par"]
             out.append(f"  {'best game' if self.game else 'best round'}: mean {p['mean']}, median {p['median']} "

@@ -7,12 +7,14 @@ Two searches, the better game kept:
    value to the game *given the other three lines*: its round score, plus the interchange points
    each of its stations adds, plus the tourist track's rise, on the sheet the other lines leave
    (:func:`tubedeck.games.nextstation.best.best_response`, exact for that one round). Rounds are
-   redrawn until none improves; the first pass (from empty lines) plays the rounds in order.
+   redrawn until none improves, from 8 starts (each rotation of the round order, forwards and
+   backwards); always run to the end, so a seed gives the same game on any machine.
    Lines on one sheet only have to be pairwise compatible (no section shared, none crossing),
    so a round may be redrawn whatever the order it is played in.
 2. **CP-SAT** (:mod:`.game_model`, the engine of record) from that game as a hint, with each
-   round's line score capped by its proven best on an empty sheet. OPTIMAL is a proof; at the
-   time limit the status is FEASIBLE and the bound is CP-SAT's.
+   round's line score capped by its proven best on an empty sheet, for ``--time-limit`` seconds
+   of CP-SAT's deterministic time (1 worker by default: the same answer anywhere). OPTIMAL is a
+   proof; at the time limit the status is FEASIBLE and the bound is CP-SAT's.
 
 What is measured (README, ``benchmarks/bench_nextstation.py --game``): the proof is out of reach
 in a minute for real flips; the bound stays far above the games found, since the LP relaxation
@@ -110,7 +112,10 @@ def _value_bonus(board: Board, book: RuleBook, rounds: tuple[Round, ...], lines:
     return bonus, gain
 
 
-def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float):
+GUARD = 600.0  # seconds: a best response is exact and takes well under a second; this only guards
+
+
+def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...]):
     """The best game the best responses settle on from several starts: the first pass draws the
     rounds in each rotation of their order, forwards and backwards (a local optimum depends on
     which line is drawn first)."""
@@ -119,21 +124,19 @@ def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...], dead
     orders += [o[::-1] for o in orders]
     best, best_total = None, -1
     for order in orders:
-        if best is not None and time.perf_counter() > deadline:
-            break
-        draws = _settle(board, book, rounds, order, deadline)
+        draws = _settle(board, book, rounds, order)
         total = final_score(board, book, *lines_of(board, rounds, draws)).total
         if total > best_total:
             best, best_total = draws, total
     return best
 
 
-def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tuple[int, ...], deadline: float):
+def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tuple[int, ...]):
     """Redraw the rounds in ``order`` until none improves the game (see the module)."""
     draws: list[tuple] = [() for _ in rounds]
     lines: list[tuple[str, ...]] = [(dep,) for _, dep in rounds]
     improved = True
-    while improved and time.perf_counter() < deadline:
+    while improved:  # each pass that goes on raises the score: it ends
         improved = False
         for r in order:
             ts, dep = rounds[r]
@@ -141,7 +144,7 @@ def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tupl
             drawn = frozenset(i for k, secs in enumerate(sections) if k != r for i in secs)
             bonus, gain = _value_bonus(board, book, rounds, lines, r)
             _, line = best_response(board, book, ts, dep, drawn, bonus, gain,
-                                        time_limit=max(deadline - time.perf_counter(), 0.01))
+                                        time_limit=GUARD)
             here = final_score(board, book, stations, sections).total
             draws_r, lines_r = draws[r], lines[r]
             draws[r], lines[r] = line.draws, line.stations
@@ -179,12 +182,10 @@ class Best:
 def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
             time_limit: float = 60.0, workers: int = 1) -> Best:
     """The best game for these rounds: best responses, then CP-SAT from them (see the module)."""
-    t0 = time.perf_counter()
-    pars = tuple(best_round(board, book, ts, dep, time_limit=time_limit).bound for ts, dep in rounds)
-    start = best_responses(board, book, rounds, t0 + time_limit / 3)
+    pars = tuple(best_round(board, book, ts, dep, time_limit=GUARD).bound for ts, dep in rounds)
+    start = best_responses(board, book, rounds)
     first = final_score(board, book, *lines_of(board, rounds, start), objectives)
-    left = max(time_limit - (time.perf_counter() - t0), 0.01)
-    cp = solve_game(board, book, rounds, pars, start, objectives, left, workers)
+    cp = solve_game(board, book, rounds, pars, start, objectives, time_limit, workers)
     if cp.final is not None and cp.final.total >= first.total:
         draws, final, status = cp.draws, cp.final, cp.status
     else:

@@ -203,9 +203,10 @@ class SimSummary:
                        f"range {s['min']}-{s['max']})")
         if "optimum" in d:
             o = d["optimum"]
-            out.append(f"  clairvoyant best game (flips known; {o['proven']} of {o['games']} proven best): "
-                       f"mean {o['mean']}, median {o['median']} (10-90%: {o['p10']}-{o['p90']}); "
-                       f"the bot scores a median {o['bot_share_median']:.0%} of it")
+            out.append(f"  clairvoyant game (flips known; {o['proven']} of {o['games']} proven best): "
+                       f"median {o['median']}")
+            out.append(f"    mean {o['mean']}, 10-90%: {o['p10']}-{o['p90']}; the bot scores a median "
+                       f"{o['bot_share_median']:.0%} of it")
         if self.players > 1:
             out.append("  wins by seat: " + ", ".join(f"{k}: {v}" for k, v in d["wins_by_seat"].items())
                        + f"; shared {self.shared}")
