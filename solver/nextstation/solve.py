@@ -14,6 +14,7 @@ from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.edition import Edition, deal
 from tubedeck.games.nextstation.flips import Turn, parse_flips, turns
+from tubedeck.games.nextstation.play import drawn_objectives
 
 from tubedeck.games.nextstation import best as bnb
 from tubedeck.games.nextstation.best import RoundResult
@@ -62,7 +63,8 @@ def _then_cp_sat(first: RoundResult, cp: RoundResult) -> RoundResult:
                    wall=first.wall + cp.wall)
 
 def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = "", round: int = 1,  # noqa: A002
-                time_limit: float = 30.0, engine: str = "cp-sat", game: bool = False) -> RoundReport | GameResult:
+                time_limit: float = 30.0, engine: str = "cp-sat", game: bool = False,
+                objectives: bool = False) -> RoundReport | GameResult:
     """``engine``: ``cp-sat`` (the model of record) or ``auto`` (the branch and bound of
     :mod:`tubedeck.games.nextstation.best`; should it not finish its proof within the time
     limit, CP-SAT takes the rest). ``game``: the whole solo game instead (:mod:`.game`)."""
@@ -72,7 +74,9 @@ def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = 
         if flips or pencil or round != 1:
             raise UsageError("--game solves the seeded solo game (its flips and pencils): drop --flips, --pencil "
                              "and --round")
-        return best_game(edition, seed, time_limit=time_limit)
+        return best_game(edition, seed, drawn_objectives(edition, seed) if objectives else (), time_limit=time_limit)
+    if objectives:
+        raise UsageError("--objectives counts the seeded game's Shared Objectives in the whole game: add --game")
     if engine not in ENGINES:
         raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if not 1 <= round <= rules.rounds:

@@ -127,3 +127,11 @@ def test_bad_game_requests(ed):
     from solver.nextstation.solve import solve_round
     with pytest.raises(UsageError, match="--game"):
         solve_round(ed, seed=1, flips="u-circle,u-square,u-triangle,u-pentagon,u-joker", game=True)
+    with pytest.raises(UsageError, match="add --game"):
+        solve_round(ed, seed=1, objectives=True)
+
+
+def test_the_seeded_objectives_are_the_ones_play_draws(ed):
+    from tubedeck.games.nextstation.play import drawn_objectives
+    state = new_game(ed, 1, 7, objectives=True)
+    assert tuple(o.id for o in drawn_objectives(ed, 7)) == state.objectives and len(state.objectives) == 2

@@ -51,7 +51,9 @@ GAME = Game(
                                           "much faster; CP-SAT takes over if it runs out of time).",
                                 default="cp-sat", choices=("cp-sat", "auto")),
                          Option("game", "The best whole solo game of the seed (4 rounds, interchanges, tourist "
-                                        "track) instead of one round.", "bool", False)),
+                                        "track) instead of one round.", "bool", False),
+                         Option("objectives", "With --game: the seeded game's Shared Objectives count too (as "
+                                              "play draws them).", "bool", False)),
                 example=("--flips", "u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker",
                          "--pencil", "purple")),
     ),

@@ -174,15 +174,20 @@ def _start(board: Board, pencil: str) -> Line:
     return Line(pencil, (board.departure(pencil).id,), ())
 
 
+def drawn_objectives(edition: Edition, seed: int) -> tuple:
+    """The seeded game's Shared Objectives: ``objectives_drawn`` of them, drawn by
+    ``random.Random(f"{seed}-objectives")``, in id order."""
+    ids = [o.id for o in edition.book.objectives]
+    chosen = sorted(random.Random(f"{seed}-objectives").sample(ids, edition.rules.objectives_drawn))
+    return tuple(o for o in edition.book.objectives if o.id in chosen)
+
+
 def new_game(edition: Edition, players: int, seed: int, objectives: bool = False, powers: bool = False) -> State:
     """A seeded game: pencils and flips from :func:`.edition.deal`; with ``objectives``, the rules'
     ``objectives_drawn`` Shared Objectives drawn by ``random.Random(f"{seed}-objectives")``; with
     ``powers``, a Pencil Power per pencil (:func:`.powers.deal_powers`)."""
     d = deal(edition, players, seed)
-    objs: tuple[str, ...] = ()
-    if objectives:
-        ids = [o.id for o in edition.book.objectives]
-        objs = tuple(sorted(random.Random(f"{seed}-objectives").sample(ids, edition.rules.objectives_drawn)))
+    objs = tuple(o.id for o in drawn_objectives(edition, seed)) if objectives else ()
     sheets = tuple(Sheet((_start(edition.board, d.pencils[p][0]),)) for p in range(players))
     pw = deal_powers(edition.book, seed) if powers else ()
     return State(players, d, sheets, objectives=objs, powers=pw, used=(False,) * players)
