@@ -19,7 +19,7 @@ from typing import Callable
 
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
-from tubedeck.games.nextstation.edition import Edition, deal
+from tubedeck.games.nextstation.edition import Edition
 
 from .game import best_game
 from .solve import solve_round
@@ -86,7 +86,6 @@ class ParCheck:
 def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data: str | None = None,
               map: str | None = None, zones: str = "1-2", sheets: int = 1,  # noqa: A002
               challenge: str | None = None, game: bool = False) -> ParCheck:  # the CLI hands every edition option
-    deal(edition, 1, 0)
     return ParCheck(time_limit, data, map, zones, game)
 
 

@@ -31,8 +31,8 @@ from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import best_response, best_round
 from tubedeck.games.nextstation.board import Board
-from tubedeck.games.nextstation.edition import Edition, deal
-from tubedeck.games.nextstation.flips import turns
+from tubedeck.games.nextstation.challenge import deal_rounds
+from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 
@@ -157,16 +157,13 @@ def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tupl
 
 
 def rounds_of(edition: Edition, seed: int) -> tuple[tuple[Round, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    """The seeded solo deal's rounds: (turns, departure), the pencils, the flips up to each end."""
+    """The seeded solo deal's rounds (:func:`~tubedeck.games.nextstation.challenge.deal_rounds`):
+    (turns, departure) each, the pencils, the cards flipped up to each round's end."""
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(f"--seed must be 0-{MAX_SEED}, got {seed}")
-    d = deal(edition, 1, seed)
-    rounds, flips = [], []
-    for r in range(edition.rules.rounds):
-        ts = turns(edition.book, d.flips[r])
-        rounds.append((ts, edition.board.departure(d.pencils[0][r]).id))
-        flips.append(d.flips[r][:d.flips[r].index(ts[-1].card) + 1])
-    return tuple(rounds), d.pencils[0], tuple(flips)
+    played = deal_rounds(edition, seed)
+    return (tuple((p.turns, p.departure) for p in played), tuple(p.pencil for p in played),
+            tuple(tuple(f.card for f in p.flips) for p in played))
 
 
 @dataclass(frozen=True)

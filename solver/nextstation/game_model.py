@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.cpsat import configure, solve
+from tubedeck.games.nextstation.best import line_of
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.flips import Turn
 from tubedeck.games.nextstation.rules import Objective, RuleBook
@@ -121,11 +122,11 @@ def build_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: 
         line = prod + rules.thames_points * sum(rm.thames)
         m.add(line <= bounds[r])
         total.append(line)
-    stations = [s.id for s in board.stations]
     on_any = {}
+    visits = {}  # station -> (how many lines hold it, as an expression; how many lines could)
     multi = 0
     marks = 0
-    for v in stations:
+    for v in (s.id for s in board.stations):
         ons = [_station_on(g, r, v) for r in range(len(rounds))]
         ons = [o for o in ons if not (isinstance(o, int) and o == 0)]
         if not ons:
@@ -138,6 +139,7 @@ def build_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: 
         for o in ons:
             m.add(a >= o)  # a departure (the constant 1) is on a line too
         on_any[v] = a
+        visits[v] = (count, len(ons))
         if len(ons) > 1:
             multi += _interchange(m, count, a, scores.interchange[:len(ons) + 1], v)
     track = list(scores.tourist_track[:rules.tourist_marks_max + 1])
@@ -145,12 +147,12 @@ def build_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: 
     total += [tourist, multi]
     for o in objectives:
         reached = m.new_bool_var(f"objective_{o.id}")
-        m.add(_measure(g, board, o, on_any, stations) >= o.threshold * reached)
+        m.add(_measure(g, board, o, on_any, visits) >= o.threshold * reached)
         total.append(rules.objective_points * reached)
     return g, sum(total)
 
 
-def _measure(g: _Game, board: Board, o: Objective, on_any: dict, stations: list[str]):
+def _measure(g: _Game, board: Board, o: Objective, on_any: dict, visits: dict):
     """The objective's measure as a linear expression (reached when >= its threshold)."""
     m = g.m
     if o.measure == "thames":
@@ -169,11 +171,10 @@ def _measure(g: _Game, board: Board, o: Objective, on_any: dict, stations: list[
                 out.append(b)
         return sum(out)
     out = []  # interchanges: stations on two lines or more
-    for v in stations:
-        ons = [o_ for o_ in (_station_on(g, r, v) for r in range(len(g.rounds))) if not isinstance(o_, int) or o_]
-        if len(ons) > 1:
+    for v, (count, lines) in visits.items():
+        if lines > 1:
             b = m.new_bool_var(f"interchange_{v}")
-            m.add(2 * b <= sum(ons))
+            m.add(2 * b <= count)
             out.append(b)
     return sum(out)
 
@@ -189,9 +190,9 @@ def _hint(g: _Game, draws) -> None:
 
 
 def lines_of(board: Board, rounds: tuple[Round, ...], draws) -> tuple[list[tuple[str, ...]], list[tuple[int, ...]]]:
-    stations = [(dep,) + tuple(v for _, _, v in ds) for (_, dep), ds in zip(rounds, draws)]
-    sections = [tuple(board.section_between[frozenset((u, v))].index for _, u, v in ds) for ds in draws]
-    return stations, sections
+    """Every round's line (:func:`~tubedeck.games.nextstation.best.line_of`): stations, sections."""
+    lines = [line_of(board, dep, ds) for (_, dep), ds in zip(rounds, draws)]
+    return [st for st, _ in lines], [se for _, se in lines]
 
 
 def solve_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: tuple[int, ...], start,

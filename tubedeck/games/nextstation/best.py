@@ -215,6 +215,13 @@ class _Search:
                 counts[d] -= 1
 
 
+def line_of(board: Board, departure: str, draws) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """A line's stations (the departure first, then in the order reached) and section indices,
+    from its draws ``(turn, from, to)``."""
+    stations = (departure,) + tuple(v for _, _, v in draws)
+    return stations, tuple(board.section_between[frozenset((u, v))].index for _, u, v in draws)
+
+
 def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
                drawn: frozenset[int] = frozenset(), time_limit: float = 30.0) -> RoundResult:
     """The best line for one round on a sheet where ``drawn`` sections already exist (as
@@ -223,8 +230,7 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
     s.run()
     draws = s.best_draws
-    stations = (departure,) + tuple(v for _, _, v in draws)
-    secs = tuple(board.section_between[frozenset((u, v))].index for _, u, v in draws)
+    stations, secs = line_of(board, departure, draws)
     score = line_score(board, book, stations, secs).points
     assert score == s.best, (score, s.best)  # the incremental score is the rules' own
     wall = time.perf_counter() - t0
@@ -245,8 +251,7 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     s.value_for_game(bonus, gain)
     s.run()
     draws = s.best_draws
-    stations = (departure,) + tuple(v for _, _, v in draws)
-    secs = tuple(board.section_between[frozenset((u, v))].index for _, u, v in draws)
+    stations, secs = line_of(board, departure, draws)
     score = line_score(board, book, stations, secs).points
     sites = sum(board.by_id[v].tourist for v in stations)
     value = score + sum(bonus.get(v, 0) for v in stations[1:]) + gain[min(sites, len(gain) - 1)]
