@@ -5,7 +5,9 @@ For each seed, the whole solo game on the seed's deal is solved by
 :func:`solver.nextstation.game.best_game`; OPTIMAL answers and FEASIBLE ones (the best game
 found, with the proven bound) are written to ``data/nextstation/challenges.csv``
 (``map,seed,score,status,bound,drawing``), which the challenge sheet prints on its answer strip
-("best possible" only when proven). A row is replaced only by a better game or a proof. Each answer is first replayed through the rules engine
+("best possible" only when proven). A row is replaced only by a better game, a proof, or a
+tighter bound for the same score. ``--columns N`` runs the column bound (:mod:`.columns`) after
+CP-SAT; ``--bounds-only`` keeps each stored game and only tightens its bound that way. Each answer is first replayed through the rules engine
 (:func:`tubedeck.games.nextstation.challenge.replay`): one the rules refuse, or that scores
 other than the solver says, is reported and not written. Rows of other maps and seeds are kept;
 the file is replaced atomically. A developer's tool: nothing at run time writes the file.
@@ -57,6 +59,30 @@ def answer_row(edition: Edition, map_label: str, seed: int, result) -> list[str]
     return [map_label, str(seed), str(result.score), result.status, str(result.bound), drawing]
 
 
+def better(row: list[str], old: list[str]) -> bool:
+    """A better game, a proof, or the same game's score with a tighter bound."""
+    score, bound, old_score, old_bound = int(row[2]), int(row[4]), int(old[2]), int(old[4])
+    return score > old_score or (row[3] == "OPTIMAL" != old[3]) or (score == old_score and bound < old_bound)
+
+
+def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list[str]:
+    """A stored row with its bound tightened by the column bound from its own drawing (a bound
+    that meets the score proves it)."""
+    from .columns import column_bound
+    from .game import rounds_of
+
+    moves = parse_drawing(row[5], edition.rules.rounds, edition.board, lambda message: None)
+    if moves is None or row[3] == "OPTIMAL":
+        return row
+    draws = tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
+    rounds, _, _ = rounds_of(edition, seed)
+    cb = column_bound(edition.board, edition.book, rounds, (draws,), columns)
+    score, bound = int(row[2]), int(row[4]) if cb.bound is None else min(int(row[4]), cb.bound)
+    status = "OPTIMAL" if bound <= score else row[3]
+    print(f"seed {seed}: {status} {score}, bound {row[4]} -> {max(bound, score)} ({cb.wall:.1f} s)", flush=True)
+    return row[:3] + [status, str(max(bound, score)), row[5]]
+
+
 def read_rows(path: Path) -> dict[tuple[str, str], list[str]]:
     """The file's rows by (map, seed) (an absent file: none)."""
     if not path.exists():
@@ -87,8 +113,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--map", default=CLASSIC, help="classic, or a generated map's seed (default zones)")
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--out", type=Path, default=content("nextstation", "challenges.csv"))
+    parser.add_argument("--columns", type=int, default=25, help="column-bound iterations (solver.nextstation.columns)")
+    parser.add_argument("--bounds-only", action="store_true",
+                        help="keep each stored game and tighten its bound with the column bound")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
+    if not 0 <= args.columns <= 1000:
+        raise UsageError(f"--columns must be 0-1000, got {args.columns}")
     if args.map != CLASSIC and not (args.map.isascii() and args.map.isdigit()):
         raise UsageError(f"--map must be classic or a generated map's seed, got {args.map!r}")
     args.map = args.map if args.map == CLASSIC else str(int(args.map))  # as the challenge page names it
@@ -104,11 +135,16 @@ def main(argv: list[str] | None = None) -> None:
     ed = load(network, map=args.map)
     rows = read_rows(args.out)  # a seed keeps its earlier row unless this run found better or proved it
     for seed in seeds:
-        result = best_game(ed, seed, time_limit=args.time_limit)
+        old = rows.get((args.map, str(seed)))
+        if args.bounds_only:
+            if old is not None:
+                rows[(args.map, str(seed))] = tightened(ed, seed, old, args.columns)
+                write_rows(args.out, list(rows.values()))
+            continue
+        result = best_game(ed, seed, time_limit=args.time_limit, columns=args.columns)
         print(f"seed {seed}: {result.status} {result.score} (bound {result.bound}, {result.wall:.1f} s)", flush=True)
         row = answer_row(ed, args.map, seed, result)
-        old = rows.get((args.map, str(seed)))
-        if row is not None and (old is None or int(row[2]) > int(old[2]) or (row[3] == "OPTIMAL" != old[3])):
+        if row is not None and (old is None or better(row, old)):
             rows[(args.map, str(seed))] = row
             write_rows(args.out, list(rows.values()))  # after each proof: a long run keeps its progress
     print(f"{args.out}: {sum(k[0] == args.map for k in rows)} rows for map {args.map}")

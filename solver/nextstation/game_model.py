@@ -208,7 +208,7 @@ def solve_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: 
     status = solve(solver, g.m)
     wall = time.perf_counter() - t0
     if status not in ("OPTIMAL", "FEASIBLE"):
-        return Solved(status, None, int(solver.best_objective_bound + 1e-6) if status == "UNKNOWN" else None, (), wall)
+        return Solved(status, None, None, (), wall)  # UNKNOWN: CP-SAT's bound reads 0 before it has one
     draws = []
     for rm in g.rounds:
         when = {v: t for (v, t), a in rm.at.items() if solver.value(a)}

@@ -23,6 +23,8 @@ from .game import MAX_SEED, GameResult, best_game
 from .model import best_round
 
 ENGINES = ("cp-sat", "auto")
+DEFAULT_COLUMNS = 20
+MAX_COLUMNS = 1000  # column-generation iterations: each adds up to 4 lines to an LP
 
 @dataclass(frozen=True)
 class RoundReport:
@@ -64,7 +66,7 @@ def _then_cp_sat(first: RoundResult, cp: RoundResult) -> RoundResult:
 
 def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = "", round: int = 1,  # noqa: A002
                 time_limit: float = 30.0, engine: str = "cp-sat", game: bool = False,
-                objectives: bool = False) -> RoundReport | GameResult:
+                objectives: bool = False, columns: int = DEFAULT_COLUMNS) -> RoundReport | GameResult:
     """``engine``: ``cp-sat`` (the model of record) or ``auto`` (the branch and bound of
     :mod:`tubedeck.games.nextstation.best`; should it not finish its proof within the time
     limit, CP-SAT takes the rest). ``game``: the whole solo game instead (:mod:`.game`)."""
@@ -74,7 +76,12 @@ def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = 
         if flips or pencil or round != 1:
             raise UsageError("--game solves the seeded solo game (its flips and pencils): drop --flips, --pencil "
                              "and --round")
-        return best_game(edition, seed, drawn_objectives(edition, seed) if objectives else (), time_limit=time_limit)
+        if not 0 <= columns <= MAX_COLUMNS:
+            raise UsageError(f"--columns must be 0-{MAX_COLUMNS}, got {columns}")
+        return best_game(edition, seed, drawn_objectives(edition, seed) if objectives else (), time_limit=time_limit,
+                         columns=columns)
+    if columns != DEFAULT_COLUMNS:
+        raise UsageError("--columns tightens the whole game's bound: add --game")
     if objectives:
         raise UsageError("--objectives counts the seeded game's Shared Objectives in the whole game: add --game")
     if engine not in ENGINES:

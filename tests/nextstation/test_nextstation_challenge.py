@@ -24,7 +24,7 @@ from generator.nextstation.faces import DECK_NAMES, NAMES, documents
 from generator.pen import recording
 from generator.sizes import MM
 from solver.nextstation.players import greedy_player
-from tubedeck.errors import DataError
+from tubedeck.errors import DataError, UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation.challenge import COLUMNS, drawing_text, make_challenge, read_answers
 from tubedeck.games.nextstation.edition import load
@@ -287,7 +287,7 @@ def test_the_writer_keeps_answers_the_rules_engine_agrees_with(classic, tmp_path
     base = load()
     games = {s: played(base, s) for s in (3, 4, 5, 6)}
 
-    def best_game(edition, seed, time_limit):
+    def best_game(edition, seed, time_limit, columns=0):
         score, rounds = games[seed]
         status = {3: "OPTIMAL", 4: "FEASIBLE", 5: "OPTIMAL", 6: "UNKNOWN"}[seed]
         plans = tuple(SimpleNamespace(draws=tuple(r)) for r in rounds)
@@ -305,6 +305,24 @@ def test_the_writer_keeps_answers_the_rules_engine_agrees_with(classic, tmp_path
     assert rows[1]["bound"] == str(games[4][0] + 7)
     answers = read_answers(out, base, "classic")
     assert answers[3][1].score == games[3][0] and answers[4][1].bound == games[4][0] + 7
+
+
+def test_bounds_only_tightens_a_stored_bound_from_its_drawing(tmp_path):
+    """--bounds-only keeps the stored game and lowers its bound by the column bound (one iteration
+    here), never below the score; a tighter bound for the same score counts as better."""
+    import solver.nextstation.challenges as challenges
+
+    base = load()
+    score, rounds = played(base, 4)
+    out = write(tmp_path / "challenges.csv", [["classic", 4, score, "FEASIBLE", 999, drawing_text(rounds)]])
+    challenges.main(["--seeds", "4-4", "--out", str(out), "--bounds-only", "--columns", "1"])
+    (row,) = list(csv.DictReader(out.open()))
+    assert row["score"] == str(score) and row["drawing"] == drawing_text(rounds) and row["status"] == "FEASIBLE"
+    assert score < int(row["bound"]) < 999
+    old = ["classic", "4", str(score), "FEASIBLE", "999", ""]
+    assert challenges.better(old[:4] + ["300", ""], old) and not challenges.better(old, old[:4] + ["300", ""])
+    with pytest.raises(UsageError, match="--columns"):
+        challenges.main(["--seeds", "4-4", "--out", str(out), "--columns", "-2"])
 
 
 def test_the_writer_imports_without_the_whole_game_solver():

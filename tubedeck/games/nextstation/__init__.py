@@ -53,7 +53,9 @@ GAME = Game(
                          Option("game", "The best whole solo game of the seed (4 rounds, interchanges, tourist "
                                         "track) instead of one round.", "bool", False),
                          Option("objectives", "With --game: the seeded game's Shared Objectives count too (as "
-                                              "play draws them).", "bool", False)),
+                                              "play draws them).", "bool", False),
+                         Option("columns", "With --game: column-generation iterations for a tighter bound "
+                                           "(2-4 s each; 0: CP-SAT's bound alone).", "int", 20)),
                 example=("--flips", "u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker",
                          "--pencil", "purple")),
     ),

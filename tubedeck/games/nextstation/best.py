@@ -79,6 +79,8 @@ class _Search:
         self.tour = sum(1 << idx[s.id] for s in board.stations if s.tourist)
         self.tour_gain = [0]
         self.top = [0] * (len(turns) + 1)  # top[k]: the k largest bonuses together
+        self.tail = [0] * (len(turns) + 1)  # tail[t]: the largest bonus each turn from t on can reach
+        self.pen = [0] * len(board.sections)  # a price per section drawn (the whole game's bound)
         self.extra = 0  # bonuses of the line's stations
         self.products: dict[tuple[int, int], int] = {}  # (turn, stations) -> product bound
         self.caps: dict[tuple[int, int], int] = {}
@@ -88,14 +90,19 @@ class _Search:
         self.nodes = 0
         self.cut = False
 
-    def value_for_game(self, bonus: dict[str, int], gain: list[int]) -> None:
-        """Score lines by their value to the game: ``bonus[v]`` per station v on the line, and
-        ``gain[k]`` (not decreasing) for k tourist sites on it."""
+    def value_for_game(self, bonus: dict[str, float], gain: list[float], penalty: dict[int, float]) -> None:
+        """Score lines by their value to the game: ``bonus[v]`` (not negative) per station v on the
+        line, ``gain[k]`` (not decreasing) for k tourist sites on it, less ``penalty[i]`` (not
+        negative) per section i drawn. The bound leaves penalties out: it stays an upper bound."""
         self.bonus = [bonus.get(v, 0) for v in self.ids]
         self.tour_gain = list(gain)
+        self.pen = [penalty.get(i, 0) for i in range(len(self.pen))]
         best = sorted((b for k, b in enumerate(self.bonus) if k != self.dep), reverse=True)
         for k in range(1, len(self.top)):
             self.top[k] = self.top[k - 1] + max(best[k - 1], 0) if k <= len(best) else self.top[k - 1]
+        for t in range(len(self.turns) - 1, -1, -1):  # a turn adds a station of its own symbol
+            reach = [b for k, b in enumerate(self.bonus) if self.match[t] >> k & 1]
+            self.tail[t] = self.tail[t + 1] + max(reach + [0])
 
     def _gain(self, on: int) -> int:
         return self.tour_gain[min((on & self.tour).bit_count(), len(self.tour_gain) - 1)]
@@ -112,7 +119,7 @@ class _Search:
         value = product + self.points * (thames + th)
         if len(self.tour_gain) > 1:  # each turn adds at most one station: the best bonuses, a site
             sites = (on & self.tour).bit_count() + min(r, (self.tour & ~on).bit_count())
-            value += self.extra + self.top[r] + self.tour_gain[min(sites, len(self.tour_gain) - 1)]
+            value += self.extra + min(self.top[r], self.tail[t]) + self.tour_gain[min(sites, len(self.tour_gain) - 1)]
         return value
 
     def cap(self, t: int, left: int) -> int:
@@ -204,10 +211,10 @@ class _Search:
                 degree[v] += 1
                 order.append(v)
                 draws.append((tt, self.ids[u], self.ids[v]))
-                self.extra += self.bonus[v]
+                self.extra += self.bonus[v] - self.pen[i]
                 self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | self.cross[i], counts,
                         degree, thames + th, draws)
-                self.extra -= self.bonus[v]
+                self.extra -= self.bonus[v] - self.pen[i]
                 draws.pop()
                 order.pop()
                 degree[v] -= 1
@@ -240,21 +247,32 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
 
 
 def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
-                  bonus: dict[str, int], gain: list[int], time_limit: float = 30.0) -> tuple[int, RoundResult]:
+                  bonus: dict[str, float], gain: list[float], time_limit: float = 30.0,
+                  penalty: dict[int, float] | None = None, floor: float | None = None) -> tuple[float | None, RoundResult]:
     """The line with the most value to a game whose other lines are fixed: its round score, plus
-    ``bonus[v]`` for each station v on it (the interchange points it adds), plus ``gain[k]`` for
-    k tourist sites on it (the tourist track's rise), on a sheet where ``drawn`` (the other lines)
-    exists. Exact by the same argument as :func:`best_round` (the bound adds the largest bonuses
-    one per turn left, and the sites that could still be reached). Returns (value, the line)."""
+    ``bonus[v]`` for each station v on it after the departure (the interchange points it adds),
+    plus ``gain[k]`` for k tourist sites on it (the tourist track's rise), less ``penalty[i]`` per
+    section i it draws, on a sheet where ``drawn`` (the other lines) exists. Exact by the same
+    argument as :func:`best_round` (the bound adds, for the turns left, the largest bonuses, at most
+    the best one each turn's symbol reaches, and the sites that could still be reached). Returns
+    (value, the line). Fractional prices are fine (:mod:`solver.nextstation.columns`). With a
+    ``floor`` (a value some known line reaches), only lines worth more are searched for: if there is
+    none, the value is None and the line the departure alone."""
     t0 = time.perf_counter()
     s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
-    s.value_for_game(bonus, gain)
+    s.value_for_game(bonus, gain, penalty or {})
+    if floor is not None:
+        s.best, s.best_draws = floor, None
     s.run()
+    if s.best_draws is None:
+        return None, RoundResult("FEASIBLE" if s.cut else "OPTIMAL", None, None, (), (departure,),
+                                 time.perf_counter() - t0)
     draws = s.best_draws
     stations, secs = line_of(board, departure, draws)
     score = line_score(board, book, stations, secs).points
     sites = sum(board.by_id[v].tourist for v in stations)
-    value = score + sum(bonus.get(v, 0) for v in stations[1:]) + gain[min(sites, len(gain) - 1)]
-    assert value == s.best, (value, s.best)
+    value = score + sum(bonus.get(v, 0) for v in stations[1:]) + gain[min(sites, len(gain) - 1)] \
+        - sum((penalty or {}).get(i, 0) for i in secs)
+    assert abs(value - s.best) < 1e-6, (value, s.best)
     status = "FEASIBLE" if s.cut else "OPTIMAL"
     return value, RoundResult(status, score, None, draws, stations, time.perf_counter() - t0)

@@ -1,0 +1,122 @@
+"""The whole game's column bound: its pricing search against every line of a round, and its bound
+against the exhaustive whole-game search on small games (never below the optimum, whatever the
+prices)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.nextstation.columns import Prices, column_bound, lagrangian_bound
+from solver.nextstation.exhaustive_game import best_game as exhaustive_game
+from solver.nextstation.exhaustive_game import round_lines, small_games
+from solver.nextstation.game import best_of
+from solver.nextstation.solve import solve_round
+from tubedeck.errors import UsageError
+from tubedeck.games.nextstation.best import best_response
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.scoring import line_score
+
+
+@pytest.fixture(scope="module")
+def ed():
+    return load(None)
+
+
+def _random_prices(ed, rng, n, scale=3.0):
+    board = ed.board
+    lam = tuple({s.id: rng.random() * scale if rng.random() < 0.4 else 0.0 for s in board.stations} for _ in range(n))
+    sigma = {}
+    for i in range(len(board.sections)):
+        if rng.random() < 0.2:
+            sigma[(i,)] = rng.random() * scale
+        for j in board.crossing[i]:
+            if i < j and rng.random() < 0.2:
+                sigma[(i, j)] = rng.random() * scale
+    return Prices(lam, rng.random() * scale, sigma)
+
+
+def _line_value(ed, line, bonus, mu, pen):
+    score = line_score(ed.board, ed.book, line.stations, line.sections).points
+    sites = sum(ed.board.by_id[v].tourist for v in line.stations)
+    return score + sum(bonus.get(v, 0.0) for v in line.stations[1:]) + mu * sites - sum(pen.get(i, 0.0) for i in line.sections)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_priced_search_finds_the_most_valuable_line(ed, seed):
+    """Fractional station prices, a tourist price and section penalties, on a sheet with sections
+    drawn: the search's value is the best over every line of the round, and a floor above it
+    finds nothing while a floor below it finds the same value."""
+    rng = random.Random(seed)
+    (rounds,) = small_games(ed, [seed], 4)
+    ts, dep = rounds[1]
+    drawn = frozenset(rng.sample(range(len(ed.board.sections)), 4))
+    prices = _random_prices(ed, rng, 1)
+    bonus, mu, pen = prices.lam[0], prices.mu, prices.penalty()
+    gain = [mu * k for k in range(12)]
+    value, line = best_response(ed.board, ed.book, ts, dep, drawn, bonus, gain, penalty=pen)
+    best = max(_line_value(ed, ln, bonus, mu, pen) for ln in round_lines(ed.board, ts, dep, drawn))
+    assert line.status == "OPTIMAL" and value == pytest.approx(best, abs=1e-9)
+    above, _ = best_response(ed.board, ed.book, ts, dep, drawn, bonus, gain, penalty=pen, floor=best + 1e-3)
+    assert above is None
+    below, _ = best_response(ed.board, ed.book, ts, dep, drawn, bonus, gain, penalty=pen, floor=best - 1.5)
+    assert below == pytest.approx(best, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_lagrangian_bound_holds_for_any_prices(ed, seed):
+    (rounds,) = small_games(ed, [seed], 2)
+    optimum, _ = exhaustive_game(ed.board, ed.book, rounds)
+    rng = random.Random(100 + seed)
+    for _ in range(3):
+        bound, lines = lagrangian_bound(ed.board, ed.book, rounds, _random_prices(ed, rng, len(rounds)))
+        assert bound is not None and bound >= optimum - 1e-9
+        assert len(lines) == len(rounds)
+
+
+@pytest.mark.parametrize("seed, turns, count", [(s, 2, 4) for s in range(5)] + [(s, 3, 3) for s in range(2)])
+def test_the_column_bound_is_never_below_the_optimum(ed, seed, turns, count):
+    (rounds,) = small_games(ed, [seed], turns)
+    rounds = rounds[:count]
+    optimum, _ = exhaustive_game(ed.board, ed.book, rounds)
+    cb = column_bound(ed.board, ed.book, rounds, iterations=15)
+    assert cb.bound >= optimum
+    if cb.converged:  # the LP value is then the Dantzig-Wolfe bound: a relaxation of the game
+        assert cb.lp >= optimum - 1e-6
+    # the column bound is no looser than pricing every station at nothing: the sum of round pars
+    # plus the whole tourist track plus every station on every line
+    zero = Prices(tuple({} for _ in rounds), 0.0, {})
+    loose, _ = lagrangian_bound(ed.board, ed.book, rounds, zero)
+    assert cb.bound <= loose
+
+
+def test_a_column_bound_that_meets_the_game_is_a_proof(ed):
+    """CP-SAT given no time to prove anything (UNKNOWN, no bound of its own): the column bound
+    decides. On one-round games it often meets the game found: OPTIMAL, and then the game is the
+    exhaustive optimum; otherwise FEASIBLE with a bound never below the optimum."""
+    proved = 0
+    for seed in range(6):
+        (rounds,) = small_games(ed, [seed], 3)
+        optimum, _ = exhaustive_game(ed.board, ed.book, rounds[:1])
+        got = best_of(ed.board, ed.book, rounds[:1], time_limit=0.001, columns=15)
+        assert got.final.total <= optimum <= got.bound
+        if got.status == "OPTIMAL":
+            proved += 1
+            assert got.final.total == optimum == got.bound
+    assert proved
+
+
+def test_the_column_bound_tightens_the_reported_bound(ed):
+    (rounds,) = small_games(ed, [0], 2)
+    optimum, _ = exhaustive_game(ed.board, ed.book, rounds)
+    alone = best_of(ed.board, ed.book, rounds, time_limit=0.05)
+    both = best_of(ed.board, ed.book, rounds, time_limit=0.05, columns=15)
+    assert optimum <= both.bound <= alone.bound
+
+
+def test_columns_is_checked(ed):
+    with pytest.raises(UsageError, match="--columns must be 0-"):
+        solve_round(ed, seed=0, game=True, columns=-1)
+    with pytest.raises(UsageError, match="add --game"):
+        solve_round(ed, seed=0, columns=5)
