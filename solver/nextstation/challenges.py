@@ -65,6 +65,12 @@ def better(row: list[str], old: list[str]) -> bool:
     return score > old_score or (row[3] == "OPTIMAL" != old[3]) or (score == old_score and bound < old_bound)
 
 
+def merged(row: list[str], old: list[str]) -> list[str]:
+    """The better game with the lesser bound: both bounds hold for the seed, whatever game found."""
+    bound = min(int(row[4]), int(old[4]))
+    return row[:3] + ["OPTIMAL" if bound <= int(row[2]) else row[3], str(max(bound, int(row[2]))), row[5]]
+
+
 def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list[str]:
     """A stored row with its bound tightened by the column bound from its own drawing (a bound
     that meets the score proves it)."""
@@ -114,12 +120,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--out", type=Path, default=content("nextstation", "challenges.csv"))
     parser.add_argument("--columns", type=int, default=25, help="column-bound iterations (solver.nextstation.columns)")
+    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (more find better games, "
+                        "not reproducibly)")
     parser.add_argument("--bounds-only", action="store_true",
                         help="keep each stored game and tighten its bound with the column bound")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
     if not 0 <= args.columns <= 1000:
         raise UsageError(f"--columns must be 0-1000, got {args.columns}")
+    if not 1 <= args.workers <= 64:
+        raise UsageError(f"--workers must be 1-64, got {args.workers}")
     if args.map != CLASSIC and not (args.map.isascii() and args.map.isdigit()):
         raise UsageError(f"--map must be classic or a generated map's seed, got {args.map!r}")
     args.map = args.map if args.map == CLASSIC else str(int(args.map))  # as the challenge page names it
@@ -141,11 +151,11 @@ def main(argv: list[str] | None = None) -> None:
                 rows[(args.map, str(seed))] = tightened(ed, seed, old, args.columns)
                 write_rows(args.out, list(rows.values()))
             continue
-        result = best_game(ed, seed, time_limit=args.time_limit, columns=args.columns)
+        result = best_game(ed, seed, time_limit=args.time_limit, workers=args.workers, columns=args.columns)
         print(f"seed {seed}: {result.status} {result.score} (bound {result.bound}, {result.wall:.1f} s)", flush=True)
         row = answer_row(ed, args.map, seed, result)
         if row is not None and (old is None or better(row, old)):
-            rows[(args.map, str(seed))] = row
+            rows[(args.map, str(seed))] = row if old is None else merged(row, old)
             write_rows(args.out, list(rows.values()))  # after each proof: a long run keeps its progress
     print(f"{args.out}: {sum(k[0] == args.map for k in rows)} rows for map {args.map}")
 

@@ -68,11 +68,12 @@ class GameResult:
     wall: float
     pars: tuple[int, ...] = ()  # each round's proven best on an empty sheet
     start: int | None = None  # the best-response game's score (before CP-SAT)
+    bound_by: str = "CP-SAT"  # whose bound (or proof): CP-SAT's, or the column bound's ("columns")
 
     def as_dict(self) -> dict:
         f = self.final
         return {"game": "nextstation", "mode": "game", "status": self.status, "score": self.score,
-                "bound": self.bound, "round_pars": list(self.pars), "best_response": self.start,
+                "bound": self.bound, "bound_by": self.bound_by, "round_pars": list(self.pars), "best_response": self.start,
                 "seconds": round(self.wall, 3),
                 "final": None if f is None else {"lines": list(f.lines), "tourist_marks": f.tourist_marks,
                                                  "tourist": f.tourist, "interchanges": list(f.interchanges),
@@ -87,8 +88,9 @@ class GameResult:
         f = self.final
         if f is None:
             return [f"whole game: {self.status}, no game found within the time limit (bound {self.bound})"]
-        verdict = "proven best" if self.status == "OPTIMAL" else \
-            f"best found, not proven: no game scores more than {self.bound}"
+        by = "the column bound" if self.bound_by == "columns" else "CP-SAT"
+        verdict = f"proven best by {by}" if self.status == "OPTIMAL" else \
+            f"best found, not proven: no game scores more than {self.bound} ({by})"
         out = [f"best whole game: {self.score} ({verdict}; {self.wall:.1f} s)",
                f"  lines {' + '.join(map(str, f.lines))}, tourist {f.tourist} ({f.tourist_marks} circles), "
                f"interchanges {f.interchange_points}" + (f", objectives {f.objective_points}" if f.objectives else ""),
@@ -179,6 +181,7 @@ class Best:
     draws: tuple[tuple[tuple[int, str, str], ...], ...]
     pars: tuple[int, ...]
     start: int
+    bound_by: str = "CP-SAT"  # whose bound: CP-SAT's or the column bound's
 
 
 def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
@@ -194,14 +197,16 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
     else:
         draws, final, status = start, first, "FEASIBLE"
     bound = final.total if status == "OPTIMAL" else (max(cp.bound, final.total) if cp.bound is not None else None)
+    by = "CP-SAT"
     if status != "OPTIMAL" and columns > 0:
         cb = column_bound(board, book, rounds, (draws,), columns)
         if cb.bound is not None:  # objectives are not priced: every one may be reached
             tight = cb.bound + len(objectives) * book.rules.objective_points
-            bound = tight if bound is None else min(bound, tight)
+            if bound is None or tight < bound:
+                bound, by = max(tight, final.total), "columns"
             if bound <= final.total:  # the bound meets the game: a proof
                 status, bound = "OPTIMAL", final.total
-    return Best(status, final, bound, tuple(draws), pars, first.total)
+    return Best(status, final, bound, tuple(draws), pars, first.total, by)
 
 
 def best_game(edition: Edition, seed: int, objectives: tuple[Objective, ...] = (), time_limit: float = 60.0,
@@ -215,4 +220,5 @@ def best_game(edition: Edition, seed: int, objectives: tuple[Objective, ...] = (
     stations, _ = lines_of(board, rounds, b.draws)
     plans = tuple(RoundPlan(pencils[r], rounds[r][1], flips[r], b.draws[r], stations[r], b.final.lines[r])
                   for r in range(len(rounds)))
-    return GameResult(b.status, b.final.total, b.bound, plans, b.final, time.perf_counter() - t0, b.pars, b.start)
+    return GameResult(b.status, b.final.total, b.bound, plans, b.final, time.perf_counter() - t0, b.pars, b.start,
+                      b.bound_by)

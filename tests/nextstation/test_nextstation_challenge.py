@@ -323,6 +323,12 @@ def test_bounds_only_tightens_a_stored_bound_from_its_drawing(tmp_path):
     assert challenges.better(old[:4] + ["300", ""], old) and not challenges.better(old, old[:4] + ["300", ""])
     with pytest.raises(UsageError, match="--columns"):
         challenges.main(["--seeds", "4-4", "--out", str(out), "--columns", "-2"])
+    with pytest.raises(UsageError, match="--workers"):
+        challenges.main(["--seeds", "4-4", "--out", str(out), "--workers", "0"])
+    # a better game keeps the tighter bound found before; one that meets it is proven
+    new = ["classic", "4", "190", "FEASIBLE", "280", "x"]
+    assert challenges.merged(new, old[:4] + ["233", ""]) == ["classic", "4", "190", "FEASIBLE", "233", "x"]
+    assert challenges.merged(new, old[:4] + ["190", ""]) == ["classic", "4", "190", "OPTIMAL", "190", "x"]
 
 
 def test_the_writer_imports_without_the_whole_game_solver():

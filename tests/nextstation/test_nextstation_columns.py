@@ -113,6 +113,7 @@ def test_the_column_bound_tightens_the_reported_bound(ed):
     alone = best_of(ed.board, ed.book, rounds, time_limit=0.05)
     both = best_of(ed.board, ed.book, rounds, time_limit=0.05, columns=15)
     assert optimum <= both.bound <= alone.bound
+    assert both.bound_by == ("columns" if both.bound < alone.bound else "CP-SAT")
 
 
 def test_columns_is_checked(ed):
@@ -120,3 +121,12 @@ def test_columns_is_checked(ed):
         solve_round(ed, seed=0, game=True, columns=-1)
     with pytest.raises(UsageError, match="add --game"):
         solve_round(ed, seed=0, columns=5)
+
+
+def test_solve_game_says_whose_bound_it_reports(ed):
+    """A real seeded game, a few column iterations: the report and its JSON name the bound's source."""
+    result = solve_round(ed, seed=5, game=True, time_limit=1.0, columns=2)
+    assert result.status in ("OPTIMAL", "FEASIBLE") and result.bound >= result.score
+    assert result.as_dict()["bound_by"] == result.bound_by in ("CP-SAT", "columns")
+    by = "the column bound" if result.bound_by == "columns" else "CP-SAT"
+    assert by in result.describe()[0]
