@@ -152,11 +152,12 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
 
 
 def _master(board: Board, book: RuleBook, cols: list[list[Column]]):
-    """Solve the restricted master LP: (value, prices, each round's convexity dual)."""
+    """Solve the restricted master LP: (value, its prices)."""
     n = len(cols)
     lp = pywraplp.Solver.CreateSolver("GLOP")
     w = [[lp.NumVar(0, 1, f"w_{r}_{k}") for k in range(len(cols[r]))] for r in range(n)]
-    conv = [lp.Add(lp.Sum(w[r]) == 1) for r in range(n)]
+    for r in range(n):
+        lp.Add(lp.Sum(w[r]) == 1)
     pats = list(product((0, 1), repeat=n))
     table = book.scores.interchange
     obj = [c.score * w[r][k] for r in range(n) for k, c in enumerate(cols[r])]
@@ -189,7 +190,7 @@ def _master(board: Board, book: RuleBook, cols: list[list[Column]]):
         raise RuntimeError("the column master LP did not solve")
     prices = Prices(tuple({s.id: max(0.0, link[r, s.id].dual_value()) for s in board.stations} for r in range(n)),
                     max(0.0, sites.dual_value()), {k: max(0.0, c.dual_value()) for k, c in sheet.items()})
-    return lp.Objective().Value(), prices, [c.dual_value() for c in conv]
+    return lp.Objective().Value(), prices
 
 
 def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
@@ -216,18 +217,22 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
         cols[r].append(column_of(board, book, line.stations, secs[0]))
     best, value, converged, it, centre = math.inf, 0.0, False, 0, None
     for it in range(1, iterations + 1):
-        value, prices, duals = _master(board, book, cols)
-        if centre is not None:  # smoothed towards the best prices so far (Wentges): steadier bounds
-            prices = _mix(centre, prices, SMOOTH)
-        bound, lines = lagrangian_bound(board, book, rounds, prices, cols)
-        if bound is not None and bound < best:
-            best, centre = bound, prices
+        value, duals = _master(board, book, cols)
+        # priced first towards the best prices so far (Wentges smoothing: steadier bounds); if that
+        # finds no new line, at the LP's own prices, where no new line means the LP is done
+        tries = [duals] if centre is None else [_mix(centre, duals, SMOOTH), duals]
         added = 0
-        for r, col in enumerate(lines):
-            if col not in cols[r]:  # (a known line is the best when none beats it)
-                cols[r].append(col)
-                added += 1
-        if not added or best <= value + EPS:  # nothing prices out: the LP is the Dantzig-Wolfe bound
+        for prices in tries:
+            bound, lines = lagrangian_bound(board, book, rounds, prices, cols)
+            if bound is not None and bound < best:
+                best, centre = bound, prices
+            for r, col in enumerate(lines):
+                if col not in cols[r]:  # (a known line comes back when none beats it)
+                    cols[r].append(col)
+                    added += 1
+            if added:
+                break
+        if not added or best <= value + EPS:  # the bound meets the LP: the Dantzig-Wolfe bound
             converged = True
             break
     whole = math.floor(best + EPS) if best < math.inf else None

@@ -14,6 +14,7 @@ from solver.nextstation.exhaustive_game import round_lines, small_games
 from solver.nextstation.game import best_of
 from solver.nextstation.solve import solve_round
 from tubedeck.errors import UsageError
+from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.scoring import line_score
@@ -82,13 +83,24 @@ def test_the_column_bound_is_never_below_the_optimum(ed, seed, turns, count):
     optimum, _ = exhaustive_game(ed.board, ed.book, rounds)
     cb = column_bound(ed.board, ed.book, rounds, iterations=15)
     assert cb.bound >= optimum
-    if cb.converged:  # the LP value is then the Dantzig-Wolfe bound: a relaxation of the game
-        assert cb.lp >= optimum - 1e-6
+    if cb.converged:  # the LP value is then the Dantzig-Wolfe bound (a relaxation), met by the bound
+        assert cb.lp >= optimum - 1e-6 and cb.bound == int(cb.lp + 1e-6)
     # the column bound is no looser than pricing every station at nothing: the sum of round pars
     # plus the whole tourist track plus every station on every line
     zero = Prices(tuple({} for _ in rounds), 0.0, {})
     loose, _ = lagrangian_bound(ed.board, ed.book, rounds, zero)
     assert cb.bound <= loose
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_column_bound_holds_on_a_generated_map(seed):
+    gen = load(network(None), map="4")
+    (rounds,) = small_games(gen, [seed], 2)
+    optimum, _ = exhaustive_game(gen.board, gen.book, rounds)
+    cb = column_bound(gen.board, gen.book, rounds, iterations=15)
+    assert cb.bound >= optimum
+    if cb.converged:
+        assert cb.bound == int(cb.lp + 1e-6)
 
 
 def test_a_column_bound_that_meets_the_game_is_a_proof(ed):
