@@ -8,7 +8,9 @@ Two searches, the better game kept:
    each of its stations adds, plus the tourist track's rise, on the sheet the other lines leave
    (:func:`tubedeck.games.nextstation.best.best_response`, exact for that one round). Rounds are
    redrawn until none improves, from 8 starts (each rotation of the round order, forwards and
-   backwards); always run to the end, so a seed gives the same game on any machine.
+   backwards); then ``KICKS`` kicks of iterated local search (two rounds erased, the game settled
+   again from there, a better game kept; seeded). Always run to the end, so a seed gives the same
+   game on any machine.
    Lines on one sheet only have to be pairwise compatible (no section shared, none crossing),
    so a round may be redrawn whatever the order it is played in.
 2. **CP-SAT** (:mod:`.game_model`, the engine of record) from that game as a hint, with each
@@ -28,6 +30,7 @@ Objectives count when given (CP-SAT only; the best responses ignore them).
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
 
@@ -119,13 +122,17 @@ def _value_bonus(board: Board, book: RuleBook, rounds: tuple[Round, ...], lines:
     return bonus, gain
 
 
+KICKS = 30  # iterated local search after the best responses: about 1 s each on the classic map
+KICK_SEED = 0
 GUARD = 600.0  # seconds: a best response is exact and takes well under a second; this only guards
 
 
-def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...]):
+def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...], kicks: int = 0):
     """The best game the best responses settle on from several starts: the first pass draws the
     rounds in each rotation of their order, forwards and backwards (a local optimum depends on
-    which line is drawn first)."""
+    which line is drawn first). Then ``kicks`` times: two rounds of the best game are erased and
+    the game settles again from there, redrawing those two first (in a seeded random order); a
+    better game is kept (iterated local search; seed 0: 183 -> 193 in 30 kicks)."""
     n = len(rounds)
     orders = [tuple((k + i) % n for i in range(n)) for k in range(n)]
     orders += [o[::-1] for o in orders]
@@ -135,13 +142,22 @@ def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...]):
         total = final_score(board, book, *lines_of(board, rounds, draws)).total
         if total > best_total:
             best, best_total = draws, total
+    rng = random.Random(KICK_SEED)  # seeded: the same game on any machine
+    for _ in range(kicks):
+        erased = rng.sample(range(n), min(2, n))
+        draws = tuple(() if r in erased else d for r, d in enumerate(best))
+        draws = _settle(board, book, rounds, tuple(erased) + tuple(r for r in range(n) if r not in erased), draws)
+        total = final_score(board, book, *lines_of(board, rounds, draws)).total
+        if total > best_total:
+            best, best_total = draws, total
     return best
 
 
-def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tuple[int, ...]):
-    """Redraw the rounds in ``order`` until none improves the game (see the module)."""
-    draws: list[tuple] = [() for _ in rounds]
-    lines: list[tuple[str, ...]] = [(dep,) for _, dep in rounds]
+def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tuple[int, ...], start=None):
+    """Redraw the rounds in ``order`` until none improves the game (see the module), from the
+    lines ``start`` (per round draws; none drawn by default)."""
+    draws: list[tuple] = list(start) if start else [() for _ in rounds]
+    lines: list[tuple[str, ...]] = list(lines_of(board, rounds, draws)[0])
     improved = True
     while improved:  # each pass that goes on raises the score: it ends
         improved = False
@@ -185,11 +201,11 @@ class Best:
 
 
 def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
-            time_limit: float = 60.0, workers: int = 1, columns: int = 0) -> Best:
+            time_limit: float = 60.0, workers: int = 1, columns: int = 0, kicks: int = KICKS) -> Best:
     """The best game for these rounds: best responses, then CP-SAT from them (see the module);
     then, unless CP-SAT proved it, ``columns`` iterations of the column bound (:mod:`.columns`)."""
     pars = tuple(best_round(board, book, ts, dep, time_limit=GUARD).bound for ts, dep in rounds)
-    start = best_responses(board, book, rounds)
+    start = best_responses(board, book, rounds, kicks)
     first = final_score(board, book, *lines_of(board, rounds, start), objectives)
     cp = solve_game(board, book, rounds, pars, start, objectives, time_limit, workers)
     if cp.final is not None and cp.final.total >= first.total:

@@ -135,3 +135,19 @@ def test_the_seeded_objectives_are_the_ones_play_draws(ed):
     from tubedeck.games.nextstation.play import drawn_objectives
     state = new_game(ed, 1, 7, objectives=True)
     assert tuple(o.id for o in drawn_objectives(ed, 7)) == state.objectives and len(state.objectives) == 2
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kicks_never_lose_the_game_found(ed, seed):
+    """Iterated local search keeps the best game: never below the plain best responses, never
+    above the exhaustive optimum, and the same game twice."""
+    (rounds,) = small_games(ed, [seed], 3)
+    rounds = rounds[:3]
+    best, _ = exhaustive_game(ed.board, ed.book, rounds)
+
+    def total(draws):
+        return final_score(ed.board, ed.book, *lines_of(ed.board, rounds, draws)).total
+
+    plain, kicked = best_responses(ed.board, ed.book, rounds), best_responses(ed.board, ed.book, rounds, kicks=10)
+    assert total(plain) <= total(kicked) <= best
+    assert kicked == best_responses(ed.board, ed.book, rounds, kicks=10)
