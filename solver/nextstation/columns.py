@@ -28,14 +28,17 @@ constraint is priced, so the game's own lines, its visits and its tau make the r
 least its score). Each round's max is the exact pricing search
 :func:`tubedeck.games.nextstation.best.best_response`; its best line is also the column the LP
 gets next. The bound reported is the least over the iterations, rounded down (scores are whole);
-an iteration whose pricing was cut short gives no bound. After a fixed number of iterations
-(deterministic: no clock in the answer) the least bound so far is reported.
+an iteration whose pricing was cut short (only a 600 s guard; a pricing search takes a second or
+so) gives no bound. After a fixed number of iterations, not a time limit, the least bound so far
+is reported: the same bound on any machine.
 
-Measured (README): on the classic map the bound falls from about 290 to about 230-240 in 25
-iterations, far below CP-SAT's, but still some 45-60 points above the best games found: the
-mixes are the relaxation's weakness (half of two lines through a station counts as half of a
-four-line interchange). It bounds; it does not prove. Shared Objectives are not priced: with
-objectives the bound adds every objective's points.
+Measured (README): on the classic map the bound falls from about 290 to 208-260 in 25
+iterations, far below CP-SAT's, but still 35-55 points above the best games found. The mixes
+are the relaxation's weakness: the LP spreads each round over some 15 lines, and half of each of
+two lines through a station counts as half of a four-line interchange (seed 2: 64 interchange
+points in the LP, 20-30 in the games found). A bound that meets the game found proves it
+(:func:`solver.nextstation.game.best_of`): it does on small games, not on real ones. Shared
+Objectives are not priced: with objectives the bound adds every objective's points.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The best possible whole solo game of Next Station: London for known flips (``solve nextstation
 --game``): 4 rounds, one line each, in the seeded solo order's pencils.
 
-Two searches, the better game kept:
+Two searches (the better game kept), then a second bound:
 
 1. **Best responses** (fast, no proof). Each round in turn is redrawn as the line with the most
    value to the game *given the other three lines*: its round score, plus the interchange points

@@ -151,3 +151,14 @@ def test_kicks_never_lose_the_game_found(ed, seed):
     plain, kicked = best_responses(ed.board, ed.book, rounds), best_responses(ed.board, ed.book, rounds, kicks=10)
     assert total(plain) <= total(kicked) <= best
     assert kicked == best_responses(ed.board, ed.book, rounds, kicks=10)
+
+
+def test_a_best_response_without_a_tourist_table_still_counts_bonuses(ed):
+    """A one-entry gain table (a map whose track has no marks) must not drop the station bonuses
+    from the search's bound (it did: found by review)."""
+    (rounds,) = small_games(ed, [2], 5)
+    ts, dep = rounds[0]
+    rng = random.Random(7)
+    bonus = {s.id: rng.choice([0, 3, 6, 9]) for s in ed.board.stations}
+    value, line = best_response(ed.board, ed.book, ts, dep, frozenset(), bonus, [0])
+    assert line.status == "OPTIMAL" and value == _exhaustive_response(ed, ts, dep, frozenset(), bonus, [0])

@@ -22,7 +22,8 @@ every number of stations it could gain, the other turns opening unvisited distri
 still gain a station (each one turn); at most as many Thames sections as remain undrawn and
 uncrossed. Every line found is scored with :func:`.scoring.line_score` itself.
 
-A time limit only guards: a search cut short reports FEASIBLE with the root bound, never a verdict.
+A time limit only guards: a search cut short reports FEASIBLE (:func:`best_round` with the root
+bound, :func:`best_response` with none), never a verdict.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class _Search:
         self.top = [0] * (len(turns) + 1)  # top[k]: the k largest bonuses together
         self.tail = [0] * (len(turns) + 1)  # tail[t]: the largest bonus each turn from t on can reach
         self.pen = [0] * len(board.sections)  # a price per section drawn (the whole game's bound)
+        self.valued = False  # lines valued for a game (value_for_game): the bound adds their bonuses
         self.extra = 0  # bonuses of the line's stations
         self.products: dict[tuple[int, int], int] = {}  # (turn, stations) -> product bound
         self.caps: dict[tuple[int, int], int] = {}
@@ -97,6 +99,7 @@ class _Search:
         self.bonus = [bonus.get(v, 0) for v in self.ids]
         self.tour_gain = list(gain)
         self.pen = [penalty.get(i, 0) for i in range(len(self.pen))]
+        self.valued = True
         best = sorted((b for k, b in enumerate(self.bonus) if k != self.dep), reverse=True)
         for k in range(1, len(self.top)):
             self.top[k] = self.top[k - 1] + max(best[k - 1], 0) if k <= len(best) else self.top[k - 1]
@@ -117,7 +120,7 @@ class _Search:
             product = self.products[t, on] = self.product_bound(t, r, on, counts)
         th = min(r, (self.thames_mask & ~unusable).bit_count())
         value = product + self.points * (thames + th)
-        if len(self.tour_gain) > 1:  # each turn adds at most one station: the best bonuses, a site
+        if self.valued:  # each turn adds at most one station: the best bonuses, a site
             sites = (on & self.tour).bit_count() + min(r, (self.tour & ~on).bit_count())
             value += self.extra + min(self.top[r], self.tail[t]) + self.tour_gain[min(sites, len(self.tour_gain) - 1)]
         return value
