@@ -287,7 +287,7 @@ def test_the_writer_keeps_answers_the_rules_engine_agrees_with(classic, tmp_path
     base = load()
     games = {s: played(base, s) for s in (3, 4, 5, 6)}
 
-    def best_game(edition, seed, time_limit, columns=0):
+    def best_game(edition, seed, time_limit, workers=1, columns=0):
         score, rounds = games[seed]
         status = {3: "OPTIMAL", 4: "FEASIBLE", 5: "OPTIMAL", 6: "UNKNOWN"}[seed]
         plans = tuple(SimpleNamespace(draws=tuple(r)) for r in rounds)
