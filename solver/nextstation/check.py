@@ -56,7 +56,8 @@ class ParCheck:
 
     def header(self) -> dict:
         return {"game": "nextstation", "mode": "par-game" if self.game else "par", "map": self.map or "classic",
-                "zones": self.zones, "round": None if self.game else 1, "version": 2}
+                "zones": self.zones, "round": None if self.game else 1,
+                "version": 3 if self.game else 2}  # 3: whole games now from kicked best responses
 
     @property
     def results_name(self) -> str:

@@ -114,7 +114,9 @@ class Simulation:
 
     def header(self) -> dict:
         return {"game": "nextstation", "mode": "simulate", "players": self.players, "bots": list(self.bots),
-                "map": self.map or "classic", "zones": self.zones, "optimum": self.optimum, "version": 2}
+                "map": self.map or "classic", "zones": self.zones, "optimum": self.optimum,
+                # 3: the optimum's games come from kicked best responses (a results file of 2 has others)
+                "version": 3 if self.optimum else 2}
 
     @property
     def results_name(self) -> str:
