@@ -11,7 +11,7 @@ import pytest
 from solver.nextstation.columns import Prices, column_bound, lagrangian_bound
 from solver.nextstation.exhaustive_game import best_game as exhaustive_game
 from solver.nextstation.exhaustive_game import round_lines, small_games
-from solver.nextstation.game import best_of
+from solver.nextstation.game import best_game, best_of
 from solver.nextstation.solve import solve_round
 from tubedeck.errors import UsageError
 from tubedeck.game import network
@@ -137,7 +137,7 @@ def test_columns_is_checked(ed):
 
 def test_solve_game_says_whose_bound_it_reports(ed):
     """A real seeded game, a few column iterations: the report and its JSON name the bound's source."""
-    result = solve_round(ed, seed=5, game=True, time_limit=1.0, columns=2)
+    result = best_game(ed, 5, time_limit=1.0, columns=2, kicks=3)
     assert result.status in ("OPTIMAL", "FEASIBLE") and result.bound >= result.score
     assert result.as_dict()["bound_by"] == result.bound_by in ("CP-SAT", "columns")
     by = "the column bound" if result.bound_by == "columns" else "CP-SAT"
