@@ -37,9 +37,9 @@ CLEAR = 0.6  # mm between the block and cards, cut marks or the fold line
 ROW_GAP = 0.25  # mm between the block's rows
 NOTE = "Print at 100% / actual size (no fit to page): this bar is 50 mm"
 NOTE_SHORT = "Print at 100% / actual size: this bar is 50 mm"
-NOTE_PT, NOTE_MIN_PT = 5.5, 4.0
-LABEL_PT, LABEL_MIN_PT = 5.0, 3.5
-NUMBER_PT = 4.0
+NOTE_PT, NOTE_MIN_PT = 6.0, 6.0  # the quality bar: no printed text under 6 pt
+LABEL_PT, LABEL_MIN_PT = 6.0, 6.0
+NUMBER_PT = 6.0
 TICK = 2.2  # mm: height of the 10 mm ticks (5 mm: 1.5, 1 mm: 0.9)
 BLACK = "#000000"
 
@@ -96,6 +96,13 @@ def _fit_line(texts: tuple[str, ...], font: str, size: float, min_size: float, l
     return None
 
 
+def label_forms(label: str) -> tuple[str, ...]:
+    """The page label, then shorter forms for a narrow strip: the title dropped ("fronts - page 1
+    of 8"), then the page alone ("page 1 of 8"). Text stays at 6 pt or more rather than shrinking."""
+    parts = label.split(" - ")
+    return tuple(dict.fromkeys(" - ".join(parts[k:]) for k in (0, 1, len(parts) - 1) if k < len(parts)))
+
+
 @lru_cache(maxsize=512)
 def build_block(parts: tuple[str, ...], length: float, label: str) -> Block | None:
     """The rows ``parts`` stacked from v = 0 up, text fitted to ``length``; None if they cannot fit."""
@@ -104,7 +111,7 @@ def build_block(parts: tuple[str, ...], length: float, label: str) -> Block | No
     for part in parts:
         if part in _TEXT_ROWS:
             texts, font, size, low = _TEXT_ROWS[part]
-            f = _fit_line(texts or (label,), font, size, low, length)
+            f = _fit_line(texts or label_forms(label), font, size, low, length)
             if f is None:
                 return None
             base = v + f.height - f.ascent

@@ -418,3 +418,26 @@ def test_default_output_survives_duplex_drift_and_miscut(bleed, gap):
                     got = pixel(pix, h, x, y)
                     assert near(got, (255, 255, 255)) or near(got, mine), (dx, dy, k, x, y, got)
     assert DRIFT >= 2.5
+
+
+@pytest.mark.parametrize("paper, card, bleed", [(p, c, b) for p in ("a4", "letter")
+                                               for c in ("poker", "bridge", "mini", "tarot", "square", "60x90")
+                                               for b in (0, 3)])
+def test_sheet_furniture_prints_at_6pt_or_more_with_its_page_number(paper, card, bleed):
+    """The ruler's numbers, the 100% note and the page label never shrink below 6 pt; a label too
+    long for its strip is shortened, never dropped while the page number fits."""
+    doc, _ = _build(paper, "auto", card, bleed, 0, "short")
+    for k, page in enumerate(doc, start=1):
+        spans = [s for b in page.get_text("dict")["blocks"] for line in b.get("lines", []) for s in line["spans"]
+                 if s["text"].strip()]
+        assert spans and min(s["size"] for s in spans) >= 6.0 - 1e-6
+        text = page.get_text()
+        assert "Print at 100%" in text and f"page {k} of {len(doc)}" in text
+
+
+def test_label_forms_drop_the_title_then_all_but_the_page():
+    from generator.ruler import label_forms
+
+    assert label_forms("Game: deck - fronts - page 2 of 9") == ("Game: deck - fronts - page 2 of 9",
+                                                                "fronts - page 2 of 9", "page 2 of 9")
+    assert label_forms("page 1 of 1") == ("page 1 of 1",)
