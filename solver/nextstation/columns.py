@@ -50,7 +50,7 @@ from itertools import product
 
 from ortools.linear_solver import pywraplp
 
-from tubedeck.games.nextstation.best import best_response, best_round
+from tubedeck.games.nextstation.best import best_response, best_round, line_of
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
@@ -124,8 +124,7 @@ def _worth(c: Column, lam: dict[str, float], mu: float, pen: dict[int, float]) -
 
 
 def _column(board: Board, book: RuleBook, rnd: Round, line) -> Column:
-    _, secs = lines_of(board, (rnd,), (line.draws,))
-    return column_of(board, book, line.stations, secs[0])
+    return column_of(board, book, *line_of(board, rnd[1], line.draws))
 
 
 def _rest(book: RuleBook, stations: list[str], prices: Prices, n: int) -> float:
@@ -215,9 +214,7 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
             cols[r].append(column_of(board, book, stations[r], sections[r]))
     for r, (ts, dep) in enumerate(rounds):
         cols[r].append(column_of(board, book, (dep,), ()))  # passing throughout: the LP is never infeasible
-        line = best_round(board, book, ts, dep, time_limit=GUARD)
-        _, secs = lines_of(board, ((ts, dep),), (line.draws,))
-        cols[r].append(column_of(board, book, line.stations, secs[0]))
+        cols[r].append(_column(board, book, (ts, dep), best_round(board, book, ts, dep, time_limit=GUARD)))
     best, value, converged, it, centre = math.inf, 0.0, False, 0, None
     for it in range(1, iterations + 1):
         value, duals = _master(board, book, cols)

@@ -9,6 +9,16 @@ from tubedeck.games.nextstation.play import Line, legal_sections
 from tubedeck.games.nextstation.scoring import line_score
 
 
+def solved_small_game(ed, seed, turns_per_round, count=None, objectives=()):
+    """A seeded small game (its first ``count`` rounds) and its optimum by brute force."""
+    from solver.nextstation.exhaustive_game import best_game, small_games
+
+    (rounds,) = small_games(ed, [seed], turns_per_round)
+    rounds = rounds[:count] if count else rounds
+    best, _ = best_game(ed.board, ed.book, rounds, objectives)
+    return rounds, best
+
+
 def short_rounds(ed, count, most, least=1, seed=0):
     """Seeded real flip orders whose round has ``least``-``most`` turns (small enough to search)."""
     ids = [c.id for c in ed.cards]

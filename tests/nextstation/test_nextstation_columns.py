@@ -9,7 +9,7 @@ import random
 import pytest
 
 from solver.nextstation.columns import Prices, column_bound, lagrangian_bound
-from solver.nextstation.exhaustive_game import best_game as exhaustive_game
+from ns_helpers import solved_small_game
 from solver.nextstation.exhaustive_game import round_lines, small_games
 from solver.nextstation.game import best_game, best_of
 from solver.nextstation.solve import solve_round
@@ -67,8 +67,7 @@ def test_priced_search_finds_the_most_valuable_line(ed, seed):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_the_lagrangian_bound_holds_for_any_prices(ed, seed):
-    (rounds,) = small_games(ed, [seed], 2)
-    optimum, _ = exhaustive_game(ed.board, ed.book, rounds)
+    rounds, optimum = solved_small_game(ed, seed, 2)
     rng = random.Random(100 + seed)
     for _ in range(3):
         bound, lines = lagrangian_bound(ed.board, ed.book, rounds, _random_prices(ed, rng, len(rounds)))
@@ -78,9 +77,7 @@ def test_the_lagrangian_bound_holds_for_any_prices(ed, seed):
 
 @pytest.mark.parametrize("seed, turns, count", [(s, 2, 4) for s in range(5)] + [(s, 3, 3) for s in range(2)])
 def test_the_column_bound_is_never_below_the_optimum(ed, seed, turns, count):
-    (rounds,) = small_games(ed, [seed], turns)
-    rounds = rounds[:count]
-    optimum, _ = exhaustive_game(ed.board, ed.book, rounds)
+    rounds, optimum = solved_small_game(ed, seed, turns, count)
     cb = column_bound(ed.board, ed.book, rounds, iterations=15)
     assert cb.bound >= optimum
     if cb.converged:  # the LP value is then the Dantzig-Wolfe bound (a relaxation), met by the bound
@@ -95,8 +92,7 @@ def test_the_column_bound_is_never_below_the_optimum(ed, seed, turns, count):
 @pytest.mark.parametrize("seed", range(3))
 def test_the_column_bound_holds_on_a_generated_map(seed):
     gen = load(network(None), map="4")
-    (rounds,) = small_games(gen, [seed], 2)
-    optimum, _ = exhaustive_game(gen.board, gen.book, rounds)
+    rounds, optimum = solved_small_game(gen, seed, 2)
     cb = column_bound(gen.board, gen.book, rounds, iterations=15)
     assert cb.bound >= optimum
     if cb.converged:
@@ -109,9 +105,8 @@ def test_a_column_bound_that_meets_the_game_is_a_proof(ed):
     exhaustive optimum; otherwise FEASIBLE with a bound never below the optimum."""
     proved = 0
     for seed in range(6):
-        (rounds,) = small_games(ed, [seed], 3)
-        optimum, _ = exhaustive_game(ed.board, ed.book, rounds[:1])
-        got = best_of(ed.board, ed.book, rounds[:1], time_limit=0.001, columns=15)
+        rounds, optimum = solved_small_game(ed, seed, 3, 1)
+        got = best_of(ed.board, ed.book, rounds, time_limit=0.001, columns=15)
         assert got.final.total <= optimum <= got.bound
         if got.status == "OPTIMAL":
             proved += 1
@@ -120,8 +115,7 @@ def test_a_column_bound_that_meets_the_game_is_a_proof(ed):
 
 
 def test_the_column_bound_tightens_the_reported_bound(ed):
-    (rounds,) = small_games(ed, [0], 2)
-    optimum, _ = exhaustive_game(ed.board, ed.book, rounds)
+    rounds, optimum = solved_small_game(ed, 0, 2)
     alone = best_of(ed.board, ed.book, rounds, time_limit=0.05)
     both = best_of(ed.board, ed.book, rounds, time_limit=0.05, columns=15)
     assert optimum <= both.bound <= alone.bound

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from solver.nextstation.exhaustive_game import best_game as exhaustive_game
+from ns_helpers import solved_small_game
 from solver.nextstation.exhaustive_game import small_games
 from solver.nextstation.game import _value_bonus, best_game, best_of, best_responses
 from solver.nextstation.game_model import lines_of
@@ -26,9 +26,7 @@ def ed():
 
 @pytest.mark.parametrize("seed, turns, count", [(s, 2, 4) for s in range(6)] + [(s, 3, 3) for s in range(3)])
 def test_the_game_model_agrees_with_the_exhaustive_search(ed, seed, turns, count):
-    (rounds,) = small_games(ed, [seed], turns)
-    rounds = rounds[:count]
-    best, lines = exhaustive_game(ed.board, ed.book, rounds)
+    rounds, best = solved_small_game(ed, seed, turns, count)
     got = best_of(ed.board, ed.book, rounds, time_limit=60.0)
     assert got.status == "OPTIMAL" and got.final.total == best == got.bound
     assert got.start <= best  # the best responses never claim more than the optimum
@@ -42,9 +40,8 @@ def test_the_same_rounds_give_the_same_game(ed):
 
 
 def test_objectives_count_in_the_game_model(ed):
-    (rounds,) = small_games(ed, [3], 2)
     objectives = ed.book.objectives[:2]
-    best, _ = exhaustive_game(ed.board, ed.book, rounds, objectives)
+    rounds, best = solved_small_game(ed, 3, 2, objectives=objectives)
     got = best_of(ed.board, ed.book, rounds, objectives, time_limit=60.0)
     assert got.status == "OPTIMAL" and got.final.total == best
 
@@ -141,9 +138,7 @@ def test_the_seeded_objectives_are_the_ones_play_draws(ed):
 def test_kicks_never_lose_the_game_found(ed, seed):
     """Iterated local search keeps the best game: never below the plain best responses, never
     above the exhaustive optimum, and the same game twice."""
-    (rounds,) = small_games(ed, [seed], 3)
-    rounds = rounds[:3]
-    best, _ = exhaustive_game(ed.board, ed.book, rounds)
+    rounds, best = solved_small_game(ed, seed, 3, 3)
 
     def total(draws):
         return final_score(ed.board, ed.book, *lines_of(ed.board, rounds, draws)).total
