@@ -21,11 +21,23 @@ DISTRICT = "#FFF3C4"
 CORNER = "#FCE3A0"  # a corner district: its own, darker box
 
 
+# The Thames runs in steps: along the gap between two rows of a column, and from row to row only
+# on the line between two columns, so it never runs over a symbol (a diagonal from column to column
+# would pass within a symbol's radius of the station it turns past).
+RIVER_W = 0.12  # its width, in cells
+RIVER_UP = 0.05  # cells above the boundary between two rows: clear of the symbols below it
+SYMBOL_R = 0.17  # a station's circle, in cells (its symbol is drawn 1.2 times that)
+TOURIST_R = 1.7 * SYMBOL_R  # to the tips of a tourist site's compass points
+
+
 def _river(splits: tuple[float, ...]) -> list[tuple[float, float]]:
-    """(col, row) points of the drawn Thames, from the generated map's per-column splits."""
-    if not splits:
-        return []
-    return [(-0.5, splits[0])] + [(c, t) for c, t in enumerate(splits)] + [(len(splits) - 0.5, splits[-1])]
+    """(x, y) points of the drawn Thames in cells from the grid's top left, from the generated
+    map's per-column splits (``r + 0.5``: between rows r and r + 1)."""
+    points: list[tuple[float, float]] = []
+    for c, t in enumerate(splits):
+        y = t + 0.5 - RIVER_UP
+        points += [(c, y), (c + 1, y)]
+    return points
 
 
 ABBREVIATIONS = {"Station": "Stn", "Street": "St", "Road": "Rd", "Junction": "Jn", "Broadway": "Bdwy"}
@@ -97,19 +109,18 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
                  width=0.8 if corner else 0.4, radius=2)
     river = _river(made.river)
     if river:  # between the rows it splits, over the line between their cells, under the names
-        pen.polyline([(x0 + (c + 0.5) * step, y0 - (r + 0.5) * step) for c, r in river], stroke=RIVER,
-                     width=step * 0.2)
+        pen.polyline([(x0 + x * step, y0 - y * step) for x, y in river], stroke=RIVER, width=step * RIVER_W)
     for sec in board.sections:  # the dotted potential sections
         a, b = board.by_id[sec.a], board.by_id[sec.b]
         pen.line(*at(a.row, a.col), *at(b.row, b.col), stroke=GREY, width=0.3, dash=[0.6, 1.0])
-    r = step * 0.17
+    r = step * SYMBOL_R
     for st in board.stations:
         cx, cy = at(st.row, st.col)
         if st.tourist:  # compass points round a tourist site
             for k in range(8):
                 ang = math.radians(k * 45)
                 pen.line(cx + math.cos(ang) * r * 1.3, cy + math.sin(ang) * r * 1.3,
-                         cx + math.cos(ang) * r * 1.7, cy + math.sin(ang) * r * 1.7, stroke=INK, width=0.5)
+                         cx + math.cos(ang) * step * TOURIST_R, cy + math.sin(ang) * step * TOURIST_R, stroke=INK, width=0.5)
         fill = book.colours[st.departure] if st.departure else WHITE
         if st.symbol == QUESTION_MARK:
             pen.circle(cx, cy, r, fill=fill, stroke=INK, width=0.5)

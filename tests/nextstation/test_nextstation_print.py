@@ -4,13 +4,16 @@ text at 7 pt, and each module deck with its own back."""
 
 from __future__ import annotations
 
+import math
+
 import pymupdf
 import pytest
 
 import generator
 from generator.document import Deck, Sheet
 from generator.nextstation.faces import documents
-from generator.nextstation.map import CORNER, DISTRICT, RIVER
+from generator.nextstation.map import (CORNER, DISTRICT, RIVER, RIVER_W, SYMBOL_AT, SYMBOL_R, TOURIST_R,
+                                       _river)
 from generator.pen import recording
 from generator.sizes import MM, PT
 from generator.theme import INK, PLAY_PT
@@ -175,3 +178,27 @@ def test_objectives_and_powers_have_their_own_backs(ed, tmp_path):
         backs[name] = {w.text for w in log if w.page == 2}
     assert "OBJECTIVES" in backs["objectives"] and "POWERS" in backs["powers"]
     assert backs["objectives"] != backs["powers"]
+
+
+def _gap(p, a, b) -> float:
+    """The distance from point p to the segment ab."""
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy or 1.0)))
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 4])
+def test_the_thames_runs_clear_of_every_symbol_and_between_the_banks(seed):
+    """Drawn in steps between rows and columns: never over a symbol or a tourist site's points
+    (maps 1 and 3 drew it across the Oval and Elephant & Castle), and every station lies on its
+    own bank of the drawn river (the bank its sections are scored by)."""
+    made = load(network(None), map=str(seed)).sheet_maps[0]
+    river = _river(made.river)
+    segments = list(zip(river, river[1:]))
+    for st in made.board.stations:
+        centre = (st.col + 0.5, st.row + SYMBOL_AT)
+        reach = (TOURIST_R if st.tourist else 1.2 * SYMBOL_R) + RIVER_W / 2
+        assert min(_gap(centre, a, b) for a, b in segments) > reach, st.name
+        y = next(a[1] for a, b in segments if a[1] == b[1] and a[0] <= centre[0] <= b[0])
+        assert (centre[1] > y) == (st.row > made.river[st.col]), st.name
