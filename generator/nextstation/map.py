@@ -46,10 +46,15 @@ ABBREVIATIONS = {"Station": "Stn", "Street": "St", "Road": "Rd", "Junction": "Jn
 def _fitting(name: str, box: Rect) -> str:
     """The name, else with its bracketed line shortened (H&C), else without the brackets, else
     with the Tube map's abbreviations (Stn, St, Rd), else with its longest word split by a hyphen
-    (Knights-bridge) so that it wraps."""
+    (Knights-bridge) so that it wraps, else with its long words cut to 4 letters and a full stop
+    from the longest on (Heathrow Term. 2 & 3), else cut short with an ellipsis: any name in any
+    city's data fits its box."""
     base, _, rest = name.partition(" (")
     inner = rest.rstrip(")")
     short = " ".join(ABBREVIATIONS.get(w, w) for w in base.split())
+
+    def fits(text: str) -> bool:
+        return measure(text, TEXT, MIN_PT, MIN_PT, box.w, box.h, 2) is not None
 
     def split(text: str) -> str:
         long = max(text.split(), key=len)
@@ -57,9 +62,18 @@ def _fitting(name: str, box: Rect) -> str:
 
     tries = (name, f"{base} ({short_line_name(inner)})" if inner else name, base, short, split(base), split(short))
     for text in tries:
-        if measure(text, TEXT, MIN_PT, MIN_PT, box.w, box.h, 2) is not None:
+        if fits(text):
             return text
-    return tries[-1]
+    words = short.split()
+    for k in sorted(range(len(words)), key=lambda k: -len(words[k])):
+        if len(words[k]) > 5:
+            words[k] = words[k][:4] + "."
+            if fits(" ".join(words)):
+                return " ".join(words)
+    text = " ".join(words)
+    while len(text) > 1 and not fits(text + "\u2026"):
+        text = text[:-1].rstrip()
+    return text + "\u2026"
 
 
 # Where a station sits in its cell (fractions of the cell from its top): the symbol high, its

@@ -13,10 +13,11 @@ import generator
 from generator.document import Deck, Sheet
 from generator.nextstation.faces import documents
 from generator.nextstation.map import (CORNER, DISTRICT, RIVER, RIVER_W, SYMBOL_AT, SYMBOL_R, TOURIST_R,
-                                       _river)
+                                       _fitting, _river)
 from generator.pen import recording
-from generator.sizes import MM, PT
-from generator.theme import INK, PLAY_PT
+from generator.sizes import MM, PT, Rect
+from generator.text import measure
+from generator.theme import INK, MIN_PT, PLAY_PT, TEXT
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
 
@@ -202,3 +203,19 @@ def test_the_thames_runs_clear_of_every_symbol_and_between_the_banks(seed):
         assert min(_gap(centre, a, b) for a, b in segments) > reach, st.name
         y = next(a[1] for a, b in segments if a[1] == b[1] and a[0] <= centre[0] <= b[0])
         assert (centre[1] > y) == (st.row > made.river[st.col]), st.name
+
+
+def test_every_station_name_fits_its_box_on_the_smallest_map():
+    """Letter's name box (14.5 x 5.5 mm) takes every name of the network, shortened as it must be:
+    'Heathrow Terminals 2 & 3' stopped map builds with wide zones; a name with no way to shorten
+    ends in an ellipsis."""
+    box = Rect(0, 0, 14.4, 5.5)
+    names = [s.name for s in network(None).stations.values()]
+    names += ["Abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz Abcdefghijklmnopqrstuvwxyz",
+              "Abcde Fghij Klmno Pqrst Uvwxy Zabcd Efghi Jklmn Opqrs"]
+    for name in names:
+        text = _fitting(name, box)
+        assert measure(text, TEXT, MIN_PT, MIN_PT, box.w, box.h, 2) is not None, name
+    assert _fitting("Heathrow Terminals 2 & 3", box) == "Heathrow Term. 2 & 3"
+    assert _fitting(names[-2], box) == "Abcd. Abcd."
+    assert _fitting(names[-1], box).endswith("\u2026")
