@@ -23,6 +23,7 @@ from solver.oneday.exchanges import caps_for, solve_rack, space_of
 from solver.runner import run_deals
 from tubedeck.game import edition
 from tubedeck.games import get
+from tubedeck.stats import percentile
 
 
 def main() -> None:
@@ -58,7 +59,7 @@ def main() -> None:
         n = len(times)
         cp = sum(v for k, v in engines.items() if k.startswith("cp-sat"))
         print(f"solve engine={engine:<6} racks={n:>5}  median {statistics.median(times):6.2f} ms  "
-              f"p95 {times[int(0.95 * (n - 1))]:6.2f} ms  max {times[-1]:6.1f} ms  "
+              f"p95 {percentile(times, 0.95):6.2f} ms  max {times[-1]:6.1f} ms  "
               f"mean {statistics.fmean(times):6.2f} ms  "
               f"decided by CP-SAT {100 * cp / n:5.1f}%  {dict(engines)}  {dict(statuses)}")
     disagree = [i for i, a in answers.items() if len(a) > 1]

@@ -1,10 +1,11 @@
-"""Two small statistics every summary uses: a quantile of a value -> count table, and the 95%
-Wilson score interval of a share (sound at small counts and at 0% or 100%, unlike p +/- 2 se)."""
+"""Small statistics every summary uses: a quantile of a value -> count table, a percentile of
+sorted values, and the 95% Wilson score interval of a share (sound at small counts and at 0% or
+100%, unlike p +/- 2 se)."""
 
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from typing import Mapping, Sequence
 
 
 def quantile(counts: Mapping[int, int], q: float) -> int | None:
@@ -18,6 +19,20 @@ def quantile(counts: Mapping[int, int], q: float) -> int | None:
         if seen >= q * total:
             return value
     return max(counts)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of sorted ``values``, interpolated between neighbours as the
+    median is (so p10 <= median <= p90 however few the values; a lower index alone gave
+    p95 below the median of two)."""
+    if not values:
+        raise ValueError("percentile of no values")
+    at = q * (len(values) - 1)
+    lo = math.floor(at)
+    hi = min(lo + 1, len(values) - 1)
+    if at == lo:
+        return values[lo]
+    return round(values[lo] + (values[hi] - values[lo]) * (at - lo), 2)
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -19,6 +19,7 @@ from typing import Callable
 
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
+from tubedeck.stats import percentile
 from tubedeck.games.nextstation.edition import Edition
 
 from .game import best_game
@@ -95,7 +96,7 @@ def _spread(values: list) -> dict | None:
     if not s:
         return None
     return {"mean": round(statistics.mean(s), 2), "median": statistics.median(s), "min": s[0], "max": s[-1],
-            "p10": s[int(0.1 * (len(s) - 1))], "p90": s[int(0.9 * (len(s) - 1))]}
+            "p10": percentile(s, 0.1), "p90": percentile(s, 0.9)}
 
 
 @dataclass
@@ -123,7 +124,7 @@ class ParSummary:
         t = sorted(self.seconds)
         out = {"games" if self.game else "rounds": sum(self.statuses.values()), "statuses": dict(self.statuses),
                "par": _spread(self.scores),
-               "seconds": {"median": statistics.median(t), "p95": t[int(0.95 * (len(t) - 1))]} if t else None}
+               "seconds": {"median": statistics.median(t), "p95": percentile(t, 0.95)} if t else None}
         if self.game:
             out["bound"] = _spread([b for b in self.bounds if b is not None])
         return out

@@ -19,6 +19,7 @@ from solver.simulation import parse_bots as shared_parse_bots
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
+from tubedeck.stats import percentile
 from tubedeck.games.nextstation.edition import Edition, deal
 from tubedeck.games.nextstation.play import CHANCE, State, new_game
 
@@ -183,7 +184,7 @@ class SimSummary:
         for bot, scores in self.by_bot.items():
             s = sorted(scores)
             bots[bot] = {"games": len(s), "mean": round(statistics.mean(s), 2), "median": statistics.median(s),
-                         "p10": s[int(0.1 * (len(s) - 1))], "p90": s[int(0.9 * (len(s) - 1))],
+                         "p10": percentile(s, 0.1), "p90": percentile(s, 0.9),
                          "min": s[0], "max": s[-1]}
         out = {"games": self.games, "players": self.players, "bots": list(self.bots), "scores": bots,
                "wins_by_seat": {str(k): self.wins.get(k, 0) for k in range(1, self.players + 1)},
@@ -193,7 +194,7 @@ class SimSummary:
             share = sorted(b / o for o, _, b in self.optimum)
             out["optimum"] = {"games": len(best), "proven": sum(s == "OPTIMAL" for _, s, _ in self.optimum),
                               "mean": round(statistics.mean(best), 2), "median": statistics.median(best),
-                              "p10": best[int(0.1 * (len(best) - 1))], "p90": best[int(0.9 * (len(best) - 1))],
+                              "p10": percentile(best, 0.1), "p90": percentile(best, 0.9),
                               "bot_share_median": round(statistics.median(share), 3)}
         return out
 

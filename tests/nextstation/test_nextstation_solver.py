@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ns_helpers import replay, short_rounds
+from solver.nextstation.check import ParSummary
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.model import best_round
 from solver.nextstation.solve import solve_round
@@ -47,3 +48,13 @@ def test_solve_command_inputs(ed):
     for kwargs in ({"round": 5}, {"pencil": "orange"}, {"flips": "u-circle"}, {"seed": -1}, {"time_limit": 0}):
         with pytest.raises(UsageError):
             solve_round(ed, **kwargs)
+
+
+def test_a_two_game_summary_has_its_p95_above_its_median():
+    """check nextstation --deals 2 printed a p95 solve time under the median (the lower index)."""
+    s = ParSummary()
+    for seconds, score in ((0.048, 36), (0.007, 40)):
+        s.add({"status": "OPTIMAL", "score": score, "bound": score, "seconds": seconds})
+    d = s.as_dict()
+    assert d["seconds"]["p95"] >= d["seconds"]["median"] == pytest.approx(0.0275)
+    assert (d["par"]["p10"], d["par"]["p90"]) == (36.4, 39.6)
