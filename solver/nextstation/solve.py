@@ -64,7 +64,7 @@ def _then_cp_sat(first: RoundResult, cp: RoundResult) -> RoundResult:
     return replace(line, status=cp.status if line is cp else "FEASIBLE", bound=max(bound, line.score),
                    wall=first.wall + cp.wall)
 
-def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = "", round: int = 1,  # noqa: A002
+def solve_round(edition: Edition, seed: int = 0, flips: str | None = None, pencil: str = "", round: int = 1,  # noqa: A002
                 time_limit: float = 30.0, engine: str = "cp-sat", game: bool = False,
                 objectives: bool = False, columns: int = DEFAULT_COLUMNS) -> RoundReport | GameResult:
     """``engine``: ``cp-sat`` (the model of record) or ``auto`` (the branch and bound of
@@ -73,7 +73,7 @@ def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = 
     rules = edition.rules
     check_time_limit(time_limit)
     if game:
-        if flips or pencil or round != 1:
+        if flips is not None or pencil or round != 1:
             raise UsageError("--game solves the seeded solo game (its flips and pencils): drop --flips, --pencil "
                              "and --round")
         if not 0 <= columns <= MAX_COLUMNS:
@@ -93,7 +93,7 @@ def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = 
     if pencil and pencil not in rules.pencils:
         raise UsageError(f"--pencil must be one of {', '.join(rules.pencils)}, got {pencil!r}")
     d = deal(edition, 1, seed)
-    order = parse_flips(edition.book, flips) if flips else d.flips[round - 1]
+    order = parse_flips(edition.book, flips) if flips is not None else d.flips[round - 1]
     ts = turns(edition.book, order)
     order = order[:order.index(ts[-1].card) + 1]  # the cards flipped before the round ended
     colour = pencil or d.pencils[0][round - 1]
@@ -105,5 +105,5 @@ def solve_round(edition: Edition, seed: int = 0, flips: str = "", pencil: str = 
                                                      time_limit=max(time_limit - result.wall, 0.01)))
     else:
         result = best_round(edition.board, edition.book, ts, dep, time_limit=time_limit)
-    return RoundReport(None if flips else seed, round, colour, dep, order, ts, result)
+    return RoundReport(None if flips is not None else seed, round, colour, dep, order, ts, result)
 

@@ -200,9 +200,15 @@ def test_illegal_actions_are_refused(ed):
 
 def test_parse_flips(ed):
     assert parse_flips(ed.book, "s-circle, switch, u-circle,u-square,u-triangle,u-pentagon,u-joker")[1] == "street-switch"
-    for bad in ("s-hexagon", "u-circle,u-circle", "u-circle,u-square"):
-        with pytest.raises(UsageError):
+    for bad, words in (("s-hexagon", "unknown Station card"), ("u-circle,u-circle", "twice"),
+                       ("u-circle,u-square", "5th"), ("", "empty"), ("  ", "empty"),
+                       ("u-circle,,u-square,u-triangle,u-pentagon,u-joker", "position 2"),
+                       ("u-circle,u-square,u-triangle,u-pentagon,u-joker,", "position 6"),
+                       ("u-circle,u-square,u-triangle,u-pentagon,u-joker,s-circle", "street-circle is never")):
+        with pytest.raises(UsageError, match=words):
             parse_flips(ed.book, bad)
+    with pytest.raises(UsageError, match="street-circle, street-switch are never flipped"):
+        parse_flips(ed.book, "u-circle,u-square,u-triangle,u-pentagon,u-joker,s-circle,switch")
 
 
 def play_random(ed, players, seed):

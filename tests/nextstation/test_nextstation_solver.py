@@ -45,7 +45,7 @@ def test_solve_command_inputs(ed):
     r = solve_round(ed, flips="u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker", pencil="green")
     assert r.result.status == "OPTIMAL" and r.as_dict()["score"] == r.result.score
     assert any("proven best" in line for line in r.describe())
-    for kwargs in ({"round": 5}, {"pencil": "orange"}, {"flips": "u-circle"}, {"seed": -1}, {"time_limit": 0}):
+    for kwargs in ({"round": 5}, {"pencil": "orange"}, {"flips": "u-circle"}, {"flips": ""}, {"seed": -1}, {"time_limit": 0}):
         with pytest.raises(UsageError):
             solve_round(ed, **kwargs)
 

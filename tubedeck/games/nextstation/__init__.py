@@ -41,7 +41,7 @@ GAME = Game(
                      "with --game the best whole solo game of a seed.",
                 options=(Option("seed", "Seed of the deal whose flips to use.", "int", 0, short="-s"),
                          Option("flips", "The flips as a table flipped them: s-circle, u-joker, switch, ... "
-                                         "(overrides --seed).", default=""),
+                                         "(overrides --seed).", default=None),
                          Option("pencil", "green, pink, purple or blue (default: the seeded solo order's).",
                                 default=""),
                          Option("round", "Which round of the seeded game (1-4).", "int", 1),

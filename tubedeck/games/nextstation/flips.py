@@ -59,14 +59,17 @@ ALIASES = {"switch": "street-switch", "railroad-switch": "street-switch"}
 
 def parse_flips(book: RuleBook, text: str) -> tuple[str, ...]:
     """A typed flip order: card ids (``street-circle``, ``underground-joker``, ``switch``) or short
-    forms ``s-circle`` / ``u-circle``, comma-separated. No card twice; the order must reach the
-    round's end (later cards may be left off)."""
+    forms ``s-circle`` / ``u-circle``, comma-separated. No card twice, none left empty; the order
+    must reach the round's end and stop there (cards after it are never flipped; later cards
+    may be left off)."""
     ids = {c.id for c in book.cards}
+    if not text.strip():
+        raise UsageError("--flips is empty: name the cards in the order flipped, e.g. u-circle,s-joker,switch,...")
     out: list[str] = []
-    for raw in text.split(","):
+    for position, raw in enumerate(text.split(","), start=1):
         word = raw.strip().lower().replace(" ", "-").replace("_", "-")
         if not word:
-            continue
+            raise UsageError(f"--flips has no card at position {position} (two commas, or a comma at an end)")
         if word.startswith("s-"):
             word = "street-" + word[2:]
         elif word.startswith("u-"):
@@ -78,7 +81,13 @@ def parse_flips(book: RuleBook, text: str) -> tuple[str, ...]:
         if word in out:
             raise UsageError(f"--flips names {word!r} twice; each of the {len(ids)} cards is flipped once")
         out.append(word)
-    turns(book, tuple(out))  # the order must end the round
+    ts = turns(book, tuple(out))  # the order must end the round
+    end = out.index(ts[-1].card) + 1
+    if end < len(out):
+        raise UsageError(f"--flips goes on after the round's end: {ts[-1].card!r} (card {end}) is the "
+                         f"{book.rules.round_end}th Underground card, so {', '.join(out[end:])} "
+                         f"{'is' if end + 1 == len(out) else 'are'} never flipped; "
+                         "leave them off")
     return tuple(out)
 
 
