@@ -91,6 +91,13 @@ def broken(tmp_path, name, old, new):
     ("sections.csv", "r0c0,r0c1,", "r0c0,r1c3,", "sections.csv:2", "not along one of the 8 directions"),
     ("sections.csv", "r0c0,r0c1,", "r0c0,r9c9x,", "sections.csv:2", "unknown station 'r9c9x'"),
     ("stations.csv", ",green\n", ",\n", "stations.csv", "pencil 'green' has 0 departure stations"),
+    ("stations.csv", "r0c0,0,0,", "r0c0,zero,0,", "stations.csv:2 [row]", "row must be a whole number 0-9, got 'zero'"),
+    ("stations.csv", "r0c0,0,0,", "r0c0,0,10,", "stations.csv:2 [col]", "off the 10x10 grid"),
+    ("districts.csv", "northwest,main,0-2,0-2", "northwest,main,0-2,0-3", "districts.csv",
+     "the boxes of main districts 'northwest' and 'north' overlap"),
+    ("stations.csv", "r3c5,3,5,question-mark", "r3c5,3,5,circle", "stations.csv", "0 stations with the ? symbol"),
+    ("stations.csv", "r9c9,9,9,square", "r9c9,9,9,circle", "stations.csv",
+     "symbols unbalanced: 14 circle, 12 square, 13 triangle, 13 pentagon"),
 ])
 def test_bad_map_files_are_located(tmp_path, name, old, new, where, words):
     folder = broken(tmp_path, name, old, new)
@@ -103,3 +110,39 @@ def test_bad_map_files_are_located(tmp_path, name, old, new, where, words):
 def test_unknown_map_is_a_usage_error():
     with pytest.raises(UsageError):
         load(None, map="no-such-map")
+
+
+def test_the_published_shape_is_checked_and_errors_do_not_cascade(tmp_path):
+    """12 districts are refused (the rules need 9 main and 4 corner ones); an empty districts file
+    is one problem, not one per station and section; a station off the grid is reported on its
+    own row, not again on every section naming it."""
+    folder = broken(tmp_path, "districts.csv", "corner-se,corner,9,9\n", "")
+    stations = folder / "stations.csv"
+    stations.write_text(stations.read_text().replace("r9c9,9,9,square,corner-se", "r9c9,9,9,square,southeast"))
+    with pytest.raises(DataError, match="3 corner districts, the rules need 4"):
+        load_board(folder, load_rules().rules)
+    (folder / "districts.csv").write_text("id,kind,rows,cols\n")
+    with pytest.raises(DataError) as err:
+        load_board(folder, load_rules().rules)
+    assert [p.message for p in err.value.problems] == ["file has a header but no records"]
+    (folder / "districts.csv").write_text("id,kind,rows,cols\nnorth,main,0-2,3-x\n")
+    with pytest.raises(DataError) as err:
+        load_board(folder, load_rules().rules)
+    assert len(err.value.problems) == 1 and "bands like 0-2" in str(err.value)
+    (tmp_path / "off").mkdir()
+    folder = broken(tmp_path / "off", "stations.csv", "r0c0,0,0,", "r0c0,0,12,")
+    with pytest.raises(DataError) as err:
+        load_board(folder, load_rules().rules)
+    assert len(err.value.problems) == 1 and "off the 10x10 grid" in str(err.value)
+
+
+def test_generated_maps_have_the_published_shape():
+    """What a map folder must meet, generated maps meet too."""
+    from tubedeck.game import network
+    from tubedeck.games.nextstation.board import _structure
+    for seed in ("1", "6"):
+        ed = load(network(None), map=seed)
+        problems = []
+        b = ed.board
+        _structure("", ed.rules, {d.id: d for d in b.districts}, {s.id: s for s in b.stations}, problems)
+        assert problems == []

@@ -10,7 +10,9 @@ folders are packaged.) Validation reports every problem with file, line and colu
 the grid or on another's cell, an unknown symbol, district or pencil, a station outside its
 district's box, a section that is not straight along one of the 8 directions or that passes over
 a station (skips it), a repeated section, a district without stations, a pencil without exactly
-one departure station.
+one departure station; and the published map's shape (``[rules]`` of ``rules.toml``): 9 main and
+4 corner districts whose boxes keep apart, one ? station, symbols balanced. A wrong row is
+reported once: sections naming a station whose own row is wrong are not reported again.
 """
 
 from __future__ import annotations
@@ -144,13 +146,14 @@ def load_board(folder: Path, rules: Rules, prefix: str = "") -> Board:
     if not all(isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 40 for v in (rows, cols)):
         raise DataError(problems + [Problem(where, None, "map.rows", "rows and cols must be whole numbers 2-40")])
     districts = _districts(folder / f"{prefix}districts.csv", rows, cols, problems)
-    stations = _stations(folder / f"{prefix}stations.csv", rows, cols, rules, districts, problems)
-    sections = _sections(folder / f"{prefix}sections.csv", stations, problems)
-    used = {s.district for s in stations.values()}
+    stations, named = _stations(folder / f"{prefix}stations.csv", rows, cols, rules, districts, problems)
+    sections = _sections(folder / f"{prefix}sections.csv", stations, named, problems)
+    used = set(named.values())  # (a district whose only station's row is wrong: reported there)
     for d in districts.values():
         if d.id not in used:
             problems.append(Problem(f"{prefix}districts.csv", None, "id", f"district {d.id!r} has no station"))
-    for pencil in rules.pencils:
+    _structure(prefix, rules, districts, stations, problems)
+    for pencil in rules.pencils if stations else ():  # (no station read: the cause is reported)
         n = sum(s.departure == pencil for s in stations.values())
         if n != 1:
             problems.append(Problem(f"{prefix}stations.csv", None, "departure", f"pencil {pencil!r} has {n} departure stations, needs 1"))
@@ -160,8 +163,36 @@ def load_board(folder: Path, rules: Rules, prefix: str = "") -> Board:
                  derive_crossings(stations, sections))
 
 
+def _structure(prefix: str, rules: Rules, districts: dict[str, District], stations: dict[str, Station],
+               problems: list[Problem]) -> None:
+    """The published map's shape (``[rules]``): so many main and corner districts, their boxes
+    apart; one ? station; every symbol on about as many stations as the others."""
+    for kind, want in (("main", rules.main_districts), ("corner", rules.corner_districts)):
+        boxes = [d for d in districts.values() if d.kind == kind]
+        if districts and len(boxes) != want:
+            problems.append(Problem(f"{prefix}districts.csv", None, "kind", f"{len(boxes)} {kind} districts, "
+                                                                            f"the rules need {want}"))
+        for k, a in enumerate(boxes):
+            for b in boxes[k + 1:]:
+                if a.rows[0] <= b.rows[1] and b.rows[0] <= a.rows[1] and a.cols[0] <= b.cols[1] and b.cols[0] <= a.cols[1]:
+                    problems.append(Problem(f"{prefix}districts.csv", None, "rows",
+                                            f"the boxes of {kind} districts {a.id!r} and {b.id!r} overlap"))
+    if not stations:
+        return
+    marks = sum(s.symbol == QUESTION_MARK for s in stations.values())
+    if marks != rules.question_marks:
+        problems.append(Problem(f"{prefix}stations.csv", None, "symbol",
+                                f"{marks} stations with the ? symbol, the rules need {rules.question_marks}"))
+    count = {sym: sum(s.symbol == sym for s in stations.values()) for sym in rules.symbols}
+    if max(count.values()) - min(count.values()) > rules.symbol_spread:
+        problems.append(Problem(f"{prefix}stations.csv", None, "symbol",
+                                "symbols unbalanced: " + ", ".join(f"{n} {sym}" for sym, n in count.items())
+                                + f" (they may differ by {rules.symbol_spread} at most)"))
+
+
 def _districts(path: Path, rows: int, cols: int, problems: list[Problem]) -> dict[str, District]:
     out: dict[str, District] = {}
+    before = len(problems)
     for r in read_csv(path, ("id", "kind", "rows", "cols"), problems):
         rb, cb = _band(r["rows"]), _band(r["cols"])
         if r["kind"] not in ("main", "corner"):
@@ -172,30 +203,39 @@ def _districts(path: Path, rows: int, cols: int, problems: list[Problem]) -> dic
             problems.append(r.problem("rows", f"rows/cols must be bands like 0-2 inside the {rows}x{cols} grid"))
         else:
             out[r["id"]] = District(r["id"], r["kind"], rb, cb)
+    if not out and len(problems) == before:
+        problems.append(Problem(str(path), None, "id", "no districts: every station needs one"))
     return out
 
 
-def _stations(path: Path, rows, cols, rules: Rules, districts, problems) -> dict[str, Station]:
+def _stations(path: Path, rows, cols, rules: Rules, districts, problems) -> tuple[dict[str, Station], dict[str, str]]:
+    """The valid stations, and every id the file names (valid or not) with its district."""
     out: dict[str, Station] = {}
     cells: dict[tuple[int, int], str] = {}
     symbols = rules.symbols + (QUESTION_MARK,)
+    read: dict[str, str] = {}  # every id in the file, valid or not, and its district: no cascades
     for r in read_csv(path, ("id", "row", "col", "symbol", "district", "tourist", "departure"),
                       problems):
         bad = len(problems)
         if not r["id"] or r["id"] in out:
             problems.append(r.problem("id", f"blank or repeated station {r['id']!r}"))
-        if not (r["row"].isdigit() and r["col"].isdigit()) or int(r["row"]) >= rows or int(r["col"]) >= cols:
-            problems.append(r.problem("row", f"station {r['id']!r} at ({r['row']}, {r['col']}) is off the "
-                                             f"{rows}x{cols} grid"))
+        for col, size in (("row", rows), ("col", cols)):
+            if not r[col].isdigit():
+                problems.append(r.problem(col, f"station {r['id']!r}: {col} must be a whole number 0-{size - 1}, "
+                                               f"got {r[col]!r}"))
+            elif int(r[col]) >= size:
+                problems.append(r.problem(col, f"station {r['id']!r} at ({r['row']}, {r['col']}) is off the "
+                                               f"{rows}x{cols} grid"))
         if r["symbol"] not in symbols:
             problems.append(r.problem("symbol", f"unknown symbol {r['symbol']!r} (known: {', '.join(symbols)})"))
-        if r["district"] not in districts:
+        if districts and r["district"] not in districts:  # (no districts at all: reported once)
             problems.append(r.problem("district", f"unknown district {r['district']!r}"))
         if r["tourist"] not in ("", "yes"):
             problems.append(r.problem("tourist", f"must be yes or blank, got {r['tourist']!r}"))
         if r["departure"] and r["departure"] not in rules.pencils:
             problems.append(r.problem("departure", f"unknown pencil {r['departure']!r} (known: {', '.join(rules.pencils)})"))
-        if len(problems) > bad:
+        read[r["id"]] = r["district"]
+        if len(problems) > bad or not districts:
             continue
         row, col = int(r["row"]), int(r["col"])
         if (row, col) in cells:
@@ -206,10 +246,10 @@ def _stations(path: Path, rows, cols, rules: Rules, districts, problems) -> dict
             continue
         cells[row, col] = r["id"]
         out[r["id"]] = Station(r["id"], row, col, r["symbol"], r["district"], r["tourist"] == "yes", r["departure"])
-    return out
+    return out, read
 
 
-def _sections(path: Path, stations: dict[str, Station], problems: list[Problem]) -> tuple[Section, ...]:
+def _sections(path: Path, stations: dict[str, Station], named, problems: list[Problem]) -> tuple[Section, ...]:
     cells = {(s.row, s.col): k for k, s in stations.items()}
     out: list[Section] = []
     seen: set[frozenset] = set()
@@ -217,7 +257,8 @@ def _sections(path: Path, stations: dict[str, Station], problems: list[Problem])
         a, b = r["from"], r["to"]
         missing = [c for c, v in (("from", a), ("to", b)) if v not in stations]
         for col in missing:
-            problems.append(r.problem(col, f"unknown station {r[col]!r}"))
+            if r[col] not in named:  # (a station whose own row is wrong is reported there)
+                problems.append(r.problem(col, f"unknown station {r[col]!r}"))
         if r["thames"] not in ("", "yes"):
             problems.append(r.problem("thames", f"must be yes or blank, got {r['thames']!r}"))
             continue

@@ -37,6 +37,10 @@ class Rules:
     solo_module_penalty: int
     symbols: tuple[str, ...]
     pencils: tuple[str, ...]
+    main_districts: int  # a map's districts: this many main ones (boxes apart) ...
+    corner_districts: int  # ... and this many corner ones (boxes apart)
+    question_marks: int  # stations with the ? (any card reaches them)
+    symbol_spread: int  # the most and the fewest stations of one symbol differ by at most this
 
 
 @dataclass(frozen=True)
