@@ -1,6 +1,6 @@
 """Next Station: London print faces: the 11 Station cards (vector symbols), their back, the
-Shared Objective and Pencil Power cards (our own words), a rules reference card with its own
-back, and a score pad page. The classic board is never printed: its layout is the publisher's.
+Shared Objective and Pencil Power cards (our own words), the 4 pencil cards (passed on with the
+pencils), a rules reference card with its own back, and a score pad page. The classic board is never printed: its layout is the publisher's.
 
 Every face draws the edition's own objects (:class:`tubedeck.games.nextstation.rules.Card`, the
 rule book's values and texts); nothing about the game is restated here.
@@ -68,6 +68,39 @@ def aid_back(pen: Pen, text: str) -> None:
     emblem_in(pen, s.inset(2.0), BLUE, BLUE, text, largest=min(pen.trim.w, pen.trim.h) * 0.3)
 
 
+# -- pencil cards -------------------------------------------------------------------------------
+WOOD = "#F1D3A1"
+
+
+def pencil_front(pen: Pen, pencil: str, edition: Edition) -> None:
+    """One pencil's card, passed on with the pencil each round: its colour as a band with the
+    colour's name and a pencil drawn in it, and what the card means (the rule book's text)."""
+    s, art = pen.safe, pen.art_box
+    colour = edition.book.colours[pencil]
+    text = edition.book.texts["pencil_card"]
+    pen.background(PAPER)
+    # the band takes half the card, less on small cards where the text needs the room (7 pt)
+    band = next((art.h * f for f in (0.5, 0.44, 0.38, 0.32)
+                 if measure(text, TEXT, RULES_PT[0], RULES_PT[1], s.w, s.h - art.h * f - 2) is not None), art.h * 0.32)
+    pen.rect(art.x, art.top - band, art.w, band, fill=colour, radius=2.0)
+    ink = pen.text_on(colour, WHITE)
+    pen.text_box(Rect(s.x, s.top - 10, s.w, 9), f"{pencil.capitalize()} pencil", font=BOLD, size=13,
+                 min_size=PLAY_PT, colour=ink, max_lines=1, field="title")
+    # a pencil across the band: white body with a stripe of its colour, a wooden cone, a lead tip
+    h = min(6.0, band * 0.18)
+    y = art.top - band / 2 - h / 2 - 2
+    left, right = s.x + 2, s.x + s.w - 2
+    cone = min(3 * h, (right - left) * 0.3)
+    body = right - cone
+    pen.rect(left, y, body - left, h, fill=WHITE, stroke=INK, width=0.4)
+    pen.rect(left, y + h * 0.35, body - left, h * 0.3, fill=colour)
+    pen.polygon([(body, y), (right, y + h / 2), (body, y + h)], fill=WOOD, stroke=INK, width=0.4)
+    pen.polygon([(right - cone / 3, y + h / 3), (right, y + h / 2), (right - cone / 3, y + 2 * h / 3)],
+                fill=colour, stroke=INK, width=0.3)
+    pen.text_box(Rect(s.x, s.y, s.w, s.h - band - 2), text, size=RULES_PT[0],
+                 min_size=RULES_PT[1], colour=INK, align="left", valign="top", field="rules")
+
+
 # -- text cards: rules, objectives, powers ------------------------------------------------------
 def text_front(pen: Pen, title: str, body: str, accent: str) -> None:
     s = pen.safe
@@ -112,8 +145,8 @@ def score_pad_page(pen: Pen, edition: Edition) -> None:
 
 # -- documents ----------------------------------------------------------------------------------
 def documents(edition: Edition, options: PrintOptions) -> list:
-    """Station cards, Shared Objective and Pencil Power cards (each deck its own back), the rules
-    reference, the score pad."""
+    """Station cards, Shared Objective and Pencil Power cards, pencil cards (each deck its own
+    back), the rules reference, the score pad."""
     book = edition.book
     title = book.texts["title"]
     size = options.card.label()
@@ -131,6 +164,8 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     powers = [Card(f"power-{p.id}", sized(partial(text_front, title="Pencil Power (once a round)", body=p.text,
                                                     accent=book.colours["street"]), size), label=f"power {p.id}")
               for p in book.powers]
+    pencils = [Card(f"pencil-{p}", sized(partial(pencil_front, pencil=p, edition=edition), size), label=f"{p} pencil")
+               for p in book.rules.pencils]
     return [
         Sheet("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps)))
               + challenge_pages(edition, NAMES, DECK_NAMES),  # --challenge S: the solo challenge page
@@ -143,6 +178,8 @@ def documents(edition: Edition, options: PrintOptions) -> list:
              title=f"{title}: Shared Objectives", share="cards"),
         Deck("powers", powers, back=sized(partial(aid_back, text="POWERS"), size),
              title=f"{title}: Pencil Powers", share="cards"),
+        Deck("pencils", pencils, back=sized(partial(aid_back, text="PENCILS"), size),
+             title=f"{title}: pencil cards", share="cards"),
         Deck("reference", rules, back=sized(partial(aid_back, text="RULES"), size),
              title=f"{title}: rules reference", share="cards"),
         Sheet("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),

@@ -181,6 +181,24 @@ def test_objectives_and_powers_have_their_own_backs(ed, tmp_path):
     assert backs["objectives"] != backs["powers"]
 
 
+def test_one_pencil_card_per_pencil_in_its_colour(ed, tmp_path):
+    """Item 4's pencil cards: each titled with its pencil, on a band of the pencil's colour, with
+    the rule book's text; face down they read PENCILS."""
+    opts = generator.PrintOptions.parse(export="pdf")
+    deck = next(d for d in documents(ed, opts) if d.name == "pencils")
+    assert [c.id for c in deck.cards] == [f"pencil-{p}" for p in ed.rules.pencils]
+    with recording() as log:
+        generator.render([deck], opts, tmp_path / "pencils")
+    fronts = " ".join(w.text for w in log if w.page == 1)
+    for p in ed.rules.pencils:
+        assert f"{p.capitalize()} pencil" in fronts
+    assert ed.book.texts["pencil_card"].split()[0] in fronts and "PENCILS" in {w.text for w in log if w.page == 2}
+    page = pymupdf.open(next((tmp_path / "pencils").glob("*.pdf")))[0]
+    fills = {tuple(round(x, 2) for x in d["fill"]) for d in page.get_drawings() if d.get("fill")}
+    for p in ed.rules.pencils:
+        assert tuple(round(x, 2) for x in _rgb(ed.book.colours[p])) in fills, p
+
+
 def _gap(p, a, b) -> float:
     """The distance from point p to the segment ab."""
     (px, py), (ax, ay), (bx, by) = p, a, b

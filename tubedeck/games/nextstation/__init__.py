@@ -25,7 +25,7 @@ GAME = Game(
              Option("challenge", "Also print the solo challenge sheet for this flip seed (after the map sheet), "
                                  "with the proven best game on a fold-under strip.")),
     faces="generator.nextstation.faces:documents",
-    documents=("map", "stations", "objectives", "powers", "reference", "score-pad"),
+    documents=("map", "stations", "objectives", "powers", "pencils", "reference", "score-pad"),
     setup="tubedeck.games.nextstation.edition:setup",
     checks=(
         Command("nextstation", "solver.nextstation.check:par_check", kind="deals",

@@ -174,7 +174,7 @@ def load_rules(folder: Path | None = None) -> RuleBook:
                 texts[key] = tuple(_fill(v, values, where, f"text.{key}", problems) for v in value)
             else:
                 problems.append(Problem(where, None, f"text.{key}", "must be a string or a list of strings"))
-        for key in ("title", "rules_card", "score_pad_title", "score_pad_note"):
+        for key in ("title", "rules_card", "score_pad_title", "score_pad_note", "pencil_card"):
             if key not in texts:
                 problems.append(Problem(where, None, f"text.{key}", "missing"))
     if problems:
