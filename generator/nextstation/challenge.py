@@ -2,8 +2,9 @@
 (pencil, departure, and every card flipped up to the round's end, drawn as the Station cards draw
 them), a score box, and below a fold line an answer strip printed upside down: the proven best
 score (or, unproven, the best game found), one drawing that reaches it on a schematic grid of dots (coordinates only: no symbols, no
-districts, so the classic board is never reprinted) and its moves as text, or, when
-``data/nextstation/challenges.csv`` has no proven answer, the command that computes it.
+districts, so the classic board is never reprinted) and its moves as text. A seed with no row in
+``data/nextstation/challenges.csv`` is answered as the sheet is made by the quick search, with
+the command that searches longer.
 
 It follows the map sheet's pages (the played generated map with ``--map SEED``); every text is
 ``data/nextstation/challenge.toml``'s, the cards and the deal are the edition's own objects.
@@ -190,17 +191,14 @@ def answer_strip(pen: Pen, edition: Edition, ch: Challenge, box: Rect) -> None:
     up = Upside(pen, box)
     head = f"{ch.text('title', seed=ch.seed)}: answer"
     up.text(box.x, box.top - 4, head, font=BOLD, size=9, colour=INK, field="answer")
-    if ch.answer is None:
-        up.text(box.x, box.top - 11, ch.text("unknown"), size=9, colour=INK, field="answer")
-        up.text(box.x, box.top - 17, ch.command, font=BOLD, size=9, colour=INK, field="answer")
-        return
     proven = ch.answer.status == "OPTIMAL"
     up.text(box.x, box.top - 10.5, ch.text("answer" if proven else "answer_found", score=ch.answer.score),
             font=BOLD, size=12, colour=INK, field="answer")
-    up.text(box.x, box.top - 15, ch.text("credit" if proven else "credit_found", bound=ch.answer.bound),
-            size=PLAY_PT, colour=MUTED, field="note")
+    credit = "credit" if proven else "credit_found" if ch.answer.bound is not None else "credit_searched"
+    up.wrapped(Rect(box.x, box.top - 19, box.w, 6.5), ch.text(credit, bound=ch.answer.bound, command=ch.command),
+               PLAY_PT, colour=MUTED, field="note")
     board = edition.board
-    side = min(box.h - 27, 66.0)
+    side = min(box.h - 30, 64.0)  # below the score and a credit of up to two lines
     grid = Rect(box.x + 6, box.y + 9, side, side)
     dot_grid(up, edition, ch, grid)
     key = ch.text("key", last_row=row_label(board.rows - 1), cols=board.cols)

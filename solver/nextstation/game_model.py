@@ -35,15 +35,13 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.cpsat import configure, solve
-from tubedeck.games.nextstation.best import line_of
 from tubedeck.games.nextstation.board import Board
-from tubedeck.games.nextstation.flips import Turn
+from tubedeck.games.nextstation.responses import Round, lines_of  # noqa: F401 - lines_of: for its users
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 
 from .model import _Model, build
 
-Round = tuple[tuple[Turn, ...], str]  # (the round's turns, the departure of its pencil)
 
 
 @dataclass(frozen=True)
@@ -187,12 +185,6 @@ def _hint(g: _Game, draws) -> None:
             g.m.add_hint(var, key in chosen)
         for key, (var, _) in rm.y.items():
             g.m.add_hint(var, key in arcs)
-
-
-def lines_of(board: Board, rounds: tuple[Round, ...], draws) -> tuple[list[tuple[str, ...]], list[tuple[int, ...]]]:
-    """Every round's line (:func:`~tubedeck.games.nextstation.best.line_of`): stations, sections."""
-    lines = [line_of(board, dep, ds) for (_, dep), ds in zip(rounds, draws)]
-    return [st for st, _ in lines], [se for _, se in lines]
 
 
 def solve_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: tuple[int, ...], start,

@@ -1,6 +1,6 @@
 """The solo challenge sheet (``build nextstation --challenge S``), read back from its PDF: the seed's
-flips in order round by round, the answer strip (score, every move) or the command that proves
-it, located errors for bad rows of challenges.csv, text sizes; and the writer of that file.
+flips in order round by round, the answer strip (score, every move; a seed with no stored row
+answered by the quick search as the sheet is made), located errors for bad rows of challenges.csv, text sizes; and the writer of that file.
 
 Answers here come from games played through the rules engine (:mod:`tubedeck.games.nextstation.play`)
 by a seeded bot, never typed in: the page must print whatever row the file holds."""
@@ -26,7 +26,7 @@ from generator.sizes import MM
 from solver.nextstation.players import greedy_player
 from tubedeck.errors import DataError, UsageError
 from tubedeck.game import network
-from tubedeck.games.nextstation.challenge import COLUMNS, drawing_text, make_challenge, read_answers
+from tubedeck.games.nextstation.challenge import COLUMNS, drawing_text, make_challenge, read_answers, replay, which_map
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.flips import turns_so_far
 from tubedeck.games.nextstation.play import CHANCE, new_game
@@ -156,15 +156,29 @@ def test_an_unproven_answer_says_best_found_and_its_bound(classic, tmp_path):
     assert f"no game can score more than {score + 40}" in text and "Best possible" not in text
 
 
-def test_a_missing_row_prints_the_command_that_proves_it(tmp_path):
-    unsolved = load(network(None), challenge="987654")  # no row in the bundled file
-    assert make_challenge(unsolved).answer is None
-    page, _ = render_challenge(unsolved, tmp_path)
-    assert "tubedeck solve nextstation --seed 987654 --game" in page.get_text()
-    ch = make_challenge(load(network(None), map="4", challenge="5"))
-    assert ch.answer is None and ch.command.endswith("--seed 5 --game --map 4")
-    other = make_challenge(load(network(None), map="4", zones="1-3", challenge="5"))
-    assert other.command.endswith("--map 4 --zones 1-3")
+@pytest.fixture(scope="module")
+def searched():
+    """A generated map's challenge with no stored row (the longest command: --map 4 --zones 1-3)."""
+    ed = load(network(None), map="4", zones="1-3", challenge="987654")
+    return ed, make_challenge(ed)
+
+
+def test_a_missing_row_is_answered_by_the_quick_search_as_the_sheet_is_made(searched, tmp_path):
+    """No stored row (item 7 wants an answer for any seed and map): the best-response search
+    answers it, the rules engine agrees with its score, and the strip says it is a found score
+    without a bound, with the command that searches longer."""
+    unsolved, ch = searched
+    assert (ch.answer.status, ch.answer.bound) == ("FEASIBLE", None)
+    assert replay(unsolved, 987654, ch.answer.moves) == ch.answer.score > 0
+    greedy, _ = played(unsolved, 987654)
+    assert ch.answer.score >= greedy  # the search beats the greedy bot's game on the same deal
+    page, _ = render_challenge(unsolved, tmp_path, challenge=ch)
+    text = " ".join(page.get_text().split())
+    assert f"Best score we found: {ch.answer.score}. Can you beat it?" in text
+    assert "tubedeck solve nextstation --seed 987654 --game --map 4 --zones 1-3 searches longer" in text
+    assert len([s for s in spans(page) if MOVE.match(s["text"])]) == sum(map(len, ch.answer.moves))
+    assert which_map(load(network(None), map="4"))[2] == " --map 4"
+    assert which_map(load(network(None), map="4", zones="1-3"))[2] == " --map 4 --zones 1-3"
 
 
 def test_a_generated_map_prints_the_challenge_after_its_map_page(tmp_path):
@@ -177,11 +191,13 @@ def test_a_generated_map_prints_the_challenge_after_its_map_page(tmp_path):
     ch = make_challenge(ed, answers=path)
     page, _ = render_challenge(ed, tmp_path / "answered", challenge=ch)
     assert f"Best possible score: {score}" in page.get_text()
-    assert make_challenge(replace(ed, zones="1-3"), answers=path).answer is None  # another map: not its row
+    other = replace(ed, zones="1-3")
+    assert 5 not in read_answers(path, other, which_map(other)[0])  # another map: not its row
 
 
-def test_text_is_6pt_and_what_play_needs_7pt(answered, tmp_path):
-    ed, ch, _, _ = answered
+@pytest.mark.parametrize("which", ["answered", "searched"])
+def test_text_is_6pt_and_what_play_needs_7pt(which, request, tmp_path):
+    ed, ch = request.getfixturevalue(which)[:2]
     page, log = render_challenge(ed, tmp_path, challenge=ch)
     ours = [w for w in log if w.field != "ruler"]
     assert ours and min(w.size for w in ours) >= 6.0

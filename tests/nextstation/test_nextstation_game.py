@@ -10,8 +10,8 @@ import pytest
 
 from ns_helpers import solved_small_game
 from solver.nextstation.exhaustive_game import small_games
-from solver.nextstation.game import _value_bonus, best_game, best_of, best_responses
-from solver.nextstation.game_model import lines_of
+from solver.nextstation.game import best_game, best_of
+from tubedeck.games.nextstation.responses import _value_bonus, best_responses, lines_of
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load

@@ -10,7 +10,10 @@ game can score: the sheet says "best found", never "best possible"), and ``drawi
 stored: they come from the seed's deal. Every row of the map played is checked (stations and
 sections exist, turns in order); the printed row is also replayed through the rules engine
 (:mod:`.play`), so a drawing that breaks a rule, or a score it does not reach, is a located
-:class:`~tubedeck.errors.DataError`, never a wrong answer on paper.
+:class:`~tubedeck.errors.DataError`, never a wrong answer on paper. A seed with no row (any
+seed beyond the stored ones, any generated map but the stored ones, a map folder) is answered as
+the sheet is made by the best-response search (:mod:`.responses`, 10-35 s): "best found", with
+the command that searches longer, since it has no bound.
 """
 
 from __future__ import annotations
@@ -27,14 +30,16 @@ from .edition import MAX_CHALLENGE as MAX_SEED
 from .edition import Edition, deal
 from .flips import Turn, turns, turns_so_far
 from .play import CHANCE, PASS, new_game
+from .responses import best_responses, lines_of
+from .scoring import final_score
 
 COLUMNS = ("map", "seed", "score", "status", "bound", "drawing")
 STATUSES = ("OPTIMAL", "FEASIBLE")  # proven best, or the best found with its bound
 CLASSIC = "classic"
 DEFAULT_ZONES = "1-2"  # generated maps' answers are for the default zones only
 TEXTS = ("title", "how", "classic", "generated", "folder", "departure", "switch", "switch_ignored", "round_end",
-         "score", "fold", "answer", "credit", "answer_found", "credit_found", "unknown", "key")
-PLACEHOLDERS = {"seed": 0, "map": "", "score": 0, "bound": 0, "pencil": "", "last_row": "J", "cols": 10,
+         "score", "fold", "answer", "credit", "answer_found", "credit_found", "credit_searched", "key")
+PLACEHOLDERS = {"seed": 0, "map": "", "score": 0, "bound": 0, "command": "", "pencil": "", "last_row": "J", "cols": 10,
                 "round_end": 5, "switch_ignored_turns": 2}
 MOVE = re.compile(r"^(\d{1,3}):([^>:]+)>([^>:]+)$")
 
@@ -68,7 +73,7 @@ class Move:
 class Answer:
     score: int
     status: str
-    bound: int
+    bound: int | None  # None: searched as the sheet was made (best responses), with no bound
     moves: tuple[tuple[Move, ...], ...]  # per round
 
 
@@ -263,7 +268,22 @@ def make_challenge(edition: Edition, seed: int | None = None, answers: Path | No
                 raise DataError([row.problem("drawing", str(exc))]) from None
             if total != answer.score:
                 raise DataError([row.problem("score", f"the drawing scores {total}, not {answer.score}")])
+    if answer is None:
+        answer = searched(edition, seed, rounds)
     return Challenge(seed, label, kind, rounds, answer, load_texts(), flags)
+
+
+def searched(edition: Edition, seed: int, rounds: tuple[Round, ...]) -> Answer:
+    """A seed with no stored answer is answered now by the best-response search (no kicks: some
+    10-35 s on the classic map), replayed through the rules engine like a stored row."""
+    plan = tuple((r.turns, r.departure) for r in rounds)
+    draws = best_responses(edition.board, edition.book, plan)
+    total = final_score(edition.board, edition.book, *lines_of(edition.board, plan, draws)).total
+    moves = tuple(tuple(Move(t + 1, u, v) for t, u, v in ds) for ds in draws)
+    played = replay(edition, seed, moves)
+    if played != total:  # the search and the rules engine must agree (tested): never a wrong answer on paper
+        raise RuntimeError(f"challenge {seed}: the search scored {total}, the rules engine {played}")
+    return Answer(total, "FEASIBLE", None, moves)
 
 
 def drawing_text(draws_by_round) -> str:
