@@ -19,6 +19,7 @@ from generator.pen import Pen
 from generator.sizes import Rect
 from generator.text import fit
 from generator.theme import BOLD, GREY, INK, MUTED, PLAY_PT, TEXT, WHITE
+from tubedeck.games.nextstation.board import row_label
 from tubedeck.games.nextstation.challenge import Challenge, Flip, Round, make_challenge
 from tubedeck.games.nextstation.edition import Edition
 
@@ -31,13 +32,8 @@ LINE_W = 0.8
 
 
 def coordinate(edition: Edition, station: str) -> str:
-    """A station's grid label: its row's letter (A from the top) and column number (1 from the left)."""
-    st = edition.board.by_id[station]
-    return f"{row_label(st.row)}{st.col + 1}"
-
-
-def row_label(row: int) -> str:
-    return chr(ord("A") + row) if row < 26 else f"R{row + 1}"
+    """A station's grid label (:meth:`~tubedeck.games.nextstation.board.Board.coordinate`): D8."""
+    return edition.board.coordinate(station)
 
 
 def card_name(edition: Edition, ident: str, names: dict, decks: dict) -> str:

@@ -11,6 +11,7 @@ from generator.pen import Pen
 from generator.sizes import Rect
 from generator.text import measure
 from generator.theme import BOLD, GREY, INK, MIN_PT, PLAY_PT, TEXT, WHITE, short_line_name
+from tubedeck.games.nextstation.board import row_label
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import QUESTION_MARK
 
@@ -82,6 +83,7 @@ SYMBOL_AT = 0.3  # the symbol's centre below the cell's top
 NAME_AT = 0.6  # the name's top below the cell's top
 INSET = 0.8  # mm between a district box and its cells' edges
 CARD_H = 72.0  # mm of the score card below the map
+LABEL = 4.0  # mm beside and above the grid for its coordinates (row letters, column numbers)
 
 
 def _acceptance(made) -> str:
@@ -104,10 +106,10 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
                  max_lines=1, align="left", field="title")
     pen.text_box(Rect(s.x + s.w - note_w, s.top - 7, note_w, 7), _acceptance(made), size=PLAY_PT, min_size=PLAY_PT,
                  colour=INK, max_lines=2, align="right", field="acceptance")
-    side = min(s.w, s.h - 9 - CARD_H - 3)
+    side = min(s.w - 2 * LABEL, s.h - 9 - LABEL - CARD_H - 3)
     step = side / board.cols
     x0 = s.x + (s.w - side) / 2
-    y0 = s.top - 9  # top of the grid
+    y0 = s.top - 9 - LABEL  # top of the grid
 
     def at(row: float, col: float) -> tuple[float, float]:
         return x0 + (col + 0.5) * step, y0 - (row + SYMBOL_AT) * step
@@ -149,4 +151,13 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
         label = Rect(cx - step / 2 + INSET + 0.6, bottom, step - 2 * (INSET + 0.6), top - bottom)
         pen.text_box(label, _fitting(st.name or st.id, label), size=MIN_PT, min_size=MIN_PT, colour=INK,
                      max_lines=2, valign="top", field="name")
+    for k in range(board.rows):  # the coordinates the challenge page and solve use: A-J, 1-10
+        y = y0 - (k + 0.5) * step - 1.0
+        pen.text(x0 - LABEL / 2, y, row_label(k), font=BOLD, size=PLAY_PT, colour=INK, align="centre",
+                 field="coordinate")
+        pen.text(x0 + side + LABEL / 2, y, row_label(k), font=BOLD, size=PLAY_PT, colour=INK, align="centre",
+                 field="coordinate")
+    for k in range(board.cols):
+        pen.text(x0 + (k + 0.5) * step, y0 + 1.0, str(k + 1), font=BOLD, size=PLAY_PT, colour=INK,
+                 align="centre", field="coordinate")
     score_card(pen, Rect(s.x, s.y, s.w, CARD_H), edition)

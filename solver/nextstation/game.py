@@ -67,6 +67,7 @@ class GameResult:
     pars: tuple[int, ...] = ()  # each round's proven best on an empty sheet
     start: int | None = None  # the best-response game's score (before CP-SAT)
     bound_by: str = "CP-SAT"  # whose bound (or proof): CP-SAT's, or the column bound's ("columns")
+    places: tuple[tuple[str, str], ...] = ()  # station id -> "D8" (and a generated map's name), for people
 
     def as_dict(self) -> dict:
         f = self.final
@@ -93,9 +94,11 @@ class GameResult:
                f"  lines {' + '.join(map(str, f.lines))}, tourist {f.tourist} ({f.tourist_marks} circles), "
                f"interchanges {f.interchange_points}" + (f", objectives {f.objective_points}" if f.objectives else ""),
                f"  each round's own best on an empty sheet (proven): {', '.join(map(str, self.pars))}"]
+        place = dict(self.places)
         for k, r in enumerate(self.rounds, start=1):
-            out.append(f"round {k}: {r.pencil} pencil from {r.departure}, line score {r.score}")
-            out.append("  " + ", ".join(f"t{t + 1} {u}->{v}" for t, u, v in r.draws) if r.draws else "  (passes)")
+            out.append(f"round {k}: {r.pencil} pencil from {place.get(r.departure, r.departure)}, line score {r.score}")
+            out.append("  " + ", ".join(f"t{t + 1} {place.get(u, u)} -> {place.get(v, v)}" for t, u, v in r.draws)
+                       if r.draws else "  (passes)")
         return out
 
 
@@ -156,5 +159,6 @@ def best_game(edition: Edition, seed: int, objectives: tuple[Objective, ...] = (
     stations, _ = lines_of(board, rounds, b.draws)
     plans = tuple(RoundPlan(pencils[r], rounds[r][1], flips[r], b.draws[r], stations[r], b.final.lines[r])
                   for r in range(len(rounds)))
+    places = tuple((v, board.place(v)) for v in sorted({x for p in plans for x in p.stations}))
     return GameResult(b.status, b.final.total, b.bound, plans, b.final, time.perf_counter() - t0, b.pars, b.start,
-                      b.bound_by)
+                      b.bound_by, places)

@@ -35,6 +35,7 @@ class RoundReport:
     flips: tuple[str, ...]
     turns: tuple[Turn, ...]
     result: RoundResult
+    places: tuple[tuple[str, str], ...] = ()  # station id -> "D8" (and a generated map's name), for people
 
     def as_dict(self) -> dict:
         return {"game": "nextstation", "seed": self.seed, "round": self.round, "pencil": self.pencil,
@@ -44,7 +45,9 @@ class RoundReport:
     def describe(self) -> list[str]:
         r = self.result
         head = f"round {self.round}" + (f" of seed {self.seed}" if self.seed is not None else "")
-        lines = [f"{head}: {self.pencil} pencil from {self.departure}, {len(self.turns)} turns",
+        place = dict(self.places)
+        lines = [f"{head}: {self.pencil} pencil from {place.get(self.departure, self.departure)}, "
+                 f"{len(self.turns)} turns",
                  "flips: " + ", ".join(self.flips)]
         if r.score is None:
             return lines + [f"{r.status}: no line found within the time limit (bound {r.bound})"]
@@ -53,7 +56,7 @@ class RoundReport:
         drawn = {t: (u, v) for t, u, v in r.draws}
         for t, turn in enumerate(self.turns):
             card = turn.card + (" + Railroad Switch" if turn.switch else "")
-            move = f"{drawn[t][0]} -> {drawn[t][1]}" if t in drawn else "pass"
+            move = " -> ".join(place.get(v, v) for v in drawn[t]) if t in drawn else "pass"
             lines.append(f"  turn {t + 1:2d} {card:32s} {move}")
         return lines
 
@@ -105,5 +108,7 @@ def solve_round(edition: Edition, seed: int = 0, flips: str | None = None, penci
                                                      time_limit=max(time_limit - result.wall, 0.01)))
     else:
         result = best_round(edition.board, edition.book, ts, dep, time_limit=time_limit)
-    return RoundReport(None if flips is not None else seed, round, colour, dep, order, ts, result)
+    board = edition.board
+    return RoundReport(None if flips is not None else seed, round, colour, dep, order, ts, result,
+                       tuple((v, board.place(v)) for v in sorted({dep} | {x for _, u, w in result.draws for x in (u, w)})))
 

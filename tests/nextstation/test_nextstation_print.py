@@ -237,3 +237,28 @@ def test_every_station_name_fits_its_box_on_the_smallest_map():
     assert _fitting("Heathrow Terminals 2 & 3", box) == "Heathrow Term. 2 & 3"
     assert _fitting(names[-2], box) == "Abcd. Abcd."
     assert _fitting(names[-1], box).endswith("\u2026")
+
+
+def test_the_grid_is_labelled_as_the_challenge_and_solve_name_stations(sheets, ed):
+    """Row letters on both sides and column numbers above, each level with its row or column of
+    stations (their names), so 'D8' on a challenge page or in solve's answer finds its station."""
+    _, log, _ = sheets["map"]
+    board = ed.sheet_maps[0].board
+    labels = [w for w in log if w.field == "coordinate"]
+    letters = [w for w in labels if w.text.isalpha()]
+    numbers = [w for w in labels if w.text.isdigit()]
+    assert sorted(w.text for w in letters) == sorted([chr(65 + k) for k in range(board.rows)] * 2)
+    assert sorted(int(w.text) for w in numbers) == list(range(1, board.cols + 1))
+    names = {}
+    for w in log:
+        if w.field == "name":
+            names.setdefault(w.text, []).append(w)
+    step = (max(w.x for w in numbers) - min(w.x for w in numbers)) / (board.cols - 1)
+    whole = [st for st in board.stations if len(names.get(st.name, ())) == 1]  # a name on one line
+    assert len(whole) > 20
+    for st in whole:
+        name = names[st.name][0]
+        row = [w for w in letters if w.text == board.coordinate(st.id)[0]]
+        assert all(abs(w.y - name.y) < 0.6 * step for w in row), st.name
+        col = next(w for w in numbers if w.text == board.coordinate(st.id)[1:])
+        assert abs(col.x + col.width / 2 - (name.x + name.width / 2)) < 0.5 * step, st.name

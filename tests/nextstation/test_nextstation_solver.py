@@ -3,6 +3,8 @@ engine's own legal moves) on many seeded flip orders; every CP-SAT line replays 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ns_helpers import replay, short_rounds
@@ -58,3 +60,19 @@ def test_a_two_game_summary_has_its_p95_above_its_median():
     d = s.as_dict()
     assert d["seconds"]["p95"] >= d["seconds"]["median"] == pytest.approx(0.0275)
     assert (d["par"]["p10"], d["par"]["p90"]) == (36.4, 39.6)
+
+
+def test_answers_name_stations_as_the_sheets_do(ed):
+    """solve prints the sheets' coordinates (D8: row letter from the top, column from 1), and a
+    generated map's real names, never the data's ids (r3c7)."""
+    assert ed.board.coordinate("r3c7") == "D8" and ed.board.place("r3c7") == "D8"
+    r = solve_round(ed, seed=1, round=2, engine="auto")
+    text = "\n".join(r.describe())
+    assert f"from {ed.board.coordinate(r.departure)}," in text and "r3c7" not in text
+    moves = [line.split()[-3:] for line in r.describe() if line.startswith("  turn") and "->" in line]
+    assert moves and all(re.fullmatch(r"[A-J]\d{1,2}", m[0]) and re.fullmatch(r"[A-J]\d{1,2}", m[2]) for m in moves)
+    from tubedeck.game import network
+    gen = load(network(None), map="3")
+    r = solve_round(gen, seed=1, round=2, engine="auto")
+    assert gen.board.place(r.departure) in "\n".join(r.describe())
+    assert gen.board.by_id[r.departure].name in gen.board.place(r.departure)

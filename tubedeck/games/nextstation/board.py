@@ -99,6 +99,17 @@ class Board:
             out[j].add(i)
         return tuple(frozenset(s) for s in out)
 
+    def coordinate(self, station: str) -> str:
+        """The grid label every printed sheet uses: the row's letter (A from the top), the column's
+        number (1 from the left): ``D8``."""
+        st = self.by_id[station]
+        return f"{row_label(st.row)}{st.col + 1}"
+
+    def place(self, station: str) -> str:
+        """The coordinate, and a generated map's real name: ``D8 Oval`` (the classic: ``D8``)."""
+        name = self.by_id[station].name
+        return f"{self.coordinate(station)} {name}" if name else self.coordinate(station)
+
     def departure(self, pencil: str) -> Station:
         return next(s for s in self.stations if s.departure == pencil)
 
@@ -106,6 +117,11 @@ class Board:
         """Whether a card showing ``symbol`` (None = a Joker) lets a section reach ``station``."""
         sym = self.by_id[station].symbol
         return symbol is None or sym == QUESTION_MARK or sym == symbol
+
+
+def row_label(row: int) -> str:
+    """A, B, ... from the top (R27 ... beyond Z on a big grid)."""
+    return chr(ord("A") + row) if row < 26 else f"R{row + 1}"
 
 
 def _cross(p, q, r, s) -> bool:
