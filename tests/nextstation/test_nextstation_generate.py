@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 
 import pytest
+from conftest import run_cli
 
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.model import best_round
@@ -138,3 +139,12 @@ def test_map_sheets_are_consecutive_seeds(net):
     for bad in (0, 101):
         with pytest.raises(UsageError):
             load(net, sheets=bad)
+
+
+def test_the_build_says_which_candidates_were_refused(capsys, tmp_path):
+    """'otherwise the next candidate seed is tried and the output says so': on the console too."""
+    code, out, err = run_cli(capsys, "build", "nextstation", "--map", "0", "--out", str(tmp_path))
+    assert code == 0, err
+    assert "map 0: candidate 2 accepted" in err and "refused before it: crossings" in err
+    code, out, _ = run_cli(capsys, "build", "nextstation", "--map", "0", "--out", str(tmp_path), "--json")
+    assert code == 0 and "refused" not in out

@@ -88,9 +88,14 @@ def job_from(values: dict) -> BuildJob:
 
 
 def documents_of(game: Game, job: BuildJob, **options) -> list:
-    """Build the game's edition (once per process) and hand it to its faces."""
+    """Build the game's edition (once per process) and hand it to its faces. An edition's
+    ``notes`` (say, which generated-map candidates were refused) go to stderr, not with --json."""
     ed = edition(game, job.data, **options)
-    return resolve(game.faces)(ed, job.options)
+    docs = resolve(game.faces)(ed, job.options)
+    if not job.as_json:
+        for note in getattr(ed, "notes", ()):
+            console(stderr=True).print(f"[dim]{game.id}[/dim]: {note}", soft_wrap=True, highlight=False)
+    return docs
 
 
 def buildable() -> dict[str, Callable[[BuildJob], list]]:

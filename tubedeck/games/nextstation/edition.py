@@ -54,6 +54,17 @@ class Edition:
                                  first + len(made), self.zones))
         return tuple(made)
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What a build says on the console (the map sheet prints it too): each generated map's
+        acceptance, with the candidates refused before it and why."""
+        out = []
+        for m in self.sheet_maps:
+            line = (f"map {m.seed}: candidate {m.tries} accepted, par {m.figures['par']:g} "
+                    f"(classic {m.figures['classic_par']:g})")
+            out.append(line + ("; refused before it: " + "; ".join(m.rejected) if m.rejected else ""))
+        return tuple(out)
+
     def _classic(self) -> Board:
         return load_board(game_dir("nextstation"), self.book.rules, prefix="classic-")
 
