@@ -51,6 +51,7 @@ class Option:
     choices: tuple[str, ...] = ()
     short: str = ""  # e.g. "-p"
     required: bool = False
+    build_only: bool = False  # an edition option only ``build`` takes (what to print: --sheets)
 
     @property
     def flag(self) -> str:

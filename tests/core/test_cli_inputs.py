@@ -29,6 +29,12 @@ BAD = [
     ["data", "check", "--data", "/nonexistent/dir"],
     ["data", "stats", "--bogus"],
     ["nosuchcommand"],
+    ["check", "nextstation", "--players", "7", "--deals", "1"],
+    ["solve", "nextstation", "--sheets", "5"],  # what to print is build's alone
+    ["solve", "nextstation", "--challenge", "3"],
+    ["simulate", "nextstation", "--sheets", "2", "--games", "1"],
+    ["solve", "nextstation", "--flips", ""],
+    ["solve", "nextstation", "--flips", "u-circle,,u-square"],
 ]
 
 

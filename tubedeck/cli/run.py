@@ -71,10 +71,15 @@ MAX_DEALS = 10**9  # seeds stream, so this bounds time, not memory: a billion de
 MAX_SEED = 2**62
 
 
+def _edition_options(game: Game) -> tuple:
+    """The edition options check, solve, play and simulate take: all but build's own."""
+    return tuple(o for o in game.options if not o.build_only)
+
+
 def _split(game: Game, cmd: Command, values: dict) -> tuple[dict, dict]:
-    own = {o.name: values.pop(o.name) for o in game.options}
+    own = {o.name: values.pop(o.name) for o in _edition_options(game)}
     extra = {o.name: values.pop(o.name) for o in cmd.options}
-    check_choices(game.options, own)
+    check_choices(_edition_options(game), own)
     check_choices(cmd.options, extra)
     return own, extra
 
@@ -86,6 +91,9 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     data, as_json, deals, seed = values["data"], values["as_json"], values["deals"], values["seed"]
     if not 1 <= deals <= MAX_DEALS:
         raise UsageError(f"--deals must be 1-{MAX_DEALS}, got {deals}")
+    lo, hi = game.players or (1, 10**6)
+    if not lo <= values["players"] <= hi:
+        raise UsageError(f"--players must be {lo}-{hi} for {game.title}, got {values['players']}")
     if not 0 <= seed <= MAX_SEED - deals:
         raise UsageError(f"--seed must be 0-{MAX_SEED - deals} for {deals} deals, got {seed}")
     ed = edition(game, data, **own)
@@ -128,7 +136,7 @@ def register(check_app: typer.Typer, solve_app: typer.Typer, play_app: typer.Typ
         groups += [(g, cmds) for g, cmds in ((play_app, game.plays), (simulate_app, game.simulations)) if g is not None]
         for group, commands in groups:
             for cmd in commands:
-                params = [declared(o) for o in cmd.options] + [declared(o) for o in game.options]
+                params = [declared(o) for o in cmd.options] + [declared(o) for o in _edition_options(game)]
                 if cmd.kind == "deals":
                     params = deal_parameters(cmd, game) + params
                     body = lambda values, g=game, c=cmd: run_deals_command(g, c, values)  # noqa: E731

@@ -21,9 +21,9 @@ GAME = Game(
                            "network) or a map folder in the classic's files.", default="classic"),
              Option("zones", "Fare zones a generated map draws its stations from.", default="1-2"),
              Option("sheets", "Map sheets to print: generated maps from the map's seed on (1 for classic).",
-                    "int", 1),
+                    "int", 1, build_only=True),
              Option("challenge", "Also print the solo challenge sheet for this flip seed (after the map sheet), "
-                                 "with the proven best game on a fold-under strip.")),
+                                 "with the best game known on a fold-under strip.", build_only=True)),
     faces="generator.nextstation.faces:documents",
     documents=("map", "stations", "objectives", "powers", "pencils", "reference", "score-pad"),
     setup="tubedeck.games.nextstation.edition:setup",
