@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tubedeck.errors import UsageError
-from tubedeck.stats import quantile as percentile, wilson  # noqa: F401 (wilson: the games' summaries)
+from tubedeck.stats import quantile, wilson  # noqa: F401 (wilson: the games' summaries)
 
 
 def parse_bots(text: str, players: int, known) -> tuple[str, ...]:
@@ -16,6 +16,8 @@ def parse_bots(text: str, players: int, known) -> tuple[str, ...]:
     unknown = [n for n in names if n not in known]
     if not names or unknown:
         raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(known)})")
+    if len(names) > players:  # a bot with no seat would be dropped without a word
+        raise UsageError(f"--bots names {len(names)} bots for {players} player(s): one per seat at most")
     return tuple(names[i % len(names)] for i in range(players))
 
 
@@ -26,7 +28,7 @@ def bots_label(bots: tuple[str, ...]) -> str:
 
 def spread(counts: Counter) -> dict:
     """Median and the 10th / 90th percentiles of a length distribution."""
-    return {"p10": percentile(counts, 0.1), "median": percentile(counts, 0.5), "p90": percentile(counts, 0.9)}
+    return {"p10": quantile(counts, 0.1), "median": quantile(counts, 0.5), "p90": quantile(counts, 0.9)}
 
 
 @dataclass
@@ -68,7 +70,7 @@ class Tally:
                            "interval95": [round(x, 4) for x in wilson(self.orders.get(k, 0), self.games)]}
                   for k in range(1, self.players + 1)} if self.orders else None
         return {"games": self.games, "players": self.players, "bots": list(self.bots), "drawn": self.drawn,
-                "median_turns": percentile(self.turns, 0.5), "turns": spread(self.turns),
+                "median_turns": quantile(self.turns, 0.5), "turns": spread(self.turns),
                 "rounds": spread(self.rounds), "wins_by_seat": seats, "wins_by_order": orders, "wins_by_bot": dict(by_bot)}
 
     def seat_lines(self, d: dict) -> list[str]:

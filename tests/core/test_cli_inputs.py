@@ -56,3 +56,11 @@ def test_bound_on_a_scope_too_small_is_refused_not_proven(capsys):
 
     code, out, err = run_cli(capsys, "check", "klm-bound", "--scope", "zone 9", "--players", "2")
     assert code == 2 and "too few" in err and "proven" not in out
+
+
+def test_more_bots_than_seats_is_refused():
+    from solver.simulation import parse_bots
+    from tubedeck.errors import UsageError
+    assert parse_bots("greedy,random", 3, ("greedy", "random")) == ("greedy", "random", "greedy")
+    with pytest.raises(UsageError, match="3 bots for 1 player"):
+        parse_bots("random,greedy,lookahead", 1, ("random", "greedy", "lookahead"))
