@@ -76,6 +76,7 @@ class Command:
     options: tuple[Option, ...] = ()
     example: tuple[str, ...] = ()  # arguments of a quick real run (``tubedeck games`` shows it; a test runs it)
     count_flag: str = "--deals"  # how a "deals" command names its count (``simulate`` says --games)
+    count_aliases: tuple[str, ...] = ()  # other names it also takes (check nextstation: --games too)
 
     def as_dict(self) -> dict:
         return {"command": self.name, "kind": self.kind, "help": self.help,

@@ -62,14 +62,17 @@ class ParCheck:
 
     @property
     def results_name(self) -> str:
-        return f"nextstation-par{'-game' if self.game else ''}-{self.map or 'classic'}".replace("/", "_")
+        zones = f"-z{self.zones}" if self.zones != "1-2" else ""  # another zones: another map, another file
+        return f"nextstation-par{'-game' if self.game else ''}-{self.map or 'classic'}{zones}".replace("/", "_")
 
     @property
     def label(self) -> str:
         return "nextstation games" if self.game else "nextstation rounds"
 
     def summary(self) -> "ParSummary":
-        return ParSummary(self.game)
+        where = "the classic map" if (self.map or "classic") == "classic" else f"map {self.map}" + (
+            f", zones {self.zones}" if self.zones != "1-2" else "")
+        return ParSummary(self.game, where=where)
 
     def decided(self, record: dict) -> bool:
         return record.get("status") == "OPTIMAL"
@@ -86,8 +89,8 @@ class ParCheck:
 
 
 def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data: str | None = None,
-              map: str | None = None, zones: str = "1-2", sheets: int = 1,  # noqa: A002
-              challenge: str | None = None, game: bool = False) -> ParCheck:  # the CLI hands every edition option
+              map: str | None = None, zones: str = "1-2",  # noqa: A002 - the CLI hands the edition options
+              game: bool = False) -> ParCheck:
     return ParCheck(time_limit, data, map, zones, game)
 
 
@@ -102,6 +105,7 @@ def _spread(values: list) -> dict | None:
 @dataclass
 class ParSummary:
     game: bool = False
+    where: str = "the classic map"  # the map checked, named in the summary
     statuses: Counter = field(default_factory=Counter)
     scores: list = field(default_factory=list)  # proven (rounds) or found (games)
     bounds: list = field(default_factory=list)
@@ -122,7 +126,8 @@ class ParSummary:
 
     def as_dict(self) -> dict:
         t = sorted(self.seconds)
-        out = {"games" if self.game else "rounds": sum(self.statuses.values()), "statuses": dict(self.statuses),
+        out = {"map": self.where, "games" if self.game else "rounds": sum(self.statuses.values()),
+               "statuses": dict(self.statuses),
                "par": _spread(self.scores),
                "seconds": {"median": statistics.median(t), "p95": percentile(t, 0.95)} if t else None}
         if self.game:
@@ -132,7 +137,7 @@ class ParSummary:
     def describe(self) -> list[str]:
         d = self.as_dict()
         what = "best whole game, found" if self.game else "best first round, proven"
-        out = [f"Next Station: London par ({what}): {sum(self.statuses.values())} seeds",
+        out = [f"Next Station: London par on {self.where} ({what}): {sum(self.statuses.values())} seeds",
                "  statuses: " + ", ".join(f"{k} {v}" for k, v in d["statuses"].items())]
         if d["par"]:
             p = d["par"]

@@ -121,7 +121,9 @@ class Simulation:
 
     @property
     def results_name(self) -> str:
-        return f"nextstation-sim-{'-'.join(self.bots)}-p{self.players}"
+        where = f"-{self.map}" if (self.map or "classic") != "classic" else ""  # each map its own file
+        where += f"-z{self.zones}" if self.zones != "1-2" else ""
+        return f"nextstation-sim-{'-'.join(self.bots)}-p{self.players}{where}{'-optimum' if self.optimum else ''}"
 
     @property
     def label(self) -> str:
@@ -146,7 +148,7 @@ class Simulation:
 
 
 def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,
-               map: str | None = None, zones: str = "1-2", sheets: int = 1, challenge: str | None = None,
+               map: str | None = None, zones: str = "1-2",
                bots: str = "greedy", optimum: bool = False) -> Simulation:  # noqa: A002
     deal(edition, players, 0)  # UsageError on a bad player count
     if optimum and players != 1:

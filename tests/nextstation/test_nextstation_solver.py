@@ -76,3 +76,20 @@ def test_answers_name_stations_as_the_sheets_do(ed):
     r = solve_round(gen, seed=1, round=2, engine="auto")
     assert gen.board.place(r.departure) in "\n".join(r.describe())
     assert gen.board.by_id[r.departure].name in gen.board.place(r.departure)
+
+
+def test_check_and_simulate_name_their_map_and_keep_one_file_per_map(capsys, tmp_path, monkeypatch):
+    """Two maps (or zones) side by side: each run names its map and writes its own results file
+    (the same name made the second run refuse the first's file)."""
+    from conftest import run_cli
+    monkeypatch.chdir(tmp_path)
+    seen = set()
+    for extra in ([], ["--map", "1"], ["--map", "1", "--zones", "1-3"]):
+        code, out, err = run_cli(capsys, "check", "nextstation", "--games", "1", "--no-progress", *extra)
+        assert code == 0, err
+        assert ("on the classic map" if not extra else f"on map 1{', zones 1-3' if len(extra) > 2 else ''} (") in out
+        seen.add(out.strip().splitlines()[-1])
+        code, out, err = run_cli(capsys, "simulate", "nextstation", "--games", "1", "--no-progress", *extra)
+        assert code == 0, err
+        seen.add(out.strip().splitlines()[-1])
+    assert len(seen) == 6  # six results files

@@ -24,7 +24,8 @@ def deal_parameters(cmd: Command, game: Game | None = None) -> list:
     lo, hi = game.players if game is not None and game.players else (4, 4)
     players = min(max(4, lo), hi)  # four at the table where the game allows it (Keep Moving is 2)
     return [
-        parameter("deals", Annotated[int, typer.Option(cmd.count_flag, "-n", help=f"How many ({cmd.count_flag[2:]}: "
+        parameter("deals", Annotated[int, typer.Option(cmd.count_flag, *cmd.count_aliases, "-n",
+                                                       help=f"How many ({cmd.count_flag[2:]}: "
                                                                                    "seeds SEED .. SEED+N-1).")],
                   1000 if cmd.name == "klm" else 100),
         parameter("players", Annotated[int, typer.Option("--players", "-p", help="Players.")], players),

@@ -28,7 +28,7 @@ GAME = Game(
     documents=("map", "stations", "objectives", "powers", "pencils", "reference", "score-pad"),
     setup="tubedeck.games.nextstation.edition:setup",
     checks=(
-        Command("nextstation", "solver.nextstation.check:par_check", kind="deals",
+        Command("nextstation", "solver.nextstation.check:par_check", kind="deals", count_aliases=("--games",),
                 help="Par scores over N flip seeds: the proven best first round, or with --game the best "
                      "whole game found (with its bound); a summary.",
                 options=(Option("game", "The best whole solo game of each seed instead of its first round.",
