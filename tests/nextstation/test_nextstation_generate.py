@@ -148,3 +148,17 @@ def test_the_build_says_which_candidates_were_refused(capsys, tmp_path):
     assert "map 0: candidate 2 accepted" in err and "refused before it: crossings" in err
     code, out, _ = run_cli(capsys, "build", "nextstation", "--map", "0", "--out", str(tmp_path), "--json")
     assert code == 0 and "refused" not in out
+
+
+def test_stations_keep_their_real_bank(net):
+    """The drawn river follows the real banks: over maps 0-3 at most one station lies on the other
+    bank (the river bent too little at first: Putney Bridge south, Southwark north)."""
+    river = thames()
+    wrong = []
+    for seed in range(4):
+        made = load(net, map=str(seed)).sheet_maps[0]
+        for st in made.board.stations:
+            real = net.stations[st.id]
+            if south_of_river(river, real.lon, real.lat) != (st.row > made.river[st.col]):
+                wrong.append((seed, st.name))
+    assert len(wrong) <= 1, wrong

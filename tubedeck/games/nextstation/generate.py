@@ -204,10 +204,11 @@ def candidate(network, book: RuleBook, classic: Board, rng: random.Random, zones
     return Generated(board, {k: by[k].name for k in stations}, 0, 0, figures(board), splits)
 
 
-def _splits(stations: dict[str, Station], south: dict[str, bool], cols: int, bend: float = 0.7) -> tuple[float, ...]:
+def _splits(stations: dict[str, Station], south: dict[str, bool], cols: int, bend: float = 0.4) -> tuple[float, ...]:
     """The drawn Thames: per column the row split (x.5) between the banks, chosen by dynamic
     programming to disagree with as few stations' real banks as it can while bending little
-    (``bend`` per row of change between neighbouring columns). The map's banks are then read from
+    (``bend`` per row of change between neighbouring columns: 0.4 leaves 1 station of 636 on the
+    wrong bank over maps 0-11, 0.7 left 26). The map's banks are then read from
     these splits, so the sheet agrees with itself: a section crosses the drawn river iff its
     ends are on two banks."""
     options = [r + 0.5 for r in range(-1, 10)]
