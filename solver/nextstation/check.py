@@ -20,7 +20,7 @@ from typing import Callable
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.stats import percentile
-from tubedeck.games.nextstation.edition import Edition
+from tubedeck.games.nextstation.edition import Edition, map_title
 
 from .game import best_game
 from .solve import solve_round
@@ -70,8 +70,7 @@ class ParCheck:
         return "nextstation games" if self.game else "nextstation rounds"
 
     def summary(self) -> "ParSummary":
-        where = "the classic map" if (self.map or "classic") == "classic" else f"map {self.map}" + (
-            f", zones {self.zones}" if self.zones != "1-2" else "")
+        where = map_title(self.map, self.zones)
         return ParSummary(self.game, where=where)
 
     def decided(self, record: dict) -> bool:

@@ -20,7 +20,7 @@ from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.stats import percentile
-from tubedeck.games.nextstation.edition import Edition, deal
+from tubedeck.games.nextstation.edition import Edition, deal, map_title
 from tubedeck.games.nextstation.play import CHANCE, State, new_game
 
 from .game import best_game
@@ -130,7 +130,8 @@ class Simulation:
         return "nextstation games"
 
     def summary(self) -> "SimSummary":
-        return SimSummary(self.players, self.bots)
+        where = map_title(self.map, self.zones)
+        return SimSummary(self.players, self.bots, where=where)
 
     def decided(self, record: dict) -> bool:
         return True
@@ -165,6 +166,7 @@ class SimSummary:
     wins: Counter = field(default_factory=Counter)
     by_bot: dict = field(default_factory=dict)  # bot -> [scores]
     optimum: list = field(default_factory=list)  # (best game found, its status, the bot's score)
+    where: str = "the classic map"  # the map played, named in the summary
 
     def add(self, record: dict) -> None:
         self.games += 1
@@ -188,7 +190,7 @@ class SimSummary:
             bots[bot] = {"games": len(s), "mean": round(statistics.mean(s), 2), "median": statistics.median(s),
                          "p10": percentile(s, 0.1), "p90": percentile(s, 0.9),
                          "min": s[0], "max": s[-1]}
-        out = {"games": self.games, "players": self.players, "bots": list(self.bots), "scores": bots,
+        out = {"map": self.where, "games": self.games, "players": self.players, "bots": list(self.bots), "scores": bots,
                "wins_by_seat": {str(k): self.wins.get(k, 0) for k in range(1, self.players + 1)},
                "shared": self.shared}
         if self.optimum:
@@ -202,7 +204,8 @@ class SimSummary:
 
     def describe(self) -> list[str]:
         d = self.as_dict()
-        out = [f"Next Station: London: {self.games} games, {self.players} player(s) ({', '.join(self.bots)})"]
+        out = [f"Next Station: London on {self.where}: {self.games} games, {self.players} player(s) "
+               f"({', '.join(self.bots)})"]
         for bot, s in d["scores"].items():
             out.append(f"  {bot}: mean {s['mean']}, median {s['median']} (10-90%: {s['p10']}-{s['p90']}, "
                        f"range {s['min']}-{s['max']})")

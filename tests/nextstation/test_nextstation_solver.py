@@ -91,5 +91,6 @@ def test_check_and_simulate_name_their_map_and_keep_one_file_per_map(capsys, tmp
         seen.add(out.strip().splitlines()[-1])
         code, out, err = run_cli(capsys, "simulate", "nextstation", "--games", "1", "--no-progress", *extra)
         assert code == 0, err
+        assert ("on the classic map" if not extra else f"on map 1{', zones 1-3' if len(extra) > 2 else ''}:") in out
         seen.add(out.strip().splitlines()[-1])
     assert len(seen) == 6  # six results files

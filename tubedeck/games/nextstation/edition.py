@@ -23,6 +23,14 @@ from .rules import Card, RuleBook, Rules, Scores, load_rules
 MAPS = ("classic",)
 
 
+def map_title(map: str | None, zones: str = "1-2") -> str:  # noqa: A002 - the option's name
+    """How summaries name the map of a ``--map`` and ``--zones``: the classic map, map 3, map 3,
+    zones 1-3 (a folder by its path)."""
+    if (map or "classic") == "classic":
+        return "the classic map"
+    return f"map {map}" + (f", zones {zones}" if zones != "1-2" else "")
+
+
 @dataclass(frozen=True)
 class Edition:
     """``board`` is the map played, solved and checked (the classic by default, or a generated
