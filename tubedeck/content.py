@@ -42,6 +42,12 @@ def data_root() -> Path:
                              "the bundled dataset is missing from this installation (reinstall tubedeck)")])
 
 
+def whole(text: str, digits: int = 19) -> bool:
+    """A whole number of at most ``digits`` ASCII digits: ``str.isdigit`` alone takes '²', which
+    ``int`` then refuses with a traceback."""
+    return text.isascii() and text.isdigit() and len(text) <= digits
+
+
 def game_dir(game: str) -> Path:
     """A game's content folder: ``data/<game>/``."""
     return data_root() / game

@@ -32,7 +32,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     hi = min(lo + 1, len(values) - 1)
     if at == lo:
         return values[lo]
-    return round(values[lo] + (values[hi] - values[lo]) * (at - lo), 2)
+    return values[lo] + (values[hi] - values[lo]) * (at - lo)  # (round for show where shown)
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:

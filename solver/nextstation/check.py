@@ -20,7 +20,7 @@ from typing import Callable
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.stats import percentile
-from tubedeck.games.nextstation.edition import Edition, map_title
+from tubedeck.games.nextstation.edition import Edition, generated_maps, map_title
 
 from .game import best_game
 from .solve import solve_round
@@ -58,7 +58,8 @@ class ParCheck:
     def header(self) -> dict:
         return {"game": "nextstation", "mode": "par-game" if self.game else "par", "map": self.map or "classic",
                 "zones": self.zones, "round": None if self.game else 1,
-                "version": 3 if self.game else 2}  # 3: whole games now from kicked best responses
+                "version": 3 if self.game else 2,  # 3: whole games now from kicked best responses
+                **generated_maps(self.map)}
 
     @property
     def results_name(self) -> str:
@@ -98,7 +99,7 @@ def _spread(values: list) -> dict | None:
     if not s:
         return None
     return {"mean": round(statistics.mean(s), 2), "median": statistics.median(s), "min": s[0], "max": s[-1],
-            "p10": percentile(s, 0.1), "p90": percentile(s, 0.9)}
+            "p10": round(percentile(s, 0.1), 2), "p90": round(percentile(s, 0.9), 2)}
 
 
 @dataclass
@@ -128,7 +129,7 @@ class ParSummary:
         out = {"map": self.where, "games" if self.game else "rounds": sum(self.statuses.values()),
                "statuses": dict(self.statuses),
                "par": _spread(self.scores),
-               "seconds": {"median": statistics.median(t), "p95": percentile(t, 0.95)} if t else None}
+               "seconds": {"median": round(percentile(t, 0.5), 4), "p95": round(percentile(t, 0.95), 4)} if t else None}
         if self.game:
             out["bound"] = _spread([b for b in self.bounds if b is not None])
         return out

@@ -20,7 +20,7 @@ from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.stats import percentile
-from tubedeck.games.nextstation.edition import Edition, deal, map_title
+from tubedeck.games.nextstation.edition import Edition, deal, generated_maps, map_title
 from tubedeck.games.nextstation.play import CHANCE, State, new_game
 
 from .game import best_game
@@ -117,13 +117,14 @@ class Simulation:
         return {"game": "nextstation", "mode": "simulate", "players": self.players, "bots": list(self.bots),
                 "map": self.map or "classic", "zones": self.zones, "optimum": self.optimum,
                 # 3: the optimum's games come from kicked best responses (a results file of 2 has others)
-                "version": 3 if self.optimum else 2}
+                "version": 3 if self.optimum else 2, **generated_maps(self.map)}
 
     @property
     def results_name(self) -> str:
         where = f"-{self.map}" if (self.map or "classic") != "classic" else ""  # each map its own file
         where += f"-z{self.zones}" if self.zones != "1-2" else ""
-        return f"nextstation-sim-{'-'.join(self.bots)}-p{self.players}{where}{'-optimum' if self.optimum else ''}"
+        name = f"nextstation-sim-{'-'.join(self.bots)}-p{self.players}{where}{'-optimum' if self.optimum else ''}"
+        return name.replace("/", "_")  # a map folder's path: one file name, under output/checks/
 
     @property
     def label(self) -> str:
@@ -188,7 +189,7 @@ class SimSummary:
         for bot, scores in self.by_bot.items():
             s = sorted(scores)
             bots[bot] = {"games": len(s), "mean": round(statistics.mean(s), 2), "median": statistics.median(s),
-                         "p10": percentile(s, 0.1), "p90": percentile(s, 0.9),
+                         "p10": round(percentile(s, 0.1), 2), "p90": round(percentile(s, 0.9), 2),
                          "min": s[0], "max": s[-1]}
         out = {"map": self.where, "games": self.games, "players": self.players, "bots": list(self.bots), "scores": bots,
                "wins_by_seat": {str(k): self.wins.get(k, 0) for k in range(1, self.players + 1)},
@@ -198,7 +199,7 @@ class SimSummary:
             share = sorted(b / o for o, _, b in self.optimum)
             out["optimum"] = {"games": len(best), "proven": sum(s == "OPTIMAL" for _, s, _ in self.optimum),
                               "mean": round(statistics.mean(best), 2), "median": statistics.median(best),
-                              "p10": percentile(best, 0.1), "p90": percentile(best, 0.9),
+                              "p10": round(percentile(best, 0.1), 2), "p90": round(percentile(best, 0.9), 2),
                               "bot_share_median": round(statistics.median(share), 3)}
         return out
 

@@ -35,6 +35,9 @@ BAD = [
     ["simulate", "nextstation", "--sheets", "2", "--games", "1"],
     ["solve", "nextstation", "--flips", ""],
     ["solve", "nextstation", "--flips", "u-circle,,u-square"],
+    ["solve", "nextstation", "--map", "\u00b2"],  # '²'.isdigit() is True; int('²') raised
+    ["solve", "nextstation", "--map", "1", "--zones", "\u00b2-3"],
+    ["check", "klm", "--deals", "1", "--shard", "\u00b2/3"],
 ]
 
 

@@ -93,6 +93,8 @@ def broken(tmp_path, name, old, new):
     ("stations.csv", ",green\n", ",\n", "stations.csv", "pencil 'green' has 0 departure stations"),
     ("stations.csv", "r0c0,0,0,", "r0c0,zero,0,", "stations.csv:2 [row]", "row must be a whole number 0-9, got 'zero'"),
     ("stations.csv", "r0c0,0,0,", "r0c0,0,10,", "stations.csv:2 [col]", "off the 10x10 grid"),
+    ("stations.csv", "r0c0,0,0,", "r0c0,\u00b2,0,", "stations.csv:2 [row]", "row must be a whole number 0-9"),
+    ("districts.csv", "northwest,main,0-2,0-2", "northwest,main,0-\u00b2,0-2", "districts.csv", "bands like 0-2"),
     ("districts.csv", "northwest,main,0-2,0-2", "northwest,main,0-2,0-3", "districts.csv",
      "the boxes of main districts 'northwest' and 'north' overlap"),
     ("stations.csv", "r3c5,3,5,question-mark", "r3c5,3,5,circle", "stations.csv", "0 stations with the ? symbol"),

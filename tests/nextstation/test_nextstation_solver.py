@@ -60,6 +60,11 @@ def test_a_two_game_summary_has_its_p95_above_its_median():
     d = s.as_dict()
     assert d["seconds"]["p95"] >= d["seconds"]["median"] == pytest.approx(0.0275)
     assert (d["par"]["p10"], d["par"]["p90"]) == (36.4, 39.6)
+    tiny = ParSummary()
+    for seconds in (0.001, 0.002):
+        tiny.add({"status": "OPTIMAL", "score": 30, "bound": 30, "seconds": seconds})
+    t = tiny.as_dict()["seconds"]
+    assert 0.001 <= t["median"] <= t["p95"] <= 0.002
 
 
 def test_answers_name_stations_as_the_sheets_do(ed):

@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from tubedeck.content import whole
 from tubedeck.errors import UsageError
 from tubedeck.game import Command, Game, edition, resolve
 from tubedeck.games import registry
@@ -60,7 +61,7 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
     k, slash, n = text.partition("/")
-    if not (slash and k.strip().isdigit() and n.strip().isdigit()):
+    if not (slash and whole(k.strip()) and whole(n.strip())):
         raise UsageError(f"--shard must be K/N (e.g. 2/8), got {text!r}")
     k, n = int(k), int(n)
     if not 1 <= k <= n <= MAX_SHARDS:

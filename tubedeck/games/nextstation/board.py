@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tubedeck.content import read_csv, read_toml
+from tubedeck.content import read_csv, read_toml, whole
 from tubedeck.errors import DataError, Problem
 
 from .rules import QUESTION_MARK, Rules
@@ -146,7 +146,7 @@ def derive_crossings(stations: dict[str, Station], sections: tuple[Section, ...]
 
 def _band(text: str) -> tuple[int, int] | None:
     lo, _, hi = text.partition("-")
-    if not lo.isdigit() or (hi and not hi.isdigit()):
+    if not whole(lo) or (hi and not whole(hi)):
         return None
     return int(lo), int(hi or lo)
 
@@ -236,7 +236,7 @@ def _stations(path: Path, rows, cols, rules: Rules, districts, problems) -> tupl
         if not r["id"] or r["id"] in out:
             problems.append(r.problem("id", f"blank or repeated station {r['id']!r}"))
         for col, size in (("row", rows), ("col", cols)):
-            if not r[col].isdigit():
+            if not whole(r[col]):
                 problems.append(r.problem(col, f"station {r['id']!r}: {col} must be a whole number 0-{size - 1}, "
                                                f"got {r[col]!r}"))
             elif int(r[col]) >= size:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tubedeck.content import content, data_root, game_dir, read_csv, read_toml
+from tubedeck.content import content, data_root, game_dir, read_csv, read_toml, whole
 from tubedeck.errors import DataError, Problem, UsageError
 
 from .board import load_board
@@ -95,11 +95,6 @@ class Challenge:
     def command(self) -> str:
         """The command that proves this challenge's best game."""
         return f"tubedeck solve nextstation --seed {self.seed} --game{self.flags}"
-
-
-def whole(text: str, digits: int = 19) -> bool:
-    """A whole number of at most ``digits`` ASCII digits (``isdigit`` alone takes '²')."""
-    return text.isascii() and text.isdigit() and len(text) <= digits
 
 
 def deal_rounds(edition: Edition, seed: int) -> tuple[Round, ...]:

@@ -12,15 +12,20 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from tubedeck.content import game_dir
+from tubedeck.content import game_dir, whole
 from tubedeck.errors import UsageError
 
 from .board import Board, load_board
 from .flips import shuffled
-from .generate import Generated, generate, parse_zones
+from .generate import MAPS_VERSION, Generated, generate, parse_zones
 from .rules import Card, RuleBook, Rules, Scores, load_rules
 
 MAPS = ("classic",)
+
+
+def generated_maps(map: str | None) -> dict:  # noqa: A002 - the option's name
+    """What a results header adds for a generated map (``--map SEED``): the maps' version."""
+    return {"maps": MAPS_VERSION} if map is not None and whole(map) else {}
 
 
 def map_title(map: str | None, zones: str = "1-2") -> str:  # noqa: A002 - the option's name
@@ -127,7 +132,7 @@ def _load(network, map: str | None, zones: str, sheets: int) -> Edition:  # noqa
         raise UsageError(f"--sheets must be 1-{MAX_SHEETS}, got {sheets}")
     if name in MAPS:
         return Edition(book, classic, network, zones, None, sheets)
-    if name.isdigit():
+    if whole(name):
         if network is None:
             raise UsageError("--map SEED generates a map from the Tube dataset, which is not loaded here")
         made = generate(network, book, classic, int(name), zones)

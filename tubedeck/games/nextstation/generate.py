@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from tubedeck.content import game_dir, read_csv
+from tubedeck.content import game_dir, read_csv, whole
 from tubedeck.errors import DataError, NotApplicable, UsageError
 
 from .best import best_round
@@ -40,6 +40,9 @@ from .board import Board, Section, Station, derive_crossings
 from .flips import shuffled, turns
 from .rules import QUESTION_MARK, RuleBook
 
+# Generated maps change when their making does (a river that bends otherwise): results files
+# about a generated map carry this, so a check never resumes from another map under the same seed.
+MAPS_VERSION = 2
 TOLERANCE = {"sections": (0.85, 1.15), "thames": (0.5, 1.6), "crossings": (0.6, 1.4)}
 PAR_SEEDS = 9  # flip seeds whose best first round sets a map's par (about 0.3 s a map)
 PAR_TOLERANCE = 0.15  # a generated map's par is within 15% of the classic's
@@ -60,7 +63,7 @@ class Generated:
 
 def parse_zones(text: str) -> tuple[int, int]:
     lo, _, hi = str(text).partition("-")
-    if not lo.strip().isdigit() or (hi and not hi.strip().isdigit()):
+    if not whole(lo.strip(), 2) or (hi and not whole(hi.strip(), 2)):
         raise UsageError(f"--zones must be like 1-2, got {text!r}")
     a, b = int(lo), int(hi or lo)
     if not 1 <= a <= b <= 9:
