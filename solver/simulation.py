@@ -16,7 +16,8 @@ def parse_bots(text: str, players: int, known) -> tuple[str, ...]:
     unknown = [n for n in names if n not in known]
     if not names or unknown:
         raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(known)})")
-    if len(names) > players:  # a bot with no seat would be dropped without a word
+    if players >= 1 and len(names) > players:  # a bot with no seat would be dropped without a word
+        # (no seat at all: the game's own check names the players' range)
         raise UsageError(f"--bots names {len(names)} bots for {players} player(s): one per seat at most")
     return tuple(names[i % len(names)] for i in range(players))
 

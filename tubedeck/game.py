@@ -59,7 +59,8 @@ class Option:
 
     def as_dict(self) -> dict:
         return {"flag": self.flag, "type": self.type, "default": None if self.required else self.default,
-                "required": self.required, "choices": list(self.choices), "help": self.help}
+                "required": self.required, "choices": list(self.choices), "help": self.help,
+                "build_only": self.build_only}
 
 
 @dataclass(frozen=True)

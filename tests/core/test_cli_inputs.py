@@ -38,6 +38,7 @@ BAD = [
     ["solve", "nextstation", "--map", "\u00b2"],  # '²'.isdigit() is True; int('²') raised
     ["solve", "nextstation", "--map", "1", "--zones", "\u00b2-3"],
     ["check", "klm", "--deals", "1", "--shard", "\u00b2/3"],
+    ["solve", "dice", "--sheets", "5"],
 ]
 
 
@@ -67,3 +68,14 @@ def test_more_bots_than_seats_is_refused():
     assert parse_bots("greedy,random", 3, ("greedy", "random")) == ("greedy", "random", "greedy")
     with pytest.raises(UsageError, match="3 bots for 1 player"):
         parse_bots("random,greedy,lookahead", 1, ("random", "greedy", "lookahead"))
+
+
+@pytest.mark.parametrize("game", ["klm", "dice", "nextstation"])
+def test_no_players_is_named_as_such(game, capsys):
+    """--players 0 is a players' range error, not 'too many bots'."""
+    try:
+        code = main(["play", game, "--players", "0"])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and "players" in err and "bots" not in err, err

@@ -26,6 +26,10 @@ def games(as_json: JsonOpt = False) -> None:
                 lines.append(f"  {verb} {c['command']}: {c['help']}")
                 if c["example"]:
                     lines.append(f"    e.g. tubedeck {verb} {c['command']} " + " ".join(shlex.quote(a) for a in c["example"]))
-        if g["options"]:
-            lines.append("  options: " + ", ".join(o["flag"] for o in g["options"]))
+        shared = [o["flag"] for o in g["options"] if not o["build_only"]]
+        own = [o["flag"] for o in g["options"] if o["build_only"]]
+        if shared:
+            lines.append("  options: " + ", ".join(shared))
+        if own:
+            lines.append("  build options: " + ", ".join(own))
     print_lines(lines)

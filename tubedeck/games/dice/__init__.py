@@ -22,8 +22,8 @@ GAME = Game(
         Option("recipe", "Recipe TOML (default: data/dice/recipe.toml).", "path"),
         Option("scope", "The map's part of the network, e.g. 'zone 1 within 2 km', 'zones 1-2', "
                         "'central,victoria in zone 1' (default: the recipe's)."),
-        Option("sheets", "Map sheets to print (a pad).", "int", 1),
-        Option("challenge", "Also print the solo challenge sheet for this roll seed."),
+        Option("sheets", "Map sheets to print (a pad).", "int", 1, build_only=True),
+        Option("challenge", "Also print the solo challenge sheet for this roll seed.", build_only=True),
     ),
     faces="generator.dice.faces:documents",
     documents=("sheet",),
