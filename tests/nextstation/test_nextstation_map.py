@@ -148,3 +148,16 @@ def test_generated_maps_have_the_published_shape():
         b = ed.board
         _structure("", ed.rules, {d.id: d for d in b.districts}, {s.id: s for s in b.stations}, problems)
         assert problems == []
+
+
+@pytest.mark.parametrize("name,old,new", [
+    ("stations.csv", "r3c5,3,5,question-mark", "r3c5,3,55,question-mark"),  # the ? station's row
+    ("stations.csv", "r2c3,2,3,", "r2c3,2,x,"),  # the green departure's row
+    ("districts.csv", "north,main,0-2,3-6", "north,main,0-2,3-x"),  # a district's band: its 6 stations
+])
+def test_one_bad_row_is_one_problem(tmp_path, name, old, new):
+    """The whole map's checks (districts, ?, symbols, departures) wait for a clean read."""
+    folder = broken(tmp_path, name, old, new)
+    with pytest.raises(DataError) as err:
+        load_board(folder, load_rules().rules)
+    assert len(err.value.problems) == 1, str(err.value)

@@ -12,7 +12,8 @@ district's box, a section that is not straight along one of the 8 directions or 
 a station (skips it), a repeated section, a district without stations, a pencil without exactly
 one departure station; and the published map's shape (``[rules]`` of ``rules.toml``): 9 main and
 4 corner districts whose boxes keep apart, one ? station, symbols balanced. A wrong row is
-reported once: sections naming a station whose own row is wrong are not reported again.
+reported once: sections and stations naming a row that is wrong are not reported again, and the
+whole map's checks (districts, ?, symbols, departures) wait for a clean read.
 """
 
 from __future__ import annotations
@@ -161,18 +162,21 @@ def load_board(folder: Path, rules: Rules, prefix: str = "") -> Board:
         problems.append(Problem(where, None, "map.title", "missing or not a string"))
     if not all(isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 40 for v in (rows, cols)):
         raise DataError(problems + [Problem(where, None, "map.rows", "rows and cols must be whole numbers 2-40")])
-    districts = _districts(folder / f"{prefix}districts.csv", rows, cols, problems)
-    stations, named = _stations(folder / f"{prefix}stations.csv", rows, cols, rules, districts, problems)
+    before = len(problems)
+    districts, listed = _districts(folder / f"{prefix}districts.csv", rows, cols, problems)
+    stations, named = _stations(folder / f"{prefix}stations.csv", rows, cols, rules, districts, listed, problems)
+    clean = len(problems) == before
     sections = _sections(folder / f"{prefix}sections.csv", stations, named, problems)
-    used = set(named.values())  # (a district whose only station's row is wrong: reported there)
-    for d in districts.values():
-        if d.id not in used:
-            problems.append(Problem(f"{prefix}districts.csv", None, "id", f"district {d.id!r} has no station"))
-    _structure(prefix, rules, districts, stations, problems)
-    for pencil in rules.pencils if stations else ():  # (no station read: the cause is reported)
-        n = sum(s.departure == pencil for s in stations.values())
-        if n != 1:
-            problems.append(Problem(f"{prefix}stations.csv", None, "departure", f"pencil {pencil!r} has {n} departure stations, needs 1"))
+    if clean:  # the whole map's checks, on a clean read only: a bad row is reported once, by itself
+        for d in districts.values():
+            if d.id not in {s.district for s in stations.values()}:
+                problems.append(Problem(f"{prefix}districts.csv", None, "id", f"district {d.id!r} has no station"))
+        _structure(prefix, rules, districts, stations, problems)
+        for pencil in rules.pencils:
+            n = sum(s.departure == pencil for s in stations.values())
+            if n != 1:
+                problems.append(Problem(f"{prefix}stations.csv", None, "departure",
+                                        f"pencil {pencil!r} has {n} departure stations, needs 1"))
     if problems:
         raise DataError(problems)
     return Board(title, rows, cols, tuple(stations.values()), sections, tuple(districts.values()),
@@ -206,10 +210,14 @@ def _structure(prefix: str, rules: Rules, districts: dict[str, District], statio
                                 + f" (they may differ by {rules.symbol_spread} at most)"))
 
 
-def _districts(path: Path, rows: int, cols: int, problems: list[Problem]) -> dict[str, District]:
+def _districts(path: Path, rows: int, cols: int, problems: list[Problem]) -> tuple[dict[str, District], set[str]]:
+    """The valid districts, and every id the file names (a station naming a district whose own
+    row is wrong is not reported again)."""
     out: dict[str, District] = {}
+    listed: set[str] = set()
     before = len(problems)
     for r in read_csv(path, ("id", "kind", "rows", "cols"), problems):
+        listed.add(r["id"])
         rb, cb = _band(r["rows"]), _band(r["cols"])
         if r["kind"] not in ("main", "corner"):
             problems.append(r.problem("kind", f"must be main or corner, got {r['kind']!r}"))
@@ -221,10 +229,10 @@ def _districts(path: Path, rows: int, cols: int, problems: list[Problem]) -> dic
             out[r["id"]] = District(r["id"], r["kind"], rb, cb)
     if not out and len(problems) == before:
         problems.append(Problem(str(path), None, "id", "no districts: every station needs one"))
-    return out
+    return out, listed
 
 
-def _stations(path: Path, rows, cols, rules: Rules, districts, problems) -> tuple[dict[str, Station], dict[str, str]]:
+def _stations(path: Path, rows, cols, rules: Rules, districts, listed, problems) -> tuple[dict[str, Station], dict[str, str]]:
     """The valid stations, and every id the file names (valid or not) with its district."""
     out: dict[str, Station] = {}
     cells: dict[tuple[int, int], str] = {}
@@ -244,14 +252,14 @@ def _stations(path: Path, rows, cols, rules: Rules, districts, problems) -> tupl
                                                f"{rows}x{cols} grid"))
         if r["symbol"] not in symbols:
             problems.append(r.problem("symbol", f"unknown symbol {r['symbol']!r} (known: {', '.join(symbols)})"))
-        if districts and r["district"] not in districts:  # (no districts at all: reported once)
+        if districts and r["district"] not in listed:  # (no districts at all: reported once)
             problems.append(r.problem("district", f"unknown district {r['district']!r}"))
         if r["tourist"] not in ("", "yes"):
             problems.append(r.problem("tourist", f"must be yes or blank, got {r['tourist']!r}"))
         if r["departure"] and r["departure"] not in rules.pencils:
             problems.append(r.problem("departure", f"unknown pencil {r['departure']!r} (known: {', '.join(rules.pencils)})"))
         read[r["id"]] = r["district"]
-        if len(problems) > bad or not districts:
+        if len(problems) > bad or r["district"] not in districts:  # (its district's row is wrong)
             continue
         row, col = int(r["row"]), int(r["col"])
         if (row, col) in cells:
