@@ -13,6 +13,7 @@ from generator.text import measure
 from generator.theme import BOLD, GREY, INK, MIN_PT, PLAY_PT, TEXT, WHITE, short_line_name
 from tubedeck.games.nextstation.board import row_label
 from tubedeck.games.nextstation.edition import Edition
+from tubedeck.games.nextstation.generate import STATION_AT, river_path
 from tubedeck.games.nextstation.rules import QUESTION_MARK
 
 from .parts import score_card, symbol
@@ -22,23 +23,9 @@ DISTRICT = "#FFF3C4"
 CORNER = "#FCE3A0"  # a corner district: its own, darker box
 
 
-# The Thames runs in steps: along the gap between two rows of a column, and from row to row only
-# on the line between two columns, so it never runs over a symbol (a diagonal from column to column
-# would pass within a symbol's radius of the station it turns past).
-RIVER_W = 0.12  # its width, in cells
-RIVER_UP = 0.05  # cells above the boundary between two rows: clear of the symbols below it
+RIVER_W = 0.12  # the Thames's width, in cells (it runs along tubedeck's river_path)
 SYMBOL_R = 0.17  # a station's circle, in cells (its symbol is drawn 1.2 times that)
 TOURIST_R = 1.7 * SYMBOL_R  # to the tips of a tourist site's compass points
-
-
-def _river(splits: tuple[float, ...]) -> list[tuple[float, float]]:
-    """(x, y) points of the drawn Thames in cells from the grid's top left, from the generated
-    map's per-column splits (``r + 0.5``: between rows r and r + 1)."""
-    points: list[tuple[float, float]] = []
-    for c, t in enumerate(splits):
-        y = t + 0.5 - RIVER_UP
-        points += [(c, y), (c + 1, y)]
-    return points
 
 
 ABBREVIATIONS = {"Station": "Stn", "Street": "St", "Road": "Rd", "Junction": "Jn", "Broadway": "Bdwy"}
@@ -79,7 +66,7 @@ def _fitting(name: str, box: Rect) -> str:
 
 # Where a station sits in its cell (fractions of the cell from its top): the symbol high, its
 # name in the free lower part, so a name stays inside its own cell (and district box).
-SYMBOL_AT = 0.3  # the symbol's centre below the cell's top
+SYMBOL_AT = STATION_AT  # the symbol's centre below the cell's top (where sections are scored from)
 NAME_AT = 0.6  # the name's top below the cell's top
 INSET = 0.8  # mm between a district box and its cells' edges
 CARD_H = 72.0  # mm of the score card below the map
@@ -123,7 +110,7 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
         w, h = (d.cols[1] - d.cols[0] + 1) * step - 2 * inset, (d.rows[1] - d.rows[0] + 1) * step - 2 * inset
         pen.rect(left, top - h, w, h, fill=CORNER if corner else DISTRICT, stroke="#C9A227",
                  width=0.8 if corner else 0.4, radius=2)
-    river = _river(made.river)
+    river = river_path(made.river)
     if river:  # between the rows it splits, over the line between their cells, under the names
         pen.polyline([(x0 + x * step, y0 - y * step) for x, y in river], stroke=RIVER, width=step * RIVER_W)
     for sec in board.sections:  # the dotted potential sections

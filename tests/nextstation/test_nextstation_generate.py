@@ -19,7 +19,8 @@ from tubedeck.games.nextstation.flips import turns
 from tubedeck.games.nextstation import generate as gen
 from tubedeck.games.nextstation.best import best_round as exact_round
 from tubedeck.games.nextstation.edition import deal
-from tubedeck.games.nextstation.generate import TOLERANCE, figures, generate, south_of_river, thames
+from tubedeck.games.nextstation.generate import (RIVER_UP, STATION_AT, TOLERANCE, figures, generate,
+                                                 south_of_river, thames)
 from tubedeck.games.nextstation.play import CHANCE, new_game
 
 
@@ -97,10 +98,21 @@ def test_the_thames_is_the_real_river():
 
 
 def test_the_sheet_agrees_with_itself(ed):
-    """A section crosses the drawn river iff its ends lie on two banks of it."""
+    """A Thames section is one whose drawn line crosses the drawn river, checked by walking along
+    each section in small steps and watching for a change of side (the river in column c runs at
+    its split's height, between the rows): independent of the segment test that scores them."""
     b, splits = ed.board, ed.generated.river
-    side = {s.id: s.row > splits[s.col] for s in b.stations}
-    assert all(sec.thames == (side[sec.a] != side[sec.b]) for sec in b.sections)
+    level = [t + 0.5 - RIVER_UP for t in splits]
+    for sec in b.sections:
+        a, z = b.by_id[sec.a], b.by_id[sec.b]
+        sides = set()
+        for k in range(401):
+            x = a.col + 0.5 + (z.col - a.col) * k / 400
+            y = a.row + STATION_AT + (z.row - a.row) * k / 400
+            if abs(x - round(x)) > 1e-6:  # (exactly on a column line: the step itself)
+                sides.add(y > level[min(int(x), len(level) - 1)])
+        assert sec.thames == (len(sides) == 2), (a.name, z.name)
+    assert sum(sec.thames for sec in b.sections) >= 12
 
 
 def test_generated_maps_play_and_solve(ed):

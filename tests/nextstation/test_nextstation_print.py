@@ -12,14 +12,14 @@ import pytest
 import generator
 from generator.document import Deck, Sheet
 from generator.nextstation.faces import documents
-from generator.nextstation.map import (CORNER, DISTRICT, RIVER, RIVER_W, SYMBOL_AT, SYMBOL_R, TOURIST_R,
-                                       _fitting, _river)
+from generator.nextstation.map import CORNER, DISTRICT, RIVER, RIVER_W, SYMBOL_AT, SYMBOL_R, TOURIST_R, _fitting
 from generator.pen import recording
 from generator.sizes import MM, PT, Rect
 from generator.text import measure
 from generator.theme import INK, MIN_PT, PLAY_PT, TEXT
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.generate import river_path
 
 PAPERS = ("a4", "letter")
 COLUMN_HEADS = {"Districts", "Biggest", "district", "Thames", "x2", "Line"}  # the score card's columns, as printed
@@ -213,7 +213,7 @@ def test_the_thames_runs_clear_of_every_symbol_and_between_the_banks(seed):
     (maps 1 and 3 drew it across the Oval and Elephant & Castle), and every station lies on its
     own bank of the drawn river (the bank its sections are scored by)."""
     made = load(network(None), map=str(seed)).sheet_maps[0]
-    river = _river(made.river)
+    river = river_path(made.river)
     segments = list(zip(river, river[1:]))
     for st in made.board.stations:
         centre = (st.col + 0.5, st.row + SYMBOL_AT)
@@ -262,3 +262,25 @@ def test_the_grid_is_labelled_as_the_challenge_and_solve_name_stations(sheets, e
         assert all(abs(w.y - name.y) < 0.6 * step for w in row), st.name
         col = next(w for w in numbers if w.text == board.coordinate(st.id)[1:])
         assert abs(col.x + col.width / 2 - (name.x + name.width / 2)) < 0.5 * step, st.name
+
+
+def _cross(p, q, a, b) -> bool:
+    def side(u, v, w) -> int:
+        d = (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
+        return (d > 1e-6) - (d < -1e-6)
+    return side(p, q, a) * side(p, q, b) < 0 and side(a, b, p) * side(a, b, q) < 0
+
+
+def test_the_printed_thames_sections_are_those_crossing_the_printed_river(sheets, ed):
+    """Read back from the PDF: each dotted section (drawn in the board's order) crosses the
+    printed river exactly when the board scores it as a Thames section."""
+    page = sheets["map"][0]
+    drawings = page.get_drawings()
+    river = [(i[1], i[2]) for d in drawings if _same(d.get("color"), _rgb(RIVER)) for i in d["items"] if i[0] == "l"]
+    dotted = [d for d in drawings if d.get("dashes") not in (None, "[] 0")]
+    board = ed.sheet_maps[0].board
+    assert river and len(dotted) == len(board.sections)
+    for d, sec in zip(dotted, board.sections):
+        (_, p, q), = [i for i in d["items"] if i[0] == "l"]
+        crossed = any(_cross(p, q, a, b) for a, b in river)
+        assert crossed == sec.thames, (board.by_id[sec.a].name, board.by_id[sec.b].name)

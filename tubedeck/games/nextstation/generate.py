@@ -11,8 +11,10 @@
    district's station nearest the centre. **Districts**: the grid's 3 x 3 cut plus the corners
    (the classic's district boxes).
 3. **The Thames** from the real river (``data/nextstation/thames.csv``: the centreline at the
-   bridges): a station is on the south bank when it lies south of the river at its longitude,
-   and a section crosses when its ends lie on opposite banks.
+   bridges): a station is on the south bank when it lies south of the river at its longitude;
+   the drawn river (:func:`river_path`) runs in steps between the rows so as to keep the
+   stations on their real banks, and a section is a Thames section when its drawn line crosses
+   the drawn river (what a player sees; once or more: a long section may cross a bend twice).
 4. **Tourist sites**: the ? station plus four listed stations (grade I and II* first), spread out
    (at least 3 cells apart when possible); **departures** at the stations nearest the classic's
    four departure cells.
@@ -42,7 +44,7 @@ from .rules import QUESTION_MARK, RuleBook
 
 # Generated maps change when their making does (a river that bends otherwise): results files
 # about a generated map carry this, so a check never resumes from another map under the same seed.
-MAPS_VERSION = 2
+MAPS_VERSION = 3  # 2: the river bends to keep the banks; 3: a section crossing it anyhow is a Thames one
 TOLERANCE = {"sections": (0.85, 1.15), "thames": (0.5, 1.6), "crossings": (0.6, 1.4)}
 PAR_SEEDS = 9  # flip seeds whose best first round sets a map's par (about 0.3 s a map)
 PAR_TOLERANCE = 0.15  # a generated map's par is within 15% of the classic's
@@ -148,7 +150,37 @@ def _assign(cells: list[tuple[int, int]], pos: dict[str, tuple[float, float]]) -
     return out
 
 
-def _sections(stations: dict[str, Station], south: dict[str, bool], rows: int, cols: int) -> tuple[Section, ...]:
+# Where things sit on the sheet, in cells from the grid's top left (the map sheet draws them so):
+STATION_AT = 0.3  # a station's point (its symbol's centre) below its cell's top, at the cell's middle
+RIVER_UP = 0.05  # the river runs this far above the boundary between two rows: clear of the symbols
+
+
+def river_path(splits: tuple[float, ...]) -> list[tuple[float, float]]:
+    """The drawn Thames, (x, y) in cells: along the gap between two rows in each column (split
+    ``r + 0.5``: between rows r and r + 1), from row to row only on the line between two columns,
+    so it never runs over a symbol."""
+    points: list[tuple[float, float]] = []
+    for c, t in enumerate(splits):
+        y = t + 0.5 - RIVER_UP
+        points += [(c, y), (c + 1, y)]
+    return points
+
+
+def crosses_river(a: Station, b: Station, path: list[tuple[float, float]]) -> bool:
+    """Whether the section a-b, drawn between the two stations' points, crosses the drawn river.
+    (Never just touches it: sections run along the 8 directions between points at x.5, y.3, the
+    river along whole x and y.95.)"""
+    p, q = (a.col + 0.5, a.row + STATION_AT), (b.col + 0.5, b.row + STATION_AT)
+
+    def side(u, v, w) -> int:
+        d = (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
+        return (d > 1e-9) - (d < -1e-9)
+    return any(side(p, q, u) * side(p, q, v) < 0 and side(u, v, p) * side(u, v, q) < 0
+               for u, v in zip(path, path[1:]))
+
+
+def _sections(stations: dict[str, Station], path: list[tuple[float, float]], rows: int,
+              cols: int) -> tuple[Section, ...]:
     cells = {(s.row, s.col): k for k, s in stations.items()}
     pairs = []
     for s in stations.values():
@@ -159,7 +191,7 @@ def _sections(stations: dict[str, Station], south: dict[str, bool], rows: int, c
             if (r, c) in cells:
                 a, b = sorted((s.id, cells[r, c]))
                 pairs.append((a, b))
-    return tuple(Section(i, a, b, south[a] != south[b]) for i, (a, b) in enumerate(sorted(pairs)))
+    return tuple(Section(i, a, b, crosses_river(stations[a], stations[b], path)) for i, (a, b) in enumerate(sorted(pairs)))
 
 
 def candidate(network, book: RuleBook, classic: Board, rng: random.Random, zones: tuple[int, int],
@@ -200,8 +232,7 @@ def candidate(network, book: RuleBook, classic: Board, rng: random.Random, zones
                                    departures.get(c, ""), by[placed[c]].name) for c in sorted(placed)}
     real = {k: south_of_river(river, by[k].lon, by[k].lat) for k in stations}
     splits = _splits(stations, real, classic.cols)
-    south = {k: s.row > splits[s.col] for k, s in stations.items()}
-    sections = _sections(stations, south, classic.rows, classic.cols)
+    sections = _sections(stations, river_path(splits), classic.rows, classic.cols)
     board = Board(f"London zones {zones[0]}-{zones[1]}", classic.rows, classic.cols, tuple(stations.values()),
                   sections, classic.districts, derive_crossings(stations, sections))
     return Generated(board, {k: by[k].name for k in stations}, 0, 0, figures(board), splits)
@@ -211,9 +242,8 @@ def _splits(stations: dict[str, Station], south: dict[str, bool], cols: int, ben
     """The drawn Thames: per column the row split (x.5) between the banks, chosen by dynamic
     programming to disagree with as few stations' real banks as it can while bending little
     (``bend`` per row of change between neighbouring columns: 0.4 leaves 1 station of 636 on the
-    wrong bank over maps 0-11, 0.7 left 26). The map's banks are then read from
-    these splits, so the sheet agrees with itself: a section crosses the drawn river iff its
-    ends are on two banks."""
+    wrong bank over maps 0-11, 0.7 left 26). Sections are then scored by the river drawn along
+    these splits (:func:`crosses_river`), so the sheet agrees with itself."""
     options = [r + 0.5 for r in range(-1, 10)]
 
     def wrong(c: int, t: float) -> int:
