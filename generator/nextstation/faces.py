@@ -1,6 +1,7 @@
 """Next Station: London print faces: the 11 Station cards (vector symbols), their back, the
 Shared Objective and Pencil Power cards (our own words), the 4 pencil cards (passed on with the
-pencils), a rules reference card with its own back, and a score pad page. The classic board is never printed: its layout is the publisher's.
+pencils), a rules reference card with its own back, and a score pad page. The classic board is
+never printed: its layout is the publisher's.
 
 Every face draws the edition's own objects (:class:`tubedeck.games.nextstation.rules.Card`, the
 rule book's values and texts); nothing about the game is restated here.

@@ -19,8 +19,8 @@ from typing import Callable
 
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
-from tubedeck.stats import percentile
 from tubedeck.games.nextstation.edition import Edition, generated_maps, map_title
+from tubedeck.stats import percentile
 
 from .game import best_game
 from .solve import solve_round

@@ -19,9 +19,9 @@ from solver.simulation import parse_bots as shared_parse_bots
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
-from tubedeck.stats import percentile
 from tubedeck.games.nextstation.edition import Edition, deal, generated_maps, map_title
 from tubedeck.games.nextstation.play import CHANCE, State, new_game
+from tubedeck.stats import percentile
 
 from .game import best_game
 from .players import PLAYERS

@@ -125,8 +125,9 @@ def row_label(row: int) -> str:
     return chr(ord("A") + row) if row < 26 else f"R{row + 1}"
 
 
-def _cross(p, q, r, s) -> bool:
-    """Segments pq and rs cross at a point interior to both (orientation test on integers)."""
+def segments_cross(p, q, r, s) -> bool:
+    """Segments pq and rs cross at a point interior to both (orientation test; exact on the grid's
+    integers, and on a generated map's river, which never meets a section's end or runs along it)."""
     def orient(a, b, c):
         v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
         return (v > 0) - (v < 0)
@@ -140,7 +141,7 @@ def derive_crossings(stations: dict[str, Station], sections: tuple[Section, ...]
         for y in sections[i + 1:]:
             if {x.a, x.b} & {y.a, y.b}:
                 continue
-            if _cross(pos[x.a], pos[x.b], pos[y.a], pos[y.b]):
+            if segments_cross(pos[x.a], pos[x.b], pos[y.a], pos[y.b]):
                 out.add((x.index, y.index))
     return frozenset(out)
 
@@ -168,8 +169,9 @@ def load_board(folder: Path, rules: Rules, prefix: str = "") -> Board:
     clean = len(problems) == before
     sections = _sections(folder / f"{prefix}sections.csv", stations, named, problems)
     if clean:  # the whole map's checks, on a clean read only: a bad row is reported once, by itself
+        used = {s.district for s in stations.values()}
         for d in districts.values():
-            if d.id not in {s.district for s in stations.values()}:
+            if d.id not in used:
                 problems.append(Problem(f"{prefix}districts.csv", None, "id", f"district {d.id!r} has no station"))
         _structure(prefix, rules, districts, stations, problems)
         for pencil in rules.pencils:
@@ -186,10 +188,11 @@ def load_board(folder: Path, rules: Rules, prefix: str = "") -> Board:
 def _structure(prefix: str, rules: Rules, districts: dict[str, District], stations: dict[str, Station],
                problems: list[Problem]) -> None:
     """The published map's shape (``[rules]``): so many main and corner districts, their boxes
-    apart; one ? station; every symbol on about as many stations as the others."""
+    apart; one ? station; every symbol on about as many stations as the others. Run on a clean
+    read only (every row valid, so neither districts nor stations are empty)."""
     for kind, want in (("main", rules.main_districts), ("corner", rules.corner_districts)):
         boxes = [d for d in districts.values() if d.kind == kind]
-        if districts and len(boxes) != want:
+        if len(boxes) != want:
             problems.append(Problem(f"{prefix}districts.csv", None, "kind", f"{len(boxes)} {kind} districts, "
                                                                             f"the rules need {want}"))
         for k, a in enumerate(boxes):
@@ -197,8 +200,6 @@ def _structure(prefix: str, rules: Rules, districts: dict[str, District], statio
                 if a.rows[0] <= b.rows[1] and b.rows[0] <= a.rows[1] and a.cols[0] <= b.cols[1] and b.cols[0] <= a.cols[1]:
                     problems.append(Problem(f"{prefix}districts.csv", None, "rows",
                                             f"the boxes of {kind} districts {a.id!r} and {b.id!r} overlap"))
-    if not stations:
-        return
     marks = sum(s.symbol == QUESTION_MARK for s in stations.values())
     if marks != rules.question_marks:
         problems.append(Problem(f"{prefix}stations.csv", None, "symbol",
@@ -232,12 +233,12 @@ def _districts(path: Path, rows: int, cols: int, problems: list[Problem]) -> tup
     return out, listed
 
 
-def _stations(path: Path, rows, cols, rules: Rules, districts, listed, problems) -> tuple[dict[str, Station], dict[str, str]]:
-    """The valid stations, and every id the file names (valid or not) with its district."""
+def _stations(path: Path, rows, cols, rules: Rules, districts, listed, problems) -> tuple[dict[str, Station], set[str]]:
+    """The valid stations, and every id the file names (valid or not)."""
     out: dict[str, Station] = {}
     cells: dict[tuple[int, int], str] = {}
     symbols = rules.symbols + (QUESTION_MARK,)
-    read: dict[str, str] = {}  # every id in the file, valid or not, and its district: no cascades
+    read: set[str] = set()  # every id in the file, valid or not: sections naming one are not reported again
     for r in read_csv(path, ("id", "row", "col", "symbol", "district", "tourist", "departure"),
                       problems):
         bad = len(problems)
@@ -258,7 +259,7 @@ def _stations(path: Path, rows, cols, rules: Rules, districts, listed, problems)
             problems.append(r.problem("tourist", f"must be yes or blank, got {r['tourist']!r}"))
         if r["departure"] and r["departure"] not in rules.pencils:
             problems.append(r.problem("departure", f"unknown pencil {r['departure']!r} (known: {', '.join(rules.pencils)})"))
-        read[r["id"]] = r["district"]
+        read.add(r["id"])
         if len(problems) > bad or r["district"] not in districts:  # (its district's row is wrong)
             continue
         row, col = int(r["row"]), int(r["col"])
@@ -273,7 +274,7 @@ def _stations(path: Path, rows, cols, rules: Rules, districts, listed, problems)
     return out, read
 
 
-def _sections(path: Path, stations: dict[str, Station], named, problems: list[Problem]) -> tuple[Section, ...]:
+def _sections(path: Path, stations: dict[str, Station], named: set[str], problems: list[Problem]) -> tuple[Section, ...]:
     cells = {(s.row, s.col): k for k, s in stations.items()}
     out: list[Section] = []
     seen: set[frozenset] = set()

@@ -38,7 +38,7 @@ from tubedeck.content import game_dir, read_csv, whole
 from tubedeck.errors import DataError, NotApplicable, UsageError
 
 from .best import best_round
-from .board import Board, Section, Station, derive_crossings
+from .board import Board, Section, Station, derive_crossings, segments_cross
 from .flips import shuffled, turns
 from .rules import QUESTION_MARK, RuleBook
 
@@ -171,12 +171,7 @@ def crosses_river(a: Station, b: Station, path: list[tuple[float, float]]) -> bo
     (Never just touches it: sections run along the 8 directions between points at x.5, y.3, the
     river along whole x and y.95.)"""
     p, q = (a.col + 0.5, a.row + STATION_AT), (b.col + 0.5, b.row + STATION_AT)
-
-    def side(u, v, w) -> int:
-        d = (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
-        return (d > 1e-9) - (d < -1e-9)
-    return any(side(p, q, u) * side(p, q, v) < 0 and side(u, v, p) * side(u, v, q) < 0
-               for u, v in zip(path, path[1:]))
+    return any(segments_cross(p, q, u, v) for u, v in zip(path, path[1:]))
 
 
 def _sections(stations: dict[str, Station], path: list[tuple[float, float]], rows: int,
