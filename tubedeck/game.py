@@ -78,10 +78,14 @@ class Command:
     example: tuple[str, ...] = ()  # arguments of a quick real run (``tubedeck games`` shows it; a test runs it)
     count_flag: str = "--deals"  # how a "deals" command names its count (``simulate`` says --games)
     count_aliases: tuple[str, ...] = ()  # other names it also takes (check nextstation: --games too)
+    # A "deals" command's record declarations (:class:`tubedeck.records.Schema`, "module:attribute"),
+    # one per mode it writes (check nextstation: "par" and "par-game"): what report and resume read.
+    records: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return {"command": self.name, "kind": self.kind, "help": self.help,
-                "options": [o.as_dict() for o in self.options], "example": list(self.example)}
+                "options": [o.as_dict() for o in self.options], "example": list(self.example),
+                "records": [resolve(r).as_dict() for r in self.records]}
 
 
 @dataclass(frozen=True)

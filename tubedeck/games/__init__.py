@@ -40,3 +40,25 @@ def get(ident: str) -> Game:
     if ident not in games:
         raise UsageError(f"unknown game {ident!r} (known: {', '.join(games)})")
     return games[ident]
+
+
+def record_schema(header: dict):
+    """The declared record (:class:`tubedeck.records.Schema`) of a results file, by its header's
+    game, mode and version; UsageError saying what to do when there is none."""
+    from tubedeck.game import resolve
+
+    name, mode, version = header.get("game"), header.get("mode"), header.get("version")
+    games = registry()
+    if not isinstance(name, str) or name not in games:
+        raise UsageError(f"a results file of an unknown game {name!r} (known: {', '.join(games)})")
+    game = games[name]
+    schemas = [resolve(r) for c in game.checks + game.simulations for r in c.records]
+    for s in schemas:
+        if s.mode == mode:
+            if s.version != version:
+                raise UsageError(f"results of {game.title} {mode} version {version!r}; this tubedeck reads version "
+                                 f"{s.version}: re-run the command to make a new file")
+            return s
+    modes = ", ".join(sorted({s.mode for s in schemas})) or "none"
+    raise UsageError(f"a {game.title} results file of mode {mode!r}, which this tubedeck does not write "
+                     f"(it writes: {modes}): re-run the command to make a new file")
