@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench clean install browser-test
+.PHONY: run test test-fast lint bench clean install browser-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,17 @@ run: $(STAMP)
 	$(BIN)/tubedeck build nextstation --sheets 4 --challenge 1 --out output
 	$(BIN)/tubedeck build dice --sheets 10 --challenge 1 --out output
 
-test: $(TSTAMP)
+test: lint
 	$(BIN)/python -m pytest
+
+# The inner loop: everything but the tests marked slow.
+test-fast: $(TSTAMP)
+	$(BIN)/python -m pytest -m "not slow" -q
+
+# pyflakes, bugbear and import order (ruff) and types (mypy) over the whole tree; part of `make test`.
+lint: $(TSTAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # The report page in a real browser: Debian's chromium, headless (the test skips without it).
 browser-test: $(TSTAMP)

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from tubedeck.errors import UsageError
 
 from .sizes import CardSize, Paper
 
-Face = Callable[["Pen"], None]  # noqa: F821 - a forward reference for readers; any callable(pen) works
+if TYPE_CHECKING:
+    from .pen import Pen
+
+Face = Callable[["Pen"], None]  # any callable(pen) works
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 

@@ -94,7 +94,7 @@ def edge_point(paper: Paper, side: str, along: float, depth: float) -> tuple[flo
             "left": (depth, along), "right": (paper.width - depth, along)}[side]
 
 
-def cut_marks(pen: Pen, slots: tuple[Slot, ...], paper: Paper, style: str, keep_out: list[Rect] = ()) -> None:
+def cut_marks(pen: Pen, slots: tuple[Slot, ...], paper: Paper, style: str, keep_out: tuple[Rect, ...] | list[Rect] = ()) -> None:
     """Marks at every cut line of ``slots`` (the cards on this page), on all four sides (or corner
     crosses). A mark that would cross a ``keep_out`` box (the ruler block; only ``edge`` marks
     reach that far) stops :data:`KEEP_CLEAR` short of it."""

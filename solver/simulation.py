@@ -20,8 +20,6 @@ string and resolved when used (so a Simulation pickles to a worker as a few stri
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -29,8 +27,7 @@ from typing import Any, Callable, Mapping
 from tubedeck.errors import UsageError
 from tubedeck.game import resolve
 from tubedeck.play import CHANCE, Bot, Played, play_game
-from tubedeck.records import Schema
-from tubedeck.stats import percentile, quantile, wilson
+from tubedeck.records import Fold, Schema, spread  # noqa: F401 (spread: the games' extra figures)
 
 MAX_BOTS_TEXT = 1000
 
@@ -81,11 +78,6 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any]) -> tuple[str, 
 def bots_label(bots: tuple[str, ...]) -> str:
     """``greedy x4`` for a table of one bot, else the list: short enough for an 80-column line."""
     return f"{bots[0]} x{len(bots)}" if len(set(bots)) == 1 else ", ".join(bots)
-
-
-def spread(counts: Counter) -> dict:
-    """Median and the 10th / 90th percentiles of a value -> count table."""
-    return {"p10": quantile(counts, 0.1), "median": quantile(counts, 0.5), "p90": quantile(counts, 0.9)}
 
 
 def jsonable(action: Any) -> Any:
@@ -248,118 +240,75 @@ def simulate_command(target: str) -> Callable[..., Simulation]:
 # -- the summary ----------------------------------------------------------------------------------
 @dataclass
 class SimSummary:
-    """Records folded by their declared kinds (memory flat: value -> count tables)."""
+    """A simulation's figures: the records folded by their declared kinds (:class:`Fold`), plus
+    the game's own (``extra``)."""
 
     schema: Schema
     title: str
     players: int
     bots: tuple[str, ...]
     extra: Any = None
-    games: int = 0
-    no_winner: int = 0
-    wins: Counter = field(default_factory=Counter)  # by seat (shared wins split)
-    places: Counter = field(default_factory=Counter)  # by place in turn order
-    scores: dict = field(default_factory=dict)  # seat -> Counter of scores
-    measures: dict = field(default_factory=dict)  # field -> Counter
-    flags: Counter = field(default_factory=Counter)  # field -> true count
-    tallies: dict = field(default_factory=dict)  # field -> Counter of names
+    fold: Fold = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.fold = Fold(self.schema, self.players)
+
+    @property
+    def games(self) -> int:
+        return self.fold.records
 
     def add(self, record: dict) -> None:
-        self.games += 1
-        for f in self.schema.fields:
-            values = list(f.values(record))
-            if not values:
-                continue
-            v = values[0]
-            if f.kind == "winner":
-                if v is None:
-                    self.no_winner += 1
-                else:
-                    self.wins[v] += 1
-            elif f.kind == "winners":
-                for w in v:
-                    self.wins[w] += 1 / len(v)
-            elif f.kind == "place" and v is not None:
-                self.places[v] += 1
-            elif f.kind == "scores":
-                for seat, s in enumerate(v, 1):
-                    self.scores.setdefault(seat, Counter())[s] += 1
-            elif f.kind == "measure":
-                for x in values:
-                    if x is not None:
-                        self.measures.setdefault(f.name, Counter())[x] += 1
-            elif f.kind == "flag":
-                self.flags[f.name] += bool(v)
-            elif f.kind == "tally":
-                self.tallies.setdefault(f.name, Counter()).update(v)
+        self.fold.add(record)
         if self.extra is not None:
             self.extra.add(record)
 
     def failures(self) -> str | None:
-        why = [f"{self.no_winner} game(s) without a winner"] if self.no_winner else []
+        why = [f"{self.fold.no_winner} game(s) without a winner"] if self.fold.no_winner else []
         if self.extra is not None and self.extra.failures():
             why.append(self.extra.failures())
         return "; ".join(why) or None
 
     def as_dict(self) -> dict:
-        n = self.games
-        out: dict = {"games": n, "players": self.players, "bots": list(self.bots), "record": self.schema.as_dict()}
-        if self.schema.of("winner", "winners"):
-            out["no_winner"] = self.no_winner
-            out["wins_by_seat"] = {str(s): _share(self.wins.get(s, 0), n) for s in range(1, self.players + 1)}
+        d = {"games": self.games, "players": self.players, "bots": list(self.bots), **self.fold.figures()}
+        if "wins_by_seat" in d:
             by_bot: Counter = Counter()
-            for seat, w in self.wins.items():
+            for seat, w in self.fold.wins.items():
                 by_bot[self.bots[seat - 1]] += w
-            out["wins_by_bot"] = {b: round(w, 2) for b, w in by_bot.items()}
-        if self.places:
-            out["wins_by_place"] = {str(k): _share(self.places.get(k, 0), n) for k in range(1, self.players + 1)}
-        if self.scores:
-            out["scores_by_seat"] = {str(s): score_figures(c) for s, c in sorted(self.scores.items())}
-        for f in self.schema.of("measure"):
-            if f.name in self.measures:
-                out.setdefault("measures", {})[f.name] = {"label": f.label, "unit": f.unit,
-                                                          **spread(self.measures[f.name])}
-        for f in self.schema.of("flag"):
-            out.setdefault("flags", {})[f.name] = {"label": f.label, **_share(self.flags[f.name], n)}
-        for f in self.schema.of("tally"):
-            t = self.tallies.get(f.name, Counter())
-            out.setdefault("tallies", {})[f.name] = {"label": f.label,
-                                                     "per_game": {k: round(v / n, 3) for k, v in sorted(t.items())} if n else {}}
+            d["wins_by_bot"] = {b: round(w, 2) for b, w in by_bot.items()}
         if self.extra is not None:
-            out.update(self.extra.as_dict())
-        return out
+            d.update(self.extra.as_dict())
+        return d
 
     def describe(self) -> list[str]:
-        d = self.as_dict()
-        out = [f"{self.title}: {self.games} games, {self.players} player(s) ({bots_label(self.bots)})"
-               + (f", {self.no_winner} without a winner" if self.schema.of("winner") else "")]
-        for name, m in d.get("measures", {}).items():
-            out.append(f"  {m['label']}: median {m['median']} (10-90%: {m['p10']}-{m['p90']})")
-        for seat, s in d.get("scores_by_seat", {}).items():
-            out.append(f"  seat {seat} ({self.bots[int(seat) - 1]}) score: mean {s['mean']} "
-                       f"(95% interval {s['mean_interval95'][0]}-{s['mean_interval95'][1]}), median {s['median']} "
-                       f"(10-90%: {s['p10']}-{s['p90']})")
-        if self.players > 1 or self.schema.of("winner"):
-            for seat, w in d.get("wins_by_seat", {}).items():
-                out.append(f"  seat {seat} ({self.bots[int(seat) - 1]}): {_num(w['wins'])} wins "
-                           f"({_pct(w)})")
-            for k, w in d.get("wins_by_place", {}).items():
-                out.append(f"  {_ORDINAL.get(k, k + 'th')} in turn order: {_num(w['wins'])} wins ({_pct(w)})")
-        for name, f in d.get("flags", {}).items():
-            out.append(f"  {f['label']}: {100 * f['share']:.1f}% of games")
-        for name, t in d.get("tallies", {}).items():
-            out += _wrapped(f"  {t['label']} per game: ", [f"{k} {v}" for k, v in t["per_game"].items()])
-        if self.extra is not None:
-            out += self.extra.describe()
-        return out
+        return summary_lines(self.title, self.fold, self.bots) + (self.extra.describe() if self.extra is not None else [])
+
+
+def summary_lines(title: str, fold: Fold, bots: tuple[str, ...]) -> list[str]:
+    """A simulation's figures in words, by the declared kinds."""
+    d, players = fold.figures(), fold.players
+    head = f"{title}: {fold.records} games, {players} player(s) ({bots_label(bots)})"
+    if fold.schema.of("winner", "winners") and players > 1:
+        head += f", {fold.no_winner} without a winner"
+    out = [head]
+    for m in d.get("measures", {}).values():
+        out.append(f"  {m['label']}: median {m['median']} (10-90%: {m['p10']}-{m['p90']})")
+    for seat, s in d.get("scores_by_seat", {}).items():
+        lo, hi = s["mean_interval95"]
+        out.append(f"  seat {seat} ({bots[int(seat) - 1]}) {s['label']}: mean {s['mean']} (95% interval {lo}-{hi})")
+        out.append(f"    median {s['median']} (10-90%: {s['p10']}-{s['p90']}, range {s['min']}-{s['max']})")
+    if players > 1:
+        for seat, w in d.get("wins_by_seat", {}).items():
+            out.append(f"  seat {seat} ({bots[int(seat) - 1]}): {_num(w['count'])} wins ({_pct(w)})")
+        for k, w in d.get("wins_by_place", {}).items():
+            out.append(f"  {_ORDINAL.get(k, k + 'th')} in turn order: {_num(w['count'])} wins ({_pct(w)})")
+    for f in d.get("flags", {}).values():
+        out.append(f"  {f['label']}: {100 * f['share']:.1f}% of games")
+    for t in d.get("tallies", {}).values():
+        out += _wrapped(f"  {t['label']} per game: ", [f"{k} {v}" for k, v in t["per_record"].items()])
+    return out
 
 
 _ORDINAL = {"1": "1st", "2": "2nd", "3": "3rd"}
-
-
-def _share(k: float, n: int) -> dict:
-    lo, hi = wilson(k, n)
-    return {"wins": round(k, 2), "share": round(k / n, 4) if n else 0.0, "interval95": [round(lo, 4), round(hi, 4)]}
 
 
 def _num(x: float) -> str:
@@ -369,17 +318,6 @@ def _num(x: float) -> str:
 def _pct(w: dict) -> str:
     lo, hi = w["interval95"]
     return f"{100 * w['share']:.1f}%, 95% interval {100 * lo:.1f}-{100 * hi:.1f}%"
-
-
-def score_figures(counts: Counter) -> dict:
-    """Median, 10-90%, range and the mean with its 95% interval (normal, from the sample's spread)."""
-    values = sorted(counts.elements())
-    mean = statistics.fmean(values)
-    sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(len(values))
-    return {"games": len(values), "mean": round(mean, 2), "mean_interval95": [round(mean - half, 2), round(mean + half, 2)],
-            "median": percentile(values, 0.5), "p10": round(percentile(values, 0.1), 2),
-            "p90": round(percentile(values, 0.9), 2), "min": values[0], "max": values[-1]}
 
 
 def _wrapped(head: str, items: list[str], width: int = 78) -> list[str]:

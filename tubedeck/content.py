@@ -173,8 +173,9 @@ def read_toml(path: Path) -> dict:
         raise DataError([Problem(where, None, None, "file not found")]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError([Problem(where, None, None, f"cannot read the file: {exc}")]) from None
-    if _CONTROL.search(text.replace("\t", " ")):
-        line = text[: _CONTROL.search(text.replace("\t", " ")).start()].count("\n") + 1
+    control = _CONTROL.search(text.replace("\t", " "))
+    if control:
+        line = text[: control.start()].count("\n") + 1
         raise DataError([Problem(where, line, None, "contains a control character (NUL or the like)")])
     try:
         return tomllib.loads(text)

@@ -130,7 +130,7 @@ class Game:
         return players
 
 
-def resolve(target: str) -> Callable:
+def resolve(target: str) -> Any:
     """``"package.module:attribute"`` -> the object (imported on first use)."""
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)

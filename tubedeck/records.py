@@ -31,8 +31,12 @@ refused with a message to re-run, never misread.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
+
+from .stats import quantile, wilson
 
 KINDS = ("winner", "winners", "place", "scores", "measure", "flag", "status", "tally", "seat", "detail")
 CPSAT_STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")
@@ -168,3 +172,122 @@ class Schema:
     def as_dict(self) -> dict:
         return {"game": self.game, "mode": self.mode, "version": self.version, "what": self.what,
                 "fields": [{"name": f.name, "kind": f.kind, "label": f.label, "unit": f.unit} for f in self.fields]}
+
+
+# -- folding records by their kinds ----------------------------------------------------------------
+@dataclass
+class Fold:
+    """Records folded by their declared kinds, one at a time (memory flat: value -> count tables).
+    What ``simulate`` summaries and ``tubedeck report`` both show."""
+
+    schema: Schema
+    players: int
+    records: int = 0
+    no_winner: int = 0
+    wins: Counter[int] = field(default_factory=Counter)  # by seat (a shared win split among its seats)
+    places: Counter = field(default_factory=Counter)  # by place in turn order
+    scores: dict = field(default_factory=dict)  # seat -> Counter of scores
+    measures: dict = field(default_factory=dict)  # field name -> Counter of values
+    flags: dict = field(default_factory=dict)  # field name -> Counter of True/False
+    tallies: dict = field(default_factory=dict)  # field name -> Counter of names
+    statuses: dict = field(default_factory=dict)  # field name -> Counter of statuses
+    seats: dict = field(default_factory=dict)  # field name -> Counter of seats (who started)
+
+    def add(self, record: dict) -> None:
+        self.records += 1
+        for f in self.schema.fields:
+            values = list(f.values(record))
+            if not values:
+                continue
+            v = values[0]
+            if f.kind == "winner":
+                if v is None:
+                    self.no_winner += 1
+                else:
+                    self.wins[v] += 1
+            elif f.kind == "winners":
+                if not v:
+                    self.no_winner += 1
+                for w in v or ():
+                    self.wins[w] += 1 / len(v)  # type: ignore[assignment]  # a shared win splits
+            elif f.kind == "place":
+                if v is not None:
+                    self.places[v] += 1
+            elif f.kind == "scores":
+                for seat, s in enumerate(v or (), 1):
+                    self.scores.setdefault(seat, Counter())[s] += 1
+            elif f.kind in ("measure", "flag", "status", "seat"):
+                table = {"measure": self.measures, "flag": self.flags, "status": self.statuses,
+                         "seat": self.seats}[f.kind]
+                counts = table.setdefault(f.name, Counter())
+                for x in values:
+                    if x is not None:
+                        counts[x] += 1
+            elif f.kind == "tally" and isinstance(v, dict):
+                self.tallies.setdefault(f.name, Counter()).update(v)
+
+    def figures(self) -> dict:
+        """Every figure, structured: wins by seat and place with 95% intervals, scores per seat,
+        each measure with its label and unit, flags, tallies and statuses."""
+        n, s = self.records, self.schema
+        out: dict = {}
+        if s.of("winner", "winners"):
+            out["no_winner"] = self.no_winner
+            out["wins_by_seat"] = {str(k): share(self.wins.get(k, 0), n) for k in range(1, self.players + 1)}
+        if s.of("place"):
+            out["wins_by_place"] = {str(k): share(self.places.get(k, 0), n) for k in range(1, self.players + 1)}
+        if self.scores:
+            f = s.of("scores")[0]
+            out["scores_by_seat"] = {str(k): {"label": f.label, "unit": f.unit, **score_figures(c)}
+                                     for k, c in sorted(self.scores.items())}
+        for f in s.of("measure"):
+            c = self.measures.get(f.name)
+            if c:
+                out.setdefault("measures", {})[f.name] = {"label": f.label, "unit": f.unit, "values": sum(c.values()),
+                                                          **spread(c)}
+        for f in s.of("flag"):
+            c = self.flags.get(f.name)
+            if c:
+                out.setdefault("flags", {})[f.name] = {"label": f.label, **share(c.get(True, 0), sum(c.values()))}
+        for f in s.of("tally"):
+            t = self.tallies.get(f.name, Counter())
+            out.setdefault("tallies", {})[f.name] = {
+                "label": f.label, "per_record": {k: round(v / n, 3) for k, v in sorted(t.items())} if n else {}}
+        for f in s.of("status"):
+            c = self.statuses.get(f.name)
+            if c:
+                total = sum(c.values())
+                undecided = sum(c.get(u, 0) for u in UNDECIDED)
+                out.setdefault("statuses", {})[f.name] = {
+                    "label": f.label, "counts": {k: c.get(k, 0) for k in f.choices if c.get(k)},
+                    "undecided": share(undecided, total)}
+        for f in s.of("seat"):
+            c = self.seats.get(f.name)
+            if c:
+                out.setdefault("seats", {})[f.name] = {"label": f.label,
+                                                       "counts": {str(k): c.get(k, 0) for k in range(1, self.players + 1)}}
+        return out
+
+
+def share(k: float, n: int) -> dict:
+    """``k`` of ``n`` as a share with its 95% Wilson interval."""
+    lo, hi = wilson(k, n)
+    return {"count": round(k, 2), "of": n, "share": round(k / n, 4) if n else 0.0,
+            "interval95": [round(lo, 4), round(hi, 4)]}
+
+
+def spread(counts: Counter) -> dict:
+    """Median and the 10th / 90th percentiles of a value -> count table."""
+    return {"p10": quantile(counts, 0.1), "median": quantile(counts, 0.5), "p90": quantile(counts, 0.9)}
+
+
+def score_figures(counts: Counter) -> dict:
+    """Median, 10-90%, range and the mean with its 95% interval (normal, from the sample's
+    spread), from a score -> count table without listing the games."""
+    n = sum(counts.values())
+    mean = sum(v * c for v, c in counts.items()) / n
+    var = sum(c * (v - mean) ** 2 for v, c in counts.items()) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return {"games": n, "mean": round(mean, 2), "mean_interval95": [round(mean - half, 2), round(mean + half, 2)],
+            "median": quantile(counts, 0.5), "p10": quantile(counts, 0.1), "p90": quantile(counts, 0.9),
+            "min": min(counts), "max": max(counts)}

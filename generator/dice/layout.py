@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 from generator.sizes import Rect
@@ -80,7 +81,7 @@ def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> li
     pos = [list(p) for p in start]
     n = len(pos)
     conns = [(c.a, c.b, need(c.sections)) for c in board.connections]
-    for r in range(rounds):
+    for _ in range(rounds):
         moved = 0.0
         for a, b, want in conns:
             dx, dy = pos[b][0] - pos[a][0], pos[b][1] - pos[a][1]
@@ -182,12 +183,16 @@ def boxes(board: Board, at: list[Point]) -> list:
         (x1, y1), (x2, y2) = at[c.a], at[c.b]
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        for t in _box_places(c.sections, length,
-                             lambda t: _box_room((x1 + ux * t, y1 + uy * t), c.index, segs)):
+        for t in _box_places(c.sections, length, partial(_room_along, (x1, y1), (ux, uy), c.index, segs)):
             cx, cy = x1 + ux * t, y1 + uy * t
             out.append((c.index, tuple((cx + ux * sx * h - uy * sy * h, cy + uy * sx * h + ux * sy * h)
                                        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))))
     return out
+
+
+def _room_along(start: Point, direction: Point, index: int, segs: list, t: float) -> float:
+    """The room for a box ``t`` along a connection from ``start`` (``_box_room`` at that point)."""
+    return _box_room((start[0] + direction[0] * t, start[1] + direction[1] * t), index, segs)
 
 
 def rect_segment_distance(r: Rect, a: Point, b: Point) -> float:

@@ -10,6 +10,7 @@ engine's fonts, ruler and print settings like every other sheet.
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 from tubedeck.atomic import write_bytes
@@ -17,7 +18,7 @@ from tubedeck.errors import UsageError
 
 from ..document import Sheet
 from ..options import PrintOptions
-from .facts import Facts, read_facts
+from .facts import Facts, SchemaOf, read_facts
 from .plots import Plot, plots
 
 MAX_FILES = 12
@@ -30,7 +31,8 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 
 def header_rows(f: Facts) -> list[tuple[str, str]]:
-    return [("file", f.path.name)] + [(k, v if isinstance(v, str) else str(v)) for k, v in sorted(f.header.items())]
+    return [("file", f.path.name)] + [(k, v if isinstance(v, str) else json.dumps(v, sort_keys=True)[:200])
+                                      for k, v in sorted(f.header.items())]
 
 
 STYLE = """body{font-family:DejaVu Sans,Verdana,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;
@@ -74,9 +76,9 @@ def _figures_page(r: Facts, title: str):
     return figures
 
 
-def facts_sheet(results: Path) -> Sheet:
+def facts_sheet(results: Path, schema_of: SchemaOf) -> Sheet:
     """``build GAME --facts``: one page of a results file's run and headline figures."""
-    r = read_facts(results)
+    r = read_facts(results, schema_of)
     return Sheet("deck-facts", (_figures_page(r, f"Deck facts: {r.label}"),), title="Deck facts")
 
 
@@ -96,17 +98,18 @@ def report_sheet(runs: list[Facts], charts: list[Plot]) -> Sheet:
     return Sheet("report", tuple(pages), title=TITLE)
 
 
-def write_report(paths: list[Path], out: Path) -> list[Path]:
-    """Fold every results file, draw the plots once, write ``report.html`` and ``report.pdf``."""
+def write_report(paths: list[Path], out: Path, schema_of: SchemaOf) -> tuple[list[Path], list[Facts]]:
+    """Fold every results file by its declared record (``schema_of(header)``), draw the plots
+    once, write ``report.html`` and ``report.pdf``; returns the files written and the folds."""
     if not paths:
         raise UsageError("report needs at least one results file")
     if len(paths) > MAX_FILES:
         raise UsageError(f"report compares at most {MAX_FILES} results files, got {len(paths)}")
-    runs = [read_facts(Path(p)) for p in paths]
+    runs = [read_facts(Path(p), schema_of) for p in paths]
     charts = plots(runs)
     from ..engine import render
 
     page = out / "report.html"
     write_bytes(page, html_page(runs, charts).encode("utf-8"))
     render([report_sheet(runs, charts)], PrintOptions.parse(export="pdf"), out, root=out)
-    return [page, out / "report.pdf"]
+    return [page, out / "report.pdf"], runs

@@ -1,143 +1,147 @@
 """What a results file says, folded in one streaming pass (memory stays flat however many seeds).
 
-Any game's ``check`` or ``simulate`` file works: a header line, then one JSON object per seed. The
-fold knows the shapes the games write and reads them by key, not by game:
+Any game's ``check`` or ``simulate`` file works: a header line naming the game, mode and record
+version, then one JSON object per seed. The fold reads each record by the game's declared schema
+(:mod:`tubedeck.records`), never by guessing from field names: wins by seat and by place in turn
+order, scores, every measure with its label and unit, flags, tallies and solver statuses. Every
+record is validated against the declaration first (a count read from a file is bounded by it), and
+a file of another record version is refused with a message to re-run.
 
-* ``winner`` (1-based seat or null) and ``order`` (place in turn order): wins by seat and by
-  place, games without a winner;
-* ``status`` (a solver's): the share left undecided by a time limit (UNKNOWN, FEASIBLE);
-* ``winnable`` and ``first.turn``: the share of winnable deals and the earliest win's turn;
-* every other whole-number field (``turns``, ``rounds``, ``exchanges``...) and the same in each
-  ``players`` entry (``turn``, ``exchanges``): a distribution;
-* every true/false field (``fast``, ``fortune_last3``): a share.
+The engine layer does not read the registry: the caller hands over ``schema_of(header)``.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from tubedeck.errors import UsageError
-from tubedeck.stats import quantile, wilson
+from tubedeck.records import Fold, Schema, is_whole
 
 MAX_LINE = 1 << 20
-SKIP = {"seed", "winner", "order", "starter", "kind"}  # identities, not measures
-UNDECIDED = ("UNKNOWN", "FEASIBLE")
+MAX_PLAYERS = 64
+SchemaOf = Callable[[dict], Schema]
 
 
 @dataclass
 class Facts:
-    """One results file, folded."""
+    """One results file, folded by its declaration."""
 
     path: Path
     header: dict
-    records: int = 0
+    schema: Schema
+    fold: Fold
     seeds: tuple[int, int] | None = None
-    wins: Counter = field(default_factory=Counter)  # by seat (1-based)
-    places: Counter = field(default_factory=Counter)  # by place in turn order
-    no_winner: int = 0
-    statuses: Counter = field(default_factory=Counter)
-    winnable: Counter = field(default_factory=Counter)  # True / False / None
-    measures: dict[str, Counter] = field(default_factory=dict)
-    flags: dict[str, Counter] = field(default_factory=dict)
+    figures: dict = field(default_factory=dict)
+
+    @property
+    def records(self) -> int:
+        return self.fold.records
+
+    @property
+    def players(self) -> int:
+        return self.fold.players
 
     @property
     def label(self) -> str:
         h = self.header
-        parts = [h.get("game", "?"), h.get("mode", "check")]
-        parts += [str(h[k]) for k in ("scope", "map", "recipe") if h.get(k)]
-        if h.get("players"):
-            parts.append(f"{h['players']} players")
-        if h.get("bots"):
-            parts.append(",".join(sorted(set(h["bots"]))))
+        parts = [str(h.get("game", "?")), str(h.get("mode", "check"))]
+        parts += [str(h[k]) for k in ("scope", "map", "recipe") if isinstance(h.get(k), str) and h.get(k)]
+        parts.append(f"{self.players} player{'s' if self.players > 1 else ''}")
+        bots = h.get("bots")
+        if isinstance(bots, list) and bots:
+            parts.append(",".join(sorted({str(b) for b in bots})))
         return " · ".join(parts)
 
-    @property
-    def players(self) -> int:
-        return int(self.header.get("players") or max(self.wins, default=0) or 0)
-
     def add(self, record: dict) -> None:
-        self.records += 1
+        self.fold.add(record)
         seed = record.get("seed")
-        if isinstance(seed, int):
+        if isinstance(seed, int) and is_whole(seed):
             lo, hi = self.seeds or (seed, seed)
             self.seeds = (min(lo, seed), max(hi, seed))
-        if "winner" in record:
-            if isinstance(record["winner"], int):
-                self.wins[record["winner"]] += 1
-                if isinstance(record.get("order"), int):
-                    self.places[record["order"]] += 1
-            else:
-                self.no_winner += 1
-        if isinstance(record.get("status"), str):
-            self.statuses[record["status"]] += 1
-        if "winnable" in record:
-            self.winnable[record["winnable"]] += 1
-        first = record.get("first")
-        if isinstance(first, dict) and isinstance(first.get("turn"), int):
-            self._measure("first win turn", first["turn"])
-        for key, value in record.items():
-            self._take(key, value)
-        for p in record.get("players") or ():
-            if isinstance(p, dict):
-                for key, value in p.items():
-                    if key not in ("player", "order", "turns") and isinstance(value, int) and not isinstance(value, bool):
-                        self._measure(f"per player: {key}", value)
 
-    def _take(self, key: str, value) -> None:
-        if key in SKIP or key == "winnable":
-            return
-        if isinstance(value, bool):
-            self.flags.setdefault(key, Counter())[value] += 1
-        elif isinstance(value, int):
-            self._measure(key, value)
-
-    def _measure(self, key: str, value: int) -> None:
-        self.measures.setdefault(key, Counter())[value] += 1
+    def as_dict(self) -> dict:
+        return {"file": str(self.path), "game": self.schema.game, "mode": self.schema.mode, "what": self.schema.what,
+                "players": self.players, "records": self.records,
+                "seeds": list(self.seeds) if self.seeds else None, "header": self.header, **self.fold.figures()}
 
     def headline(self) -> list[tuple[str, str]]:
-        """(figure, value) rows: the figures a designer reads first, with 95% intervals."""
-        n, out = self.records, [("records", f"{self.records:,}")]
+        """(figure, value) rows in words: the figures a designer reads first, with 95% intervals."""
+        d = self.fold.figures()
+        out = [("records", f"{self.records:,} ({self.schema.what})")]
         if self.seeds:
             out.append(("seeds", f"{self.seeds[0]}-{self.seeds[1]}"))
-        decided = sum(v for k, v in self.winnable.items() if k is not None)
-        if decided:
-            k = self.winnable.get(True, 0)
-            lo, hi = wilson(k, decided)
-            out.append(("winnable", f"{100 * k / decided:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"))
-        if self.statuses:
-            u = sum(self.statuses.get(s, 0) for s in UNDECIDED)
-            out.append(("undecided (time limit)", f"{100 * u / n:.2f}% ({u})"))
-        if self.wins or self.no_winner:
-            out.append(("games without a winner", f"{self.no_winner}"))
-            for seat in range(1, self.players + 1):
-                k = self.wins.get(seat, 0)
-                lo, hi = wilson(k, n)
-                out.append((f"wins, seat {seat}", f"{100 * k / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"))
-        if self.places:
-            k = self.places.get(1, 0)
-            lo, hi = wilson(k, n)
-            out.append(("wins, first in turn order", f"{100 * k / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"))
-        for key, counts in self.measures.items():
-            out.append((f"{key}: median (10-90%)",
-                        f"{quantile(counts, 0.5)} ({quantile(counts, 0.1)}-{quantile(counts, 0.9)})"))
-        for key, counts in self.flags.items():
-            k, m = counts.get(True, 0), sum(counts.values())
-            out.append((f"{key}: share true", f"{100 * k / m:.1f}%"))
+        for s in d.get("statuses", {}).values():
+            out.append((s["label"], ", ".join(f"{k} {v:,}" for k, v in s["counts"].items())))
+            u = s["undecided"]
+            out.append(("undecided (a time limit cut the search short)", f"{100 * u['share']:.2f}% ({u['count']:g})"))
+        for f in d.get("flags", {}).values():
+            out.append((f["label"], _pct(f)))
+        if "wins_by_seat" in d:
+            if self.players > 1 or d.get("no_winner"):
+                out.append(("games without a winner", f"{d['no_winner']:,}"))
+            for seat, w in d["wins_by_seat"].items():
+                if self.players > 1:
+                    out.append((f"wins, seat {seat}", _pct(w)))
+        for place, w in d.get("wins_by_place", {}).items():
+            if self.players > 1:
+                out.append((f"wins, {_ORDINAL.get(place, place + 'th')} in turn order", _pct(w)))
+        for seat, s in d.get("scores_by_seat", {}).items():
+            lo, hi = s["mean_interval95"]
+            out.append((f"{s['label']}, seat {seat}", f"mean {s['mean']} ({lo}-{hi}), median {s['median']} "
+                                                       f"(10-90%: {s['p10']}-{s['p90']})"))
+        for m in d.get("measures", {}).values():
+            unit = f" ({m['unit']})" if m["unit"] else ""
+            out.append((f"{m['label']}{unit}", f"median {m['median']} (10-90%: {m['p10']}-{m['p90']})"))
+        for t in d.get("tallies", {}).values():
+            items = ", ".join(f"{k} {v}" for k, v in t["per_record"].items())
+            out.append((f"{t['label']}, per record", items or "none"))
+        for s in d.get("seats", {}).values():
+            out.append((s["label"], ", ".join(f"seat {k}: {v:,}" for k, v in s["counts"].items())))
         return out
 
 
-def read_facts(path: Path) -> Facts:
-    """Fold a results file; UsageError naming the file and line when it is not one."""
+_ORDINAL = {"1": "1st", "2": "2nd", "3": "3rd"}
+
+
+def _pct(w: dict) -> str:
+    lo, hi = w["interval95"]
+    return f"{100 * w['share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
+
+
+def _open_regular(path: Path):
+    """Open a results file for reading: a regular file only (a FIFO or /dev/zero would never end)."""
     try:
-        fh = open(path, "rb")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"{path}: not a regular file; results files are regular files")
+    return os.fdopen(fd, "rb")
+
+
+def _players(path: Path, header: dict) -> int:
+    p = header.get("players", 1)  # a par file (solo rounds) names no players
+    if not is_whole(p, 1, MAX_PLAYERS):
+        raise UsageError(f"{path}:1: the header's 'players' must be a whole number 1-{MAX_PLAYERS}, got {p!r}")
+    return p
+
+
+def read_facts(path: Path, schema_of: SchemaOf) -> Facts:
+    """Fold a results file; UsageError naming the file and line when it is not one of ours."""
     facts = None
-    with fh:
-        for number, raw in enumerate(fh, 1):
+    with _open_regular(path) as fh:
+        number = 0
+        while True:
+            raw = fh.readline(MAX_LINE + 1)
+            if not raw:
+                break
+            number += 1
             if not raw.strip():
                 continue
             if len(raw) > MAX_LINE:
@@ -151,8 +155,16 @@ def read_facts(path: Path) -> Facts:
             if facts is None:
                 if obj.get("kind") != "header":
                     raise UsageError(f"{path}:{number}: not a results file (no header line)")
-                facts = Facts(path, {k: v for k, v in obj.items() if k != "kind"})
+                header = {k: v for k, v in obj.items() if k != "kind"}
+                try:
+                    schema = schema_of(header)
+                except UsageError as exc:
+                    raise UsageError(f"{path}:{number}: {exc}") from None
+                facts = Facts(path, header, schema, Fold(schema, _players(path, header)))
                 continue
+            why = facts.schema.validate(obj, facts.players)
+            if why:
+                raise UsageError(f"{path}:{number}: not a record of {facts.schema.game} {facts.schema.mode} ({why})")
             facts.add(obj)
     if facts is None:
         raise UsageError(f"{path}: empty results file")
@@ -162,9 +174,9 @@ def read_facts(path: Path) -> Facts:
 def results_header(path: Path) -> dict | None:
     """The header of a results file, or None when it is not one (for finding a game's latest run)."""
     try:
-        with open(path, "rb") as fh:
+        with _open_regular(path) as fh:
             first = json.loads(fh.readline(MAX_LINE))
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError, UsageError):
         return None
     return first if isinstance(first, dict) and first.get("kind") == "header" else None
 

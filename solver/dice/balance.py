@@ -18,12 +18,13 @@ import io
 import statistics
 from pathlib import Path
 
+from solver.simulation import play
 from tubedeck.atomic import atomic_open
 from tubedeck.content import content
 from tubedeck.games.dice.edition import Edition, awards, load
 from tubedeck.network import Network
 
-from .simulate import evaluate_game
+from .simulate import PLAYING
 
 TABLES = (2, 3, 4)
 
@@ -35,7 +36,7 @@ def measure(edition: Edition, games: int) -> dict[tuple[str, str], tuple[float |
     total = 0
     for players in TABLES:
         for seed in range(games):
-            r = evaluate_game(edition, players, seed, ("greedy",) * players)
+            r = PLAYING.measure(play(PLAYING, edition, players, seed, ("greedy",) * players), edition)
             total += 1
             for key, t in zip(keys, r["line_first"] + r["zone_first"]):
                 if t is not None:

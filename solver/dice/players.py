@@ -1,17 +1,21 @@
-"""Players for Tube Dice as played (:mod:`tubedeck.games.dice.play`), seeded and deterministic:
+"""Players for Tube Dice as played (:mod:`tubedeck.games.dice.play`): each is ``bot(state, rng)``
+(:data:`tubedeck.play.Bot`; the edition comes from the state), deterministic given its seat's
+seeded stream ``rng``:
 
-* ``random``: a uniformly random legal action (seeded by the game seed, turn and seat), but never
-  declining when a use exists (declining for nothing only slows the game);
+* ``random``: a uniformly random legal action drawn from ``rng``, but never declining when a use
+  exists (declining for nothing only slows the game);
 * ``greedy``: the use that most raises a simple value of its own sheet: for every line and zone,
   its points times the square of the share of its stations and connections marked (a completion
   therefore scores its full high or low points), a little per connection marked, less the passes
   spent. Of equal values the first in a fixed order wins. The active player keeps the pair whose
-  best use is best;
+  best use is best. It draws nothing;
 * ``lookahead``: greedy's six best uses, each valued by itself plus the average best greedy value
-  of the next use over 12 sampled two-dice pairs (seeded), so a move that opens good next moves wins.
+  of the next use over 12 two-dice pairs drawn from ``rng`` (the same pairs for every choice of
+  one decision), so a move that opens good next moves wins.
 
 Bots read the same masks the rules engine does and return actions the engine accepts (a test
-replays every bot action through :meth:`State.apply` with the legality check on).
+replays every bot action through :meth:`State.apply` with the legality check on). They never read
+the rolls to come (``state.rolls``): what they see is :meth:`State.observation`'s.
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
 
 from tubedeck.games.dice.edition import Edition
 from tubedeck.games.dice.play import SKIP, Action, Sheet, State, keeps, pairs_of, use
+from tubedeck.play import Bot
 
 CONNECTION_VALUE = 0.15
 PASS_VALUE = 1.0  # besides the pass's own point at the end
@@ -166,7 +170,8 @@ def _best(edition: Edition, sheet: Sheet, dice, claimed):
     return max(found, key=lambda c: c[0]) if found else None
 
 
-def greedy_player(state: State, edition: Edition) -> Action:
+def greedy_player(state: State, rng: random.Random | None = None) -> Action:
+    edition = state.edition
     sheet = state.sheets[state.to_move]
     if state.phase == "keep":
         best, choice = None, None
@@ -185,12 +190,10 @@ SAMPLES = 12
 TOP = 6
 
 
-def _look(edition: Edition, state: State, sheet: Sheet, dice) -> tuple[float, tuple] | None:
+def _look(edition: Edition, state: State, sheet: Sheet, dice, samples) -> tuple[float, tuple] | None:
     found = sorted(candidates(edition, sheet, dice, state.claimed), key=lambda c: -c[0])[:TOP]
     if not found:
         return None
-    rng = random.Random(f"{state.seed}:{state.turn}:{state.to_move}:look")
-    samples = [(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(SAMPLES)]
     best = None
     for v, s, n, k, cost in found:
         after = use(edition.board, sheet, s, n, k, cost)
@@ -204,25 +207,25 @@ def _look(edition: Edition, state: State, sheet: Sheet, dice) -> tuple[float, tu
     return best
 
 
-def lookahead_player(state: State, edition: Edition) -> Action:
+def lookahead_player(state: State, rng: random.Random) -> Action:
+    edition = state.edition
     sheet = state.sheets[state.to_move]
+    samples = [(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(SAMPLES)]
     if state.phase == "keep":
         best, choice = None, None
         for keep in keeps(state.dice):
-            c = _look(edition, state, sheet, tuple(state.dice[i] for i in keep))
+            c = _look(edition, state, sheet, tuple(state.dice[i] for i in keep), samples)
             if c is not None and (best is None or c[0] > best[0]):
                 best, choice = c, (keep, *c[1])
         return choice if choice else (keeps(state.dice)[0], SKIP, 0, 0)
-    c = _look(edition, state, sheet, state.left)
+    c = _look(edition, state, sheet, state.left, samples)
     return ((), *c[1]) if c else ((), SKIP, 0, 0)
 
 
-def random_player(state: State, edition: Edition) -> Action:
-    rng = random.Random(f"{state.seed}:{state.turn}:{state.to_move}:{state.phase}")
-    legal = state.legal_actions(edition)
+def random_player(state: State, rng: random.Random) -> Action:
+    legal = state.legal_actions()
     real = [a for a in legal if a[1] != SKIP]
     return rng.choice(real or list(legal))
 
 
-Player = Callable[[State, Edition], Action]
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}
+PLAYERS: dict[str, Bot] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}

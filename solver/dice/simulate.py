@@ -1,213 +1,122 @@
-"""``tubedeck play dice`` and ``tubedeck simulate dice``: games played by bots to the end.
+"""``tubedeck play dice`` and ``tubedeck simulate dice``: what Tube Dice adds to the one driver
+(:mod:`solver.simulation`).
 
-A game is its seed plus the bots' actions (bots are deterministic), so a record replays exactly.
-``simulate`` runs many seeds through the resumable runner (:mod:`solver.runner`) and reports the
-game length in rounds (a round is one roll of the dice, which every player uses: the unit in which
-the game's length is set) and in turns as roller per player, the score spread,
-wins by seat with a 95% Wilson interval (ties split), and each line's and zone's completion rate
-and median first-completion roll (what ``python -m solver.dice.balance`` turns into points).
+A game is its seed plus the bots' actions (the seat streams are seeded), so a record replays
+exactly. The record (:data:`tubedeck.games.dice.records.SIMULATE`) counts the game's length in
+rolls (a turn is one roll of the dice, which every player uses) and in rounds (every seat has
+rolled once), the scores, the winners (ties share), and per line and zone the players completing
+it and the roll of its first completion; the summary adds each line's and zone's completion rate
+and median first-completion roll (what ``python -m solver.dice.balance`` turns into points) and
+the winner's margin over the last.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
 
-from solver.runner import percentile, whole
-from solver.simulation import parse_bots as shared_parse_bots, wilson
-from tubedeck.errors import UsageError
+from solver.simulation import Playing, play_command, simulate_command
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.dice.edition import Edition
-from tubedeck.games.dice.play import State, new_game
+from tubedeck.games.dice.play import State, new_game, plural
+from tubedeck.games.dice.records import SIMULATE
+from tubedeck.play import Played
+from tubedeck.records import spread
 
 from .players import PLAYERS
 
-
-def parse_bots(text: str, players: int) -> tuple[str, ...]:
-    return shared_parse_bots(str(text), players, PLAYERS)
+WIDTH = 76  # a position line, after the report's indent
 
 
-def play_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...], check: bool = False
-              ) -> tuple[State, list[tuple]]:
-    """Play one game; the log lists (turn, seat, action) of every decision (rolls included)."""
-    state, log = new_game(edition, players, seed), []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = ("roll", state.chance_outcome())
-            log.append((state.turn, -1, action))
-            state = state.apply(action, edition)
-            continue
-        action = PLAYERS[bots[state.to_move]](state, edition)
-        log.append((state.turn, state.to_move, action))
-        state = state.apply(action, edition, check=check)
-    return state, log
+def start(edition: Edition, players: int, seed: int, **variant) -> State:
+    return new_game(edition, players, seed)
 
 
-
-
-def evaluate_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...]) -> dict:
-    """One game as a results record: length, scores, winners, first completion roll per line/zone."""
-    state = new_game(edition, players, seed)
-    line_first = [None] * len(edition.lines)
-    zone_first = [None] * len(edition.zones)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(("roll", state.chance_outcome()), edition)
-            continue
-        turn = state.turn
-        state = state.apply(PLAYERS[bots[state.to_move]](state, edition), edition, check=False)
-        if state.turn != turn:  # a turn ended: note first completions
-            cl, cz = state.claimed
-            for i in range(len(line_first)):
-                if line_first[i] is None and cl >> i & 1:
-                    line_first[i] = state.turn
-            for i in range(len(zone_first)):
-                if zone_first[i] is None and cz >> i & 1:
-                    zone_first[i] = state.turn
-    scores = state.scores(edition)
+def measure(played: Played, edition: Edition, **variant) -> dict:
+    """A played game as its record: length, scores, winners, completions per line and zone."""
+    state: State = played.state
+    scores = state.scores()
     top = max(scores)
-    return {"rolls": state.turn, "turns_each": -(-state.turn // players), "scores": list(scores),
+    n = len(edition.lines)
+    return {"rolls": state.turn, "rounds": -(-state.turn // state.players), "scores": list(scores),
             "winners": [p + 1 for p, s in enumerate(scores) if s == top],
-            "lines": [len([1 for s in state.sheets if s.lines >> i & 1]) for i in range(len(line_first))],
-            "line_first": line_first, "zone_first": zone_first}
+            "lines": [sum(1 for s in state.sheets if s.lines >> i & 1) for i in range(n)],
+            "line_first": [f or None for f in state.firsts[:n]], "zone_first": [f or None for f in state.firsts[n:]]}
+
+
+def position(state: State) -> tuple[dict, list[str]]:
+    """Each sheet: its stations with their numbers, the lines and zones completed, the passes
+    left and the points (lines and zones, then the score with the passes)."""
+    ed: Edition = state.edition
+    board = ed.board
+    scores = state.scores()
+    sheets, lines = [], []
+    for seat, (sheet, score) in enumerate(zip(state.sheets, scores), 1):
+        stations = [(board.stations[i].name, n) for i, n in enumerate(sheet.nums) if n]
+        done = [board.lines[i].name for i in range(len(board.lines)) if sheet.lines >> i & 1]
+        zones = [board.zones[i].zone for i in range(len(board.zones)) if sheet.zones >> i & 1]
+        marked = sheet.marked.bit_count()
+        sheets.append({"seat": seat, "stations": {name: n for name, n in stations},
+                       "connections_marked": marked, "lines": done, "zones": zones,
+                       "passes_left": sheet.passes, "points": sheet.points, "score": score})
+        lines.append(f"player {seat}: {plural(score, 'point')} ({sheet.points} from lines and zones, "
+                     f"{plural(sheet.passes, 'pass', 'passes')} left)")
+        lines += wrapped("  stations: ", [f"{name} {n}" for name, n in stations] or ["none"])
+        lines.append(f"  connections marked: {marked} of {len(board.connections)}")
+        lines += wrapped("  lines completed: ", done or ["none"])
+        lines += wrapped("  zones completed: ", [str(z) for z in zones] or ["none"])
+    return {"rolls": state.turn, "sheets": sheets}, lines
+
+
+def wrapped(head: str, items: list[str], width: int = WIDTH) -> list[str]:
+    """``head`` then the items, comma-separated, over as many lines as keep within ``width``."""
+    out, line = [], head
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + len(piece) + 1 > width and line.strip() != head.strip():
+            out.append(line.rstrip())
+            line = " " * len(head)
+        line += piece + " "
+    out.append(line.rstrip())
+    return out
+
+
+def facts(edition: Edition) -> dict:
+    """The results header's facts: the map's scope and the pass track (a file of another is refused)."""
+    r = edition.rules
+    return {"scope": edition.board.scope.label, "passes": r.passes, "extra_passes": list(r.extra_passes)}
+
+
+def load_edition(data: str | None, options: dict) -> Edition:
+    return cached_edition(get("dice"), data, **options)
 
 
 @dataclass
-class GameReport:
-    edition: Edition
-    state: State
-    log: tuple
-    bots: tuple[str, ...]
+class Completions:
+    """Tube Dice's own figures: each line's and zone's completion rate and median first-completion
+    roll, and the winner's margin over the last (points)."""
 
-    def as_dict(self) -> dict:
-        return {"seed": self.state.seed, "players": self.state.players, "bots": list(self.bots),
-                "rolls": self.state.turn, "scores": list(self.state.scores(self.edition)),
-                "log": [[t, s + 1, list(a) if s >= 0 else [a[0], list(a[1])]] for t, s, a in self.log]}
-
-    def describe(self) -> list[str]:
-        b = self.edition.board
-        out = [f"Tube Dice, seed {self.state.seed}, {self.state.players} players ({', '.join(self.bots)})"]
-        for turn, seat, a in self.log:
-            if seat < 0:
-                out.append(f"roll {turn + 1}: {' '.join(map(str, a[1]))}")
-            elif a[1] < 0:
-                out.append(f"  player {seat + 1}: no use")
-            else:
-                out.append(f"  player {seat + 1}: {a[2]} in {b.stations[a[1]].name}, connections of {a[3]}")
-        scores = self.state.scores(self.edition)
-        out.append("scores: " + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(scores)))
-        return out
-
-
-def play_one(edition: Edition, players: int = 2, seed: int = 0, bots: str = "greedy") -> GameReport:
-    """The registry's ``play dice``."""
-    chosen = parse_bots(bots, players)
-    state, log = play_game(edition, players, seed, chosen, check=True)
-    return GameReport(edition, state, tuple(log), chosen)
-
-
-@dataclass(frozen=True)
-class Simulation:
-    """A picklable DealCheck over game seeds (:mod:`solver.runner`)."""
-
-    players: int
-    bots: tuple[str, ...]
-    data: str | None = None
-    options: tuple = ()
-
-    def edition(self) -> Edition:
-        return cached_edition(get("dice"), self.data, **dict(self.options))
-
-    def __call__(self) -> Callable[[int], dict]:
-        ed = self.edition()
-        return lambda seed: evaluate_game(ed, self.players, seed, self.bots)
-
-    def header(self) -> dict:
-        ed = self.edition()
-        return {"game": "dice", "mode": "simulate", "players": self.players, "bots": list(self.bots),
-                "scope": ed.board.scope.label, "passes": ed.rules.passes,
-                "extra_passes": list(ed.rules.extra_passes), "version": 2}
-
-    @property
-    def results_name(self) -> str:
-        return f"dice-sim-{'-'.join(self.bots)}-p{self.players}"
-
-    @property
-    def label(self) -> str:
-        return "dice games"
-
-    def summary(self) -> "SimSummary":
-        ed = self.edition()
-        return SimSummary(self.players, self.bots, tuple(l.name for l in ed.board.lines),
-                          tuple(f"zone {z.zone}" for z in ed.board.zones))
-
-    def decided(self, record: dict) -> bool:
-        return True
-
-    def validate(self, record: dict) -> str | None:
-        ed = self.edition()
-        if not whole(record.get("rolls"), 1, ed.rules.max_turns):
-            return "'rolls' out of range"
-        if not whole(record.get("turns_each"), 1, ed.rules.max_turns):
-            return "'turns_each' out of range"
-        scores = record.get("scores")
-        if not (isinstance(scores, list) and len(scores) == self.players and all(whole(s, 0) for s in scores)):
-            return "'scores' malformed"
-        if not all(whole(w, 1, self.players) for w in record.get("winners", [None])):
-            return "'winners' out of range"
-        for key, n in (("line_first", len(ed.lines)), ("zone_first", len(ed.zones)), ("lines", len(ed.lines))):
-            v = record.get(key)
-            if not (isinstance(v, list) and len(v) == n and all(x is None or whole(x, 0) for x in v)):
-                return f"'{key}' malformed"
-        return None
-
-
-def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,
-               bots: str = "greedy", **options) -> Simulation:
-    """The registry's ``simulate dice``."""
-    lo, hi = edition.rules.players_min, edition.rules.players_max
-    if not lo <= players <= hi:
-        raise UsageError(f"--players must be {lo}-{hi}, got {players}")
-    return Simulation(players, parse_bots(bots, players), data,
-                      tuple(sorted((k, v) for k, v in options.items() if v is not None)))
-
-
-@dataclass
-class SimSummary:
-    players: int
-    bots: tuple[str, ...]
     line_names: tuple[str, ...]
     zone_names: tuple[str, ...]
     games: int = 0
-    turns_each: Counter = field(default_factory=Counter)
-    rolls: Counter = field(default_factory=Counter)
-    scores: Counter = field(default_factory=Counter)
-    spread: Counter = field(default_factory=Counter)  # winner's score minus the lowest
-    wins: Counter = field(default_factory=Counter)  # by seat, ties split
     line_done: Counter = field(default_factory=Counter)
-    line_first: dict = field(default_factory=dict)
+    line_first: dict = field(default_factory=dict)  # line index -> Counter of rolls
     zone_done: Counter = field(default_factory=Counter)
     zone_first: dict = field(default_factory=dict)
+    margin: Counter = field(default_factory=Counter)  # the top score minus the lowest
+    players: int = 0
 
-    def add(self, r: dict) -> None:
+    def add(self, record: dict) -> None:
         self.games += 1
-        self.turns_each[r["turns_each"]] += 1
-        self.rolls[r["rolls"]] += 1
-        for s in r["scores"]:
-            self.scores[s] += 1
-        self.spread[max(r["scores"]) - min(r["scores"])] += 1
-        for w in r["winners"]:
-            self.wins[w] += 1 / len(r["winners"])
-        for i, t in enumerate(r["line_first"]):
-            if t is not None:
-                self.line_done[i] += 1
-                self.line_first.setdefault(i, Counter())[t] += 1
-        for i, t in enumerate(r["zone_first"]):
-            if t is not None:
-                self.zone_done[i] += 1
-                self.zone_first.setdefault(i, Counter())[t] += 1
+        self.margin[max(record["scores"]) - min(record["scores"])] += 1
+        self.players = len(record["scores"])
+        for done, first, firsts in ((self.line_done, self.line_first, record["line_first"]),
+                                    (self.zone_done, self.zone_first, record["zone_first"])):
+            for i, t in enumerate(firsts):
+                if t is not None:
+                    done[i] += 1
+                    first.setdefault(i, Counter())[t] += 1
 
     def failures(self) -> str | None:
         never = [n for i, n in enumerate(self.line_names) if not self.line_done[i]]
@@ -215,38 +124,41 @@ class SimSummary:
 
     def as_dict(self) -> dict:
         n = self.games or 1
-        return {"games": self.games, "players": self.players, "bots": list(self.bots),
-                "rounds": {"median": percentile(self.rolls, 0.5), "p10": percentile(self.rolls, 0.1),
-                           "p90": percentile(self.rolls, 0.9)},
-                "turns_each": {"median": percentile(self.turns_each, 0.5)},
-                "score": {"median": percentile(self.scores, 0.5), "p10": percentile(self.scores, 0.1),
-                          "p90": percentile(self.scores, 0.9)},
-                "spread": {"median": percentile(self.spread, 0.5), "p90": percentile(self.spread, 0.9)},
-                "wins_by_seat": {str(s): {"wins": round(self.wins.get(s, 0), 2),
-                                          "share": round(self.wins.get(s, 0) / n, 4),
-                                          "interval95": [round(x, 4) for x in wilson(self.wins.get(s, 0), self.games)]}
-                                 for s in range(1, self.players + 1)},
-                "lines": {name: {"completed": round(self.line_done[i] / n, 4),
-                                 "first_roll_median": percentile(self.line_first.get(i, Counter()), 0.5)}
-                          for i, name in enumerate(self.line_names)},
-                "zones": {name: {"completed": round(self.zone_done[i] / n, 4),
-                                 "first_roll_median": percentile(self.zone_first.get(i, Counter()), 0.5)}
-                          for i, name in enumerate(self.zone_names)}}
+
+        def rates(names, done, first) -> dict:
+            return {name: {"completed": round(done[i] / n, 4),
+                           "first_roll_median": spread(first[i])["median"] if i in first else None}
+                    for i, name in enumerate(names)}
+
+        out = {"lines": rates(self.line_names, self.line_done, self.line_first),
+               "zones": rates(self.zone_names, self.zone_done, self.zone_first)}
+        if self.margin:
+            out["margin"] = {"label": "the winner's score minus the last's", "unit": "points", **spread(self.margin)}
+        return out
 
     def describe(self) -> list[str]:
         d = self.as_dict()
-        r, s = d["rounds"], d["score"]
-        out = [f"Tube Dice: {self.games} games, {self.players} players ({', '.join(self.bots)})",
-               f"  length: median {r['median']} rounds (rolls; 10-90%: {r['p10']}-{r['p90']}), "
-               f"{d['turns_each']['median']} as roller each",
-               f"  scores: median {s['median']} (10-90%: {s['p10']}-{s['p90']}); winner minus last: median "
-               f"{d['spread']['median']}, 90% {d['spread']['p90']}"]
-        for seat, w in d["wins_by_seat"].items():
-            lo, hi = w["interval95"]
-            out.append(f"  seat {seat}: {w['wins']} wins ({100 * w['share']:.1f}%, 95% interval {100 * lo:.1f}-{100 * hi:.1f}%)")
+        out = []
+        if self.players > 1 and "margin" in d:
+            m = d["margin"]
+            out.append(f"  winner minus last: median {m['median']} points (10-90%: {m['p10']}-{m['p90']})")
         for kind in ("lines", "zones"):
             for name, v in d[kind].items():
                 first = v["first_roll_median"]
                 out.append(f"  {name}: completed in {100 * v['completed']:.0f}% of games"
                            + (f", first at roll {first} (median)" if first is not None else ""))
         return out
+
+
+def extra(edition: Edition, variant: dict) -> Completions:
+    return Completions(tuple(line.name for line in edition.board.lines),
+                       tuple(f"zone {z.zone}" for z in edition.board.zones))
+
+
+PLAYING = Playing(
+    game="dice", title="Tube Dice", bots=PLAYERS, record=SIMULATE, start=start, measure=measure,
+    edition=load_edition, position=position, facts=facts, extra=extra,
+)
+
+play_one = play_command("solver.dice.simulate:PLAYING")
+simulation = simulate_command("solver.dice.simulate:PLAYING")

@@ -72,8 +72,8 @@ def replay(edition: Edition, seed: int, rolls, moves) -> int:
     state = new_game(edition, 1, seed)
     at = {t: (s, n, k) for t, s, n, k in moves}
     while not state.is_terminal() and state.turn < len(rolls):
-        state = state.apply(("roll", rolls[state.turn]), edition)
-        legal = state.legal_actions(edition)
+        state = state.apply(("roll", rolls[state.turn]))
+        legal = state.legal_actions()
         want = at.get(state.turn)
         if want is None:
             action = legal[0]
@@ -83,9 +83,9 @@ def replay(edition: Edition, seed: int, rolls, moves) -> int:
             if not options:
                 raise AssertionError(f"the solver's move {want} at turn {state.turn + 1} is illegal")
             # the keep that leaves most passes
-            action = max(options, key=lambda a: state.apply(a, edition, check=False).sheets[0].passes)
-        state = state.apply(action, edition)
-    return state.scores(edition)[0]
+            action = max(options, key=lambda a: state.apply(a, check=False).sheets[0].passes)
+        state = state.apply(action)
+    return state.scores()[0]
 
 
 def _then_cp_sat(first: ModelResult, cp: ModelResult) -> ModelResult:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import time
 
-
 LEAVES = 300  # covers a schedule check tries before giving up (then it does not cut)
 
 

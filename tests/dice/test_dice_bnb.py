@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli, write_dataset
 from solver.dice import bnb
 from solver.dice.model import ModelResult, solve_sequence
 from solver.dice.search import best_score
 from solver.dice.solve import _then_cp_sat, replay, solve_rolls
 from tubedeck.games.dice.edition import load
 from tubedeck.network import Network
+
+from conftest import run_cli, write_dataset
 
 TINYCITY = Path(__file__).resolve().parent.parent / "data" / "tinycity"
 

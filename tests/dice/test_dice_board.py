@@ -7,12 +7,13 @@ from collections import Counter
 
 import pytest
 
-from conftest import run_cli, toy_dataset, write_dataset
 from tubedeck.errors import DataError, UsageError
 from tubedeck.games.dice.board import derive_board
 from tubedeck.games.dice.edition import load, roll_sequence
 from tubedeck.games.dice.recipe import load_recipe
 from tubedeck.network import Network
+
+from conftest import run_cli, toy_dataset, write_dataset
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 

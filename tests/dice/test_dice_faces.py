@@ -93,7 +93,7 @@ def test_circles_boxes_and_connections_have_room(ed):
         assert sum(1 for k, _ in lay.boxes if k == c.index) == c.sections
     for i, p in enumerate(lay.at):
         assert area.x <= p[0] <= area.right and area.y <= p[1] <= area.top
-        for j, q in enumerate(lay.at[:i]):
+        for q in lay.at[:i]:
             assert math.hypot(p[0] - q[0], p[1] - q[1]) > 2 * RADIUS + BOX
 
 

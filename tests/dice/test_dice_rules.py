@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
+from solver.dice.players import PLAYERS
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import load
 from tubedeck.games.dice.play import SKIP, Sheet, State, blank_sheet, new_game, use, uses
 from tubedeck.network import Network
-
-from solver.dice.players import PLAYERS
-from solver.dice.simulate import play_game
+from tubedeck.play import CHANCE, play_game, replay
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def ed():
 
 
 def rolled(ed, players=2, dice=(1, 2, 3, 4, 5), seed=0) -> State:
-    return new_game(ed, players, seed).apply(("roll", dice), ed)
+    return new_game(ed, players, seed).apply(("roll", dice))
 
 
 def first_use(ed, sheet: Sheet, sections: int, number: int = 3) -> Sheet:
@@ -31,20 +31,20 @@ def first_use(ed, sheet: Sheet, sections: int, number: int = 3) -> Sheet:
 def test_first_use_only_on_the_star(ed):
     s = rolled(ed)
     assert s.to_move == 0 and s.phase == "keep"
-    assert {a[1] for a in s.legal_actions(ed)} == {SKIP, ed.board.star}
+    assert {a[1] for a in s.legal_actions()} == {SKIP, ed.board.star}
 
 
 def test_the_active_player_keeps_two_and_the_others_use_two_of_the_other_three(ed):
     s = rolled(ed, players=3, dice=(6, 6, 1, 2, 3))
     s = dataclasses.replace(s, sheets=tuple(blank_sheet(ed.board, 0) for _ in range(3)))
-    keep_66 = next(a for a in s.legal_actions(ed) if a[0] == (0, 1) and a[1] == SKIP)
-    after = s.apply(keep_66, ed)
+    keep_66 = next(a for a in s.legal_actions() if a[0] == (0, 1) and a[1] == SKIP)
+    after = s.apply(keep_66)
     assert after.left == (1, 2, 3) and after.phase == "use" and after.to_move == 1
     # the others use any 2 of 1, 2, 3 (one as station, one as connections), never a kept 6
     sections_at_star = {k for _, k, _ in ed.board.masks.at[ed.board.star]}
-    got = {(a[2], a[3]) for a in after.legal_actions(ed) if a[1] != SKIP}
+    got = {(a[2], a[3]) for a in after.legal_actions() if a[1] != SKIP}
     assert got == {(n, k) for n in (1, 2, 3) for k in (1, 2, 3) if n != k and k in sections_at_star}
-    after2 = after.apply(after.legal_actions(ed)[0], ed)
+    after2 = after.apply(after.legal_actions()[0])
     assert after2.to_move == 2 and after2.left == (1, 2, 3)
 
 
@@ -106,8 +106,8 @@ def test_passes_change_a_die_by_one_each_never_past_1_or_6(ed):
     # the passes spent come off the sheet
     s = rolled(ed, players=1, dice=(far, far, far, far, far))
     s = dataclasses.replace(s, sheets=(blank_sheet(b, 5),))
-    a = next(a for a in s.legal_actions(ed) if a[1] != SKIP and a[3] == k)
-    assert s.apply(a, ed).sheets[0].passes == 5 - abs(far - k) - abs(far - a[2])
+    a = next(a for a in s.legal_actions() if a[1] != SKIP and a[3] == k)
+    assert s.apply(a).sheets[0].passes == 5 - abs(far - k) - abs(far - a[2])
 
 
 def _complete_but_one(ed, line: int) -> tuple[Sheet, tuple]:
@@ -133,20 +133,20 @@ def test_line_completion_high_first_ties_share_then_low(ed):
     st = rolled(ed, players=3, dice=(n, k, n, k, 6))
     st = dataclasses.replace(st, sheets=(sheet, sheet, blank_sheet(ed.board, 0)))
     a = ((0, 1), s, n, k)
-    st = st.apply(a, ed)
-    st = st.apply(((), s, n, k), ed)
-    st = st.apply(((), SKIP, 0, 0), ed)
+    st = st.apply(a)
+    st = st.apply(((), s, n, k))
+    st = st.apply(((), SKIP, 0, 0))
     high, low = ed.lines[line].high, ed.lines[line].low
     zone_pts = sum(z.high for z, zz in zip(ed.zones, range(len(ed.zones))) if st.sheets[0].zones >> zz & 1)
     assert st.sheets[0].points - zone_pts == high and st.sheets[1].points - zone_pts == high  # ties share
     assert st.claimed[0] & 1
     # a later completion scores low: next roll, player 2 rolls, player 3 completes the line
     later = dataclasses.replace(st, sheets=(st.sheets[0], st.sheets[1], sheet))
-    later = later.apply(("roll", (n, k, 6, n, k)), ed)
+    later = later.apply(("roll", (n, k, 6, n, k)))
     assert later.to_move == 1
-    later = later.apply(((0, 2), SKIP, 0, 0), ed)
-    later = later.apply(((), s, n, k), ed)
-    later = later.apply(((), SKIP, 0, 0), ed)
+    later = later.apply(((0, 2), SKIP, 0, 0))
+    later = later.apply(((), s, n, k))
+    later = later.apply(((), SKIP, 0, 0))
     assert later.sheets[2].points == low
 
 
@@ -166,16 +166,16 @@ def test_game_ends_after_the_turn_a_player_completes_enough_lines(ed):
     st = rolled(ed, players=2, dice=(1, 1, 1, 1, 1))
     st = dataclasses.replace(st, sheets=(every, blank_sheet(b, 0)))
     k = b.masks.at[b.star][0][1]
-    st = st.apply(((0, 1), b.star, 1, k), ed, check=False)
+    st = st.apply(((0, 1), b.star, 1, k), check=False)
     assert not st.is_terminal() and st.phase == "use"  # the others still use this roll
-    st = st.apply(((), SKIP, 0, 0), ed)
-    assert st.is_terminal() and st.returns(ed)[0] > 0
+    st = st.apply(((), SKIP, 0, 0))
+    assert st.is_terminal() and st.returns()[0] > 0
 
 
 def test_score_counts_points_and_unused_passes(ed):
     st = rolled(ed, players=1)
     st = dataclasses.replace(st, sheets=(blank_sheet(ed.board, 3)._replace(points=7),), phase="over")
-    assert st.scores(ed) == (7 + 3 * ed.rules.pass_points,)
+    assert st.scores() == (7 + 3 * ed.rules.pass_points,)
 
 
 def test_later_seats_start_with_their_extra_passes_and_score_them_unused(ed):
@@ -187,7 +187,7 @@ def test_later_seats_start_with_their_extra_passes_and_score_them_unused(ed):
         assert tuple(s.passes for s in st.sheets) == tuple(r.passes + r.extra_passes[k] for k in range(players))
     assert new_game(ed, 1, 0).sheets[0].passes == r.passes  # solo = seat 1: the solver's passes
     over = dataclasses.replace(new_game(ed, 4, 0), phase="over")
-    assert over.scores(ed) == tuple(r.pass_points * (r.passes + e) for e in r.extra_passes)
+    assert over.scores() == tuple(r.pass_points * (r.passes + e) for e in r.extra_passes)
     # the extra passes spend like any other: reading a 1 as a 6 (5 passes) is open to seat 4, not seat 1
     sheets = new_game(ed, 4, 0).sheets
     assert sheets[0].passes < 5 <= sheets[3].passes
@@ -199,34 +199,34 @@ def test_later_seats_start_with_their_extra_passes_and_score_them_unused(ed):
 def test_illegal_actions_are_refused(ed):
     st = rolled(ed)
     with pytest.raises(UsageError):
-        st.apply(((0, 1), 0 if ed.board.star else 1, 1, 1), ed)
+        st.apply(((0, 1), 0 if ed.board.star else 1, 1, 1))
     with pytest.raises(UsageError):
-        new_game(ed, 2, 0).apply(("roll", (7, 1, 1, 1, 1)), ed)
+        new_game(ed, 2, 0).apply(("roll", (7, 1, 1, 1, 1)))
     with pytest.raises(UsageError):
         new_game(ed, 9, 0)
 
 
 def test_replay_gives_the_same_log_and_state(ed):
-    a, log_a = play_game(ed, 3, 11, ("greedy", "random", "lookahead"), check=True)
-    b, log_b = play_game(ed, 3, 11, ("greedy", "random", "lookahead"), check=True)
-    assert log_a == log_b and a == b
-    replayed = new_game(ed, 3, 11)
-    for _, _, action in log_a:
-        replayed = replayed.apply(action, ed)
-    assert replayed == a and replayed.is_terminal()
+    bots = [PLAYERS[b] for b in ("greedy", "random", "lookahead")]
+    a = play_game(new_game(ed, 3, 11), bots, 11)
+    b = play_game(new_game(ed, 3, 11), bots, 11)
+    assert a.moves == b.moves and a.state == b.state
+    replayed = replay(new_game(ed, 3, 11), [m.action for m in a.moves])
+    assert replayed == a.state and replayed.is_terminal()
 
 
 def test_random_games_never_get_stuck_and_bots_play_legally(ed):
     for seed in range(12):
         st = new_game(ed, 1 + seed % 4, seed)
         bots = ("random", "greedy", "lookahead", "random")
+        streams = [random.Random(f"{seed}:{p}") for p in range(4)]
         while not st.is_terminal():
-            if st.is_chance_node():
-                st = st.apply(("roll", st.chance_outcome()), ed)
+            if st.current_player() == CHANCE:
+                st = st.apply(st.dealt_outcome())
                 continue
-            legal = st.legal_actions(ed)
+            legal = st.legal_actions()
             assert legal
-            action = PLAYERS[bots[st.to_move]](st, ed)
+            action = PLAYERS[bots[st.to_move]](st, streams[st.to_move])
             assert action in legal
-            st = st.apply(action, ed)
+            st = st.apply(action)
         assert st.turn <= ed.rules.max_turns

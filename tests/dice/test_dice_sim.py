@@ -6,12 +6,14 @@ import json
 
 import pytest
 
-from conftest import run_cli
 from solver.dice.balance import difficulty
-from solver.dice.simulate import evaluate_game, parse_bots, simulation
+from solver.dice.simulate import PLAYING, simulation
+from solver.simulation import parse_bots, play
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import awards, load
 from tubedeck.network import Network
+
+from conftest import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -19,30 +21,46 @@ def ed():
     return load(Network.load())
 
 
+def game(ed, players, seed, bots):
+    return PLAYING.measure(play(PLAYING, ed, players, seed, bots), ed)
+
+
 def test_bots_are_deterministic_and_greedy_beats_random(ed):
-    assert evaluate_game(ed, 3, 4, ("greedy",) * 3) == evaluate_game(ed, 3, 4, ("greedy",) * 3)
+    assert game(ed, 3, 4, ("greedy", "random", "lookahead")) == game(ed, 3, 4, ("greedy", "random", "lookahead"))
     wins = {"greedy": 0.0, "random": 0.0}
     for s in range(10):
         for bots in (("greedy", "random"), ("random", "greedy")):
-            r = evaluate_game(ed, 2, s, bots)
+            r = game(ed, 2, s, bots)
             for w in r["winners"]:
                 wins[bots[w - 1]] += 1 / len(r["winners"])
     assert wins["greedy"] > wins["random"]
-    assert parse_bots("greedy,random", 3) == ("greedy", "random", "greedy")
+    assert parse_bots("greedy,random", 3, PLAYING.bots) == ("greedy", "random", "greedy")
     with pytest.raises(UsageError):
-        parse_bots("clever", 2)
+        parse_bots("clever", 2, PLAYING.bots)
 
 
-def test_simulation_summary_reports_length_spread_seats_and_completions(ed, tmp_path, capsys):
+def test_simulation_summary_reports_length_scores_seats_and_completions(ed, tmp_path, capsys):
     code, out, _ = run_cli(capsys, "simulate", "dice", "--games", "12", "--players", "3", "--results",
                            str(tmp_path / "r.jsonl"), "--no-progress", "--json")
     d = json.loads(out)
     assert code == 0 and d["games"] == 12
-    assert d["rounds"]["median"] and set(d["wins_by_seat"]) == {"1", "2", "3"}
-    assert abs(sum(w["wins"] for w in d["wins_by_seat"].values()) - 12) < 0.01  # ties split
+    m = d["measures"]
+    assert m["rolls"]["unit"] == "rolls" and m["rounds"]["unit"] == "rounds"
+    assert m["rounds"]["median"] == -(-m["rolls"]["median"] // 3)  # ceil(rolls / players), one per game
+    assert set(d["wins_by_seat"]) == {"1", "2", "3"} and set(d["scores_by_seat"]) == {"1", "2", "3"}
+    assert d["scores_by_seat"]["1"]["unit"] == "points"
+    assert abs(sum(w["count"] for w in d["wins_by_seat"].values()) - 12) < 0.01  # ties split
     assert set(d["lines"]) == {l.name for l in ed.board.lines} and "zone 1" in d["zones"]
+    assert d["margin"]["unit"] == "points"
     header = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
     assert header["extra_passes"] == list(ed.rules.extra_passes)  # a file from another pass track is refused
+    assert header["version"] == 3 and header["mode"] == "simulate"
+    # the words: rolls are rolls, rounds are rounds
+    code, out, _ = run_cli(capsys, "simulate", "dice", "--games", "12", "--players", "3", "--results",
+                           str(tmp_path / "r.jsonl"), "--no-progress")
+    assert code == 0
+    assert "rolls of the dice played" in out and "rounds played" in out and "winner minus last" in out
+    assert "rounds (rolls" not in out and "as roller" not in out
     with pytest.raises(UsageError):
         simulation(ed, 5)
 

@@ -7,13 +7,14 @@ import json
 
 import pytest
 
-from conftest import run_cli, write_dataset
 from solver.dice.model import pair_cost, solve_sequence
 from solver.dice.search import best_score
 from solver.dice.solve import replay, solve_rolls
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import load
 from tubedeck.network import Network
+
+from conftest import run_cli, write_dataset
 
 
 def with_passes(ed, passes):

@@ -8,10 +8,12 @@ dataset is skipped with a note: NotApplicable).
 
 from __future__ import annotations
 
+import inspect
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Callable, Optional
 
 import typer
 
@@ -20,10 +22,13 @@ from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import Game, edition, network, resolve
 from tubedeck.games import registry
 
+if TYPE_CHECKING:
+    from generator import PrintOptions
+
 from .options import DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json
 
 
-def _opt(name: str, kind, default, *flags: str, help: str, **extra) -> "inspect.Parameter":  # noqa: F821
+def _opt(name: str, kind, default, *flags: str, help: str, **extra) -> inspect.Parameter:
     return parameter(name, Annotated[kind, typer.Option(*flags, help=help, **extra)], default)
 
 
@@ -59,7 +64,7 @@ _PRINT_NAMES = [p.name for p in PRINT_PARAMETERS]
 class BuildJob:
     """What a build command received: checked print options, output directory, dataset, format."""
 
-    options: "object"  # generator.PrintOptions
+    options: "PrintOptions"
     out: Path
     data: Optional[Path] = None
     as_json: bool = False
@@ -91,6 +96,7 @@ def documents_of(game: Game, job: BuildJob, **options) -> list:
     """Build the game's edition (once per process) and hand it to its faces. An edition's
     ``notes`` (say, which generated-map candidates were refused) go to stderr, not with --json."""
     ed = edition(game, job.data, **options)
+    assert game.faces is not None, game.id
     docs = resolve(game.faces)(ed, job.options)
     if not job.as_json:
         for note in getattr(ed, "notes", ()):
@@ -100,7 +106,7 @@ def documents_of(game: Game, job: BuildJob, **options) -> list:
 
 def buildable() -> dict[str, Callable[[BuildJob], list]]:
     """What ``build all`` builds: every registered game with faces, default options."""
-    return {g.id: (lambda job, g=g: documents_of(g, job)) for g in registry().values() if g.faces}
+    return {g.id: partial(documents_of, g) for g in registry().values() if g.faces}
 
 
 # -- manifest ---------------------------------------------------------------------------------
@@ -183,7 +189,9 @@ def facts_document(game: Game):
     if latest is None:
         raise UsageError(f"--facts: no results of {game.id} in {CHECKS}/; run 'tubedeck check {game.id}' or "
                          f"'tubedeck simulate {game.id}' first")
-    return facts_sheet(latest)
+    from tubedeck.games import record_schema
+
+    return facts_sheet(latest, record_schema)
 
 
 CALIBRATION_NAMES = ("paper", "duplex", "back_offset", "mode", "out", "as_json")

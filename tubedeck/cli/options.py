@@ -33,8 +33,9 @@ def declared(option: Option) -> inspect.Parameter:
         kind = Optional[str]
     help_ = option.help + (f" One of: {', '.join(option.choices)}." if option.choices else "")
     names = [option.flag] + ([option.short] if option.short else [])
-    extra = {"dir_okay": False} if option.type == "path" else {}
-    return parameter(option.name, Annotated[kind, typer.Option(*names, help=help_, **extra)],
+    opt = typer.Option(*names, help=help_, dir_okay=False) if option.type == "path" else \
+        typer.Option(*names, help=help_)
+    return parameter(option.name, Annotated[kind, opt],
                      ... if option.required else option.default)
 
 
@@ -71,7 +72,7 @@ def command(name: str, doc: str, params: list[inspect.Parameter], body) -> Any:
 
     fn.__name__ = name.replace("-", "_")
     fn.__doc__ = doc
-    fn.__signature__ = inspect.Signature(params)
+    fn.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # what typer reads
     fn.__annotations__ = {p.name: p.annotation for p in params}
     return fn
 

@@ -25,10 +25,11 @@ def _merge(values: dict) -> None:
 
 def _report(values: dict) -> None:
     from generator.report import write_report
+    from tubedeck.games import record_schema
 
-    written = write_report(list(values["files"]), values["out"])
+    written, runs = write_report(list(values["files"]), values["out"], record_schema)
     if values["as_json"]:
-        print_json({"files": [str(p) for p in written]})
+        print_json({"written": [str(p) for p in written], "files": [r.as_dict() for r in runs]})
     else:
         print_lines([f"wrote {p}" for p in written])
 

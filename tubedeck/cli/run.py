@@ -60,10 +60,10 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
     """``"2/8"`` -> (2, 8); UsageError otherwise."""
     if text is None:
         return None
-    k, slash, n = text.partition("/")
-    if not (slash and whole(k.strip()) and whole(n.strip())):
+    left, slash, right = text.partition("/")
+    if not (slash and whole(left.strip()) and whole(right.strip())):
         raise UsageError(f"--shard must be K/N (e.g. 2/8), got {text!r}")
-    k, n = int(k), int(n)
+    k, n = int(left), int(right)
     if not 1 <= k <= n <= MAX_SHARDS:
         raise UsageError(f"--shard K/N needs 1 <= K <= N <= {MAX_SHARDS}, got {text!r}")
     return k, n

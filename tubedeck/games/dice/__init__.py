@@ -3,7 +3,8 @@
 Modules: :mod:`.recipe` (``data/dice/recipe.toml``: the map cut and the rules values),
 :mod:`.scope`, :mod:`.board` (stations, connections with 1-6 sections, lines, zones, star),
 :mod:`.edition` (points per line and zone, seeded rolls), :mod:`.play` (the rules as a state
-machine). Faces: ``generator/dice/``; bots, simulation and the solo solver: ``solver/dice/``.
+machine), :mod:`.records` (the declared simulate record). Faces: ``generator/dice/``; bots,
+simulation and the solo solver: ``solver/dice/``.
 """
 
 from tubedeck.game import Command, Game, Option
@@ -51,8 +52,10 @@ GAME = Game(
     ),
     simulations=(
         Command("dice", "solver.dice.simulate:simulation", kind="deals", count_flag="--games",
-                help="Simulate N games with bots: length, score spread, wins by seat, line and zone completions.",
+                help="Simulate N games with bots: length in rolls and rounds, scores, wins by seat, line and zone "
+                     "completions.",
                 options=(Option("bots", BOTS, default="greedy"),),
-                example=("--games", "3", "--players", "2")),
+                example=("--games", "3", "--players", "2"),
+                records=("tubedeck.games.dice.records:SIMULATE",)),
     ),
 )

@@ -1,10 +1,14 @@
-"""Tube Dice as played: the rules as an immutable state machine (the OpenSpiel shape).
+"""Tube Dice as played: the rules as an immutable state machine (:class:`tubedeck.play.State`).
 
-A :class:`State` says whose decision it is (:meth:`State.is_chance_node` for the roll of the
-dice), lists :meth:`State.legal_actions` and returns the next state from :meth:`State.apply`;
-:meth:`State.is_terminal` and :meth:`State.returns` (each player's score) end it. The roll is the
-chance event: :func:`new_game` fixes a seeded roll sequence, so a game is its seed plus its
-decisions, and replaying them gives the same log.
+:func:`new_game` binds the edition to the game; a :class:`State` says whose decision it is
+(:meth:`State.current_player`: :data:`~tubedeck.play.CHANCE` for the roll of the dice, the seat
+deciding, :data:`~tubedeck.play.TERMINAL` once over), lists :meth:`State.legal_actions` and
+returns the next state from :meth:`State.apply`; :meth:`State.returns` (each player's score) ends
+it. The roll is the chance event: :meth:`State.chance_outcomes` are the 252 distinct rolls of 5
+dice (sorted, with their probabilities), and :func:`new_game` fixes a seeded roll sequence whose
+roll :meth:`State.dealt_outcome` gives, so a seeded game is its seed plus its decisions, and
+replaying them gives the same log. :meth:`State.describe` says an action in a player's words
+("keeps 3 and 5: writes 4 in Bank and marks its connections of 2 sections (1 pass)").
 
 A turn, in the text's words: the active player "roll[s] all 5 of the six-sided dice", keeps 2
 and uses them; "all other players can use any 2 of the three remaining dice"; then the next
@@ -36,16 +40,21 @@ Decisions where the text is silent or ambiguous (each has a test in ``tests/dice
 * **Score**: line and zone points plus ``pass_points`` per unused pass; ``returns`` are scores.
 
 Actions are tuples ``(keep, station, number, sections)``: ``keep`` the dice indices the active
-player keeps (``()`` for the others), ``station`` -1 for declining.
+player keeps (``()`` for the others), ``station`` -1 for declining; a roll is ``("roll", dice)``.
+A turn is one roll of the dice, which every player uses: the game counts rolls (``roll 7``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from itertools import combinations
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from functools import cache
+from itertools import combinations, combinations_with_replacement
+from math import factorial
 from typing import NamedTuple
 
 from tubedeck.errors import UsageError
+from tubedeck.play import CHANCE, TERMINAL
 
 from .board import Board
 from .edition import Edition
@@ -116,6 +125,28 @@ def uses(board: Board, sheet: Sheet, dice: tuple[int, ...]) -> dict[tuple[int, i
     return out
 
 
+def use_cost(board: Board, sheet: Sheet, dice: tuple[int, ...], station: int, number: int, sections: int) -> int | None:
+    """``uses(board, sheet, dice).get((station, number, sections))`` for one use, without listing
+    the others: the fewest passes, or None when the use is not open to ``sheet``."""
+    if not (type(station) is int and type(number) is int and type(sections) is int
+            and 0 <= station < len(sheet.nums) and 1 <= number <= 6):
+        return None
+    at = board.masks.at[station]
+    fixed = sheet.nums[station]
+    if not sheet.filled:
+        if station != board.star:
+            return None
+    elif fixed:
+        if number != fixed:
+            return None
+    elif not any(sheet.marked >> c & 1 for c, _, _ in at):  # not at the end of a marked connection
+        return None
+    if not any(k == sections for _, k, _ in at):
+        return None
+    cost = min((abs(a - number) + abs(b - sections) for a, b in pairs_of(dice)), default=None)
+    return cost if cost is not None and cost <= sheet.passes else None
+
+
 def use(board: Board, sheet: Sheet, station: int, number: int, sections: int, cost: int) -> Sheet:
     """The sheet after writing ``number`` in ``station`` (if empty) and marking its connections
     with ``sections`` sections; completed lines and zones are flagged (points come at turn end)."""
@@ -143,9 +174,10 @@ def lines_target(edition: Edition) -> int:
 
 @dataclass(frozen=True)
 class State:
+    edition: Edition = field(compare=False, repr=False)  # bound at new_game: no method takes it
     players: int
     sheets: tuple[Sheet, ...]
-    rolls: tuple[tuple[int, ...], ...]  # the seeded chance outcomes, turn 1 first
+    rolls: tuple[tuple[int, ...], ...] = field(repr=False)  # the seeded chance outcomes, roll 1 first
     seed: int = 0
     turn: int = 0  # rolls made before this one
     active: int = 0  # the player who rolls this turn
@@ -155,58 +187,82 @@ class State:
     left: tuple[int, ...] = ()  # the dice the others use
     before: tuple[tuple[int, int], ...] = ()  # each sheet's (lines, zones) at the start of this turn
     claimed: tuple[int, int] = (0, 0)  # lines, zones completed by someone before this turn
+    firsts: tuple[int, ...] = ()  # per line, then per zone: the roll (1-based) of its first completion, 0 not yet
 
-    # -- the OpenSpiel shape ------------------------------------------------------------------
-    def is_chance_node(self) -> bool:
-        return self.phase == "roll"
+    # -- the play contract (tubedeck.play.State) -----------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == "roll":
+            return CHANCE
+        return TERMINAL if self.phase == "over" else self.to_move
 
-    def chance_outcome(self) -> tuple[int, ...]:
-        """The seeded roll for this turn."""
-        return self.rolls[self.turn]
+    def chance_outcomes(self) -> tuple[tuple[Action, float], ...]:
+        """Every distinct roll (the dice sorted) with its probability; empty unless rolling."""
+        return roll_outcomes(self.edition.rules.dice) if self.phase == "roll" else ()
+
+    def dealt_outcome(self) -> Action | None:
+        """The seeded roll of this turn (the dice in the order rolled), else None."""
+        return ("roll", self.rolls[self.turn]) if self.phase == "roll" else None
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
-    def scores(self, edition: Edition) -> tuple[int, ...]:
-        pp = edition.rules.pass_points
+    def scores(self) -> tuple[int, ...]:
+        """Each player's points: lines and zones circled plus ``pass_points`` per unused pass."""
+        pp = self.edition.rules.pass_points
         return tuple(s.points + pp * s.passes for s in self.sheets)
 
-    def returns(self, edition: Edition) -> tuple[float, ...]:
+    def returns(self) -> tuple[float, ...]:
         """Each player's score (0s before the end)."""
-        return tuple(float(x) for x in self.scores(edition)) if self.is_terminal() else (0.0,) * self.players
+        return tuple(float(x) for x in self.scores()) if self.is_terminal() else (0.0,) * self.players
 
-    def legal_actions(self, edition: Edition) -> tuple[Action, ...]:
+    def legal_actions(self) -> tuple[Action, ...]:
+        board = self.edition.board
         if self.phase == "keep":
             out: list[Action] = []
             sheet = self.sheets[self.to_move]
             for keep in keeps(self.dice):
                 kept = tuple(self.dice[i] for i in keep)
                 out.append((keep, SKIP, 0, 0))
-                out += [(keep, s, n, k) for (s, n, k) in sorted(uses(edition.board, sheet, kept))]
+                out += [(keep, s, n, k) for (s, n, k) in sorted(uses(board, sheet, kept))]
             return tuple(out)
         if self.phase == "use":
-            found = uses(edition.board, self.sheets[self.to_move], self.left)
+            found = uses(board, self.sheets[self.to_move], self.left)
             return ((), SKIP, 0, 0), *(((), s, n, k) for (s, n, k) in sorted(found))
         return ()
 
-    def apply(self, action: Action, edition: Edition, check: bool = True) -> "State":
+    def apply(self, action: Action, check: bool = True) -> "State":
         """The state after ``action`` (a roll ``("roll", dice)`` at a chance node). UsageError if
         illegal; ``check=False`` skips the test (bots pass actions they took from ``uses``)."""
+        edition = self.edition
         if self.phase == "roll":
-            if action[0] != "roll" or len(action[1]) != edition.rules.dice or not all(1 <= d <= 6 for d in action[1]):
-                raise UsageError(f"{action!r} is not a roll of {edition.rules.dice} dice")
-            return replace(self, dice=tuple(action[1]), phase="keep", to_move=self.active,
+            n = edition.rules.dice
+            if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "roll"
+                    and isinstance(action[1], tuple) and len(action[1]) == n
+                    and all(type(d) is int and 1 <= d <= 6 for d in action[1])):
+                raise UsageError(f"{action!r} is not a roll of {n} dice")
+            return replace(self, dice=action[1], phase="keep", to_move=self.active,
                            before=tuple((s.lines, s.zones) for s in self.sheets))
         if self.phase == "over":
             raise UsageError("the game is over")
-        if check and action not in self.legal_actions(edition):
+        if check and not (isinstance(action, tuple) and len(action) == 4):
             raise UsageError(f"{action!r} is not a legal action for player {self.to_move + 1}")
         keep, station, number, sections = action
-        dice = tuple(self.dice[i] for i in keep) if self.phase == "keep" else self.left
+        if self.phase == "keep":
+            if check and keep not in keeps(self.dice):
+                raise UsageError(f"{action!r} is not a legal action for player {self.to_move + 1}")
+            dice = tuple(self.dice[i] for i in keep)
+        else:
+            if check and keep != ():
+                raise UsageError(f"{action!r} is not a legal action for player {self.to_move + 1}")
+            dice = self.left
         sheets = self.sheets
-        if station != SKIP:
-            cost = uses(edition.board, sheets[self.to_move], dice)[(station, number, sections)] if check else \
-                cost_of(sheets[self.to_move], dice, number, sections, edition.board)
+        if station != SKIP or (check and (number, sections) != (0, 0)):
+            if check:  # what legal_actions lists, for the one use asked
+                cost = use_cost(edition.board, sheets[self.to_move], dice, station, number, sections)
+                if cost is None:
+                    raise UsageError(f"{action!r} is not a legal action for player {self.to_move + 1}")
+            else:
+                cost = cost_of(sheets[self.to_move], dice, number, sections, edition.board)
             sheet = use(edition.board, sheets[self.to_move], station, number, sections, cost)
             sheets = sheets[:self.to_move] + (sheet,) + sheets[self.to_move + 1:]
         state = replace(self, sheets=sheets)
@@ -218,9 +274,10 @@ class State:
         nxt = (self.to_move + 1) % self.players
         if nxt != self.active:
             return replace(state, phase="use", to_move=nxt)
-        return state._end_turn(edition)
+        return state._end_turn()
 
-    def _end_turn(self, edition: Edition) -> "State":
+    def _end_turn(self) -> "State":
+        edition = self.edition
         lines_claimed, zones_claimed = self.claimed
         new_lines, new_zones = 0, 0
         sheets = []
@@ -236,11 +293,81 @@ class State:
                     new_zones |= 1 << i
             sheets.append(sheet._replace(points=pts) if pts != sheet.points else sheet)
         turn = self.turn + 1
+        firsts = self.firsts
+        fresh = (new_lines & ~lines_claimed) | (new_zones & ~zones_claimed) << len(edition.lines)
+        if fresh:
+            firsts = tuple(turn if fresh >> i & 1 else f for i, f in enumerate(firsts))
         target = lines_target(edition)
         over = any(bin(s.lines).count("1") >= target for s in sheets) or turn >= min(len(self.rolls), edition.rules.max_turns)
         return replace(self, sheets=tuple(sheets), turn=turn, claimed=(lines_claimed | new_lines, zones_claimed | new_zones),
                        phase="over" if over else "roll", to_move=-1, active=(self.active + 1) % self.players,
-                       dice=(), left=())
+                       dice=(), left=(), firsts=firsts)
+
+    # -- words ------------------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        """``rolls 3 3 5 1 6``; ``keeps 3 and 5: writes 4 in Bank and marks its connections of 2
+        sections (1 pass)``; ``uses no dice``."""
+        if action[0] == "roll":
+            return "rolls " + " ".join(map(str, action[1]))
+        keep, station, number, sections = action
+        dice = tuple(self.dice[i] for i in keep) if keep else self.left
+        if station == SKIP:
+            what = "uses no dice"
+        else:
+            sheet = self.sheets[self.to_move]
+            name = self.edition.board.stations[station].name
+            cost = cost_of(sheet, dice, number, sections, self.edition.board)
+            what = (f"uses the {number} in {name}" if sheet.nums[station] else f"writes {number} in {name}") \
+                + f" and marks its connections of {plural(sections, 'section')}" \
+                + (f" ({plural(cost, 'pass', 'passes')})" if cost else "")
+        return f"keeps {' and '.join(map(str, dice))}: {what}" if keep else what
+
+    def clock(self) -> str:
+        """``roll 7 (player 3 rolls)``; ``over after 18 rolls`` at the end."""
+        if self.phase == "over":
+            return f"over after {plural(self.turn, 'roll')}"
+        return f"roll {self.turn + 1} (player {self.active + 1} rolls)"
+
+    def observation(self, seat: int) -> dict:
+        """What ``seat`` (0-based) sees: everything but the rolls to come (the seed fixes them).
+        Stations, connections, lines and zones by their index on the edition's board."""
+        return {"seat": seat, "players": self.players, "roll": self.turn + (self.phase != "over"),
+                "roller": self.active, "to_move": self.current_player(), "phase": self.phase,
+                "dice": list(self.dice), "left": list(self.left),
+                "claimed": {"lines": bits(self.claimed[0]), "zones": bits(self.claimed[1])},
+                "sheets": [{"numbers": list(s.nums), "marked": bits(s.marked), "passes": s.passes,
+                            "lines": bits(s.lines), "zones": bits(s.zones), "points": s.points}
+                           for s in self.sheets],
+                "completed_before_this_roll": [{"lines": bits(lb), "zones": bits(zb)} for lb, zb in self.before]}
+
+
+def bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out, i = [], 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+@cache
+def roll_outcomes(dice: int) -> tuple[tuple[Action, float], ...]:
+    """The distinct rolls of ``dice`` six-sided dice (sorted values) with their multinomial
+    probabilities: 252 for 5 dice, summing to 1."""
+    total = 6 ** dice
+    out = []
+    for roll in combinations_with_replacement(range(1, 7), dice):
+        ways = factorial(dice)
+        for c in Counter(roll).values():
+            ways //= factorial(c)
+        out.append((("roll", roll), ways / total))
+    return tuple(out)
 
 
 def cost_of(sheet: Sheet, dice: tuple[int, ...], number: int, sections: int, board: Board) -> int:
@@ -260,10 +387,12 @@ def keeps(dice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
 
 
 def new_game(edition: Edition, players: int, seed: int) -> State:
-    """Blank sheets, each seat's passes (the recipe's ``passes`` plus ``extra_passes`` for its seat: later
-    seats get more, against seat 1's advantage of rolling first and most), the seeded rolls; seat 1 rolls first."""
+    """The game bound to ``edition``: blank sheets, each seat's passes (the recipe's ``passes`` plus
+    ``extra_passes`` for its seat: later seats get more, against seat 1's advantage of rolling first
+    and most), the seeded rolls; seat 1 rolls first."""
     rules = edition.rules
     if not rules.players_min <= players <= rules.players_max:
         raise UsageError(f"--players must be {rules.players_min}-{rules.players_max}, got {players}")
     rolls = edition.rolls(seed).turns
-    return State(players, tuple(blank_sheet(edition.board, rules.passes_of(p)) for p in range(players)), rolls, seed)
+    return State(edition, players, tuple(blank_sheet(edition.board, rules.passes_of(p)) for p in range(players)),
+                 rolls, seed, firsts=(0,) * (len(edition.lines) + len(edition.zones)))

@@ -155,8 +155,8 @@ def load_recipe(path: Path | str | None = None) -> Recipe:
     if rules is not None:
         _check_rules(rules, where, problems)
     if points is not None:
-        if not 1 <= points.min_high <= points.max_high:
-            problems.append(Problem(where, None, "points.min_high", "must be 1..max_high"))
+        if not 1 <= points.min_high <= points.max_high <= 1000:
+            problems.append(Problem(where, None, "points.min_high", "must be 1..max_high, and max_high at most 1000"))
         if not (points.scale > 0 and 0 < points.low_share <= 1):
             problems.append(Problem(where, None, "points.scale", "scale must be > 0 and low_share in (0, 1]"))
     if text is not None:
@@ -227,8 +227,8 @@ def _check_rules(r: Rules, where: str, problems: list[Problem]) -> None:
             bad(key, "must be at least 1")
     if r.max_turns > 10_000:
         bad("max_turns", "at most 10000")
-    if not 0 <= r.passes <= 30 or r.pass_points < 0:
-        bad("passes", "passes must be 0-30 and pass_points >= 0")
+    if not 0 <= r.passes <= 30 or not 0 <= r.pass_points <= 100:
+        bad("passes", "passes must be 0-30 and pass_points 0-100")
     elif r.extra_passes and r.passes + r.extra_passes[-1] > 30:
         bad("extra_passes", f"a seat's passes (passes + extra) must be at most 30, got {r.passes + r.extra_passes[-1]}")
 
