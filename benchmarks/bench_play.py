@@ -16,9 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.klm.simulate import Simulation as KlmSimulation  # noqa: E402
-from solver.oneday.simulate import Simulation as OneDaySimulation  # noqa: E402
 from solver.runner import run_deals  # noqa: E402
+from solver.simulation import Simulation  # noqa: E402
 
 
 def rate(job, games: int, workers: int) -> tuple[float, object]:
@@ -34,15 +33,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--oneday-games", type=int, default=60)
     args = ap.parse_args()
-    jobs = ((KlmSimulation(4, ("greedy",) * 4), args.games, "Keep London Moving, greedy"),
-            (OneDaySimulation(4, ("strong",) * 4), args.oneday_games, "One Day in London, strong"))
+    jobs = ((Simulation("solver.klm.simulate:PLAYING", 4, ("greedy",) * 4), args.games, "Keep London Moving, greedy"),
+            (Simulation("solver.oneday.simulate:PLAYING", 4, ("strong",) * 4), args.oneday_games,
+             "One Day in London, strong"))
     for job, games, name in jobs:
         job.edition()  # built before timing, as a command does before its first game
         for workers in (1, 2):
             r, summary = rate(job, games, workers)
             d = summary.as_dict()
             print(f"{name}, 4 players, workers={workers}: {r:7.1f} games/s over {games} games "
-                  f"(median {d['median_turns']} turns)")
+                  f"(median {d['measures']['turns']['median'] if 'measures' in d else d['median_turns']} turns)")
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ def build_adversary(deck: StationDeck, players: int, last_turn: int, paths: list
             m.add(sum(x[s, p, k] for k in range(1, turns[p] + 1)) == own[s])
         late: dict[tuple[str, str, int], cp_model.IntVar] = {}
 
-        def edge_late(a: str, b: str, t: int) -> cp_model.IntVar:
+        def edge_late(a: str, b: str, t: int, late=late, p=p) -> cp_model.IntVar:
             key = (a, b, t)
             if key not in late:
                 v = late[key] = m.new_bool_var(f"late_{a}_{b}_p{p}_t{t}")
@@ -105,7 +105,7 @@ def build_adversary(deck: StationDeck, players: int, last_turn: int, paths: list
             return late[key]
 
         for path in paths:
-            edges = [tuple(sorted(e)) for e in zip(path, path[1:])]
+            edges = [tuple(sorted(e)) for e in zip(path, path[1:], strict=False)]
             reasons = [~own[s] for s in path]
             for t, allowed in ((deadline + 1 - i, i) for i in range(PATH - 1)):
                 if t > turns[p]:

@@ -14,11 +14,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from solver.cpsat import check_time_limit
-from solver.runner import STATUSES, percentile, whole
+from solver.runner import percentile
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.klm.edition import Edition
+from tubedeck.games.klm.records import CHECK
 from tubedeck.games.klm.setup import check_players
 
 from .model import OUTSIDE, deal_record, solve_deal
@@ -38,7 +39,6 @@ def solve_with(engine: str, adjacency, d, path: int, time_limit: float, termini:
     return solve_deal(adjacency, d, path, time_limit, termini)
 
 
-
 @dataclass(frozen=True)
 class KlmCheck:
     """Everything a worker needs to check deals: picklable; the results file's header."""
@@ -54,11 +54,10 @@ class KlmCheck:
 
     def header(self) -> dict:
         ed = self.edition()
-        return {"game": "klm", "scope": ed.scope.label, "players": self.players, "stations": len(ed.deck),
-                "data": ed.network.source, "outside": list(OUTSIDE), "version": 2,  # 2: Termini per the glossary
-                "rules": asdict(ed.rules),
-                "time_limit": self.time_limit,  # an UNKNOWN under one limit is not one under another
-                "engine": self.engine}
+        return CHECK.header(scope=ed.scope.label, players=self.players, stations=len(ed.deck),
+                            data=ed.network.source, outside=list(OUTSIDE), rules=asdict(ed.rules),
+                            time_limit=self.time_limit,  # an UNKNOWN under one limit is not one under another
+                            engine=self.engine)
 
     @property
     def results_name(self) -> str:
@@ -76,30 +75,9 @@ class KlmCheck:
         return record["status"] == "OPTIMAL"
 
     def validate(self, record: dict) -> str | None:
-        """What is impossible in a stored record (an edited or foreign line), or None."""
-        p = self.players
-        if record.get("status") not in STATUSES:
-            return f"unknown status {record.get('status')!r}"
-        if record.get("winnable") not in (True, False, None):
-            return "'winnable' must be true, false or null"
-        if not whole(record.get("window"), 0) or not whole(record.get("starter"), 1, p):
-            return "'window' or 'starter' out of range"
-        players = record.get("players")
-        if not isinstance(players, list) or len(players) != p:
-            return f"expected {p} players"
-        path = self.edition().rules.path
-        for k, a in enumerate(players, 1):
-            if not isinstance(a, dict) or a.get("player") != k or not whole(a.get("order"), 1, p):
-                return f"player {k}: bad 'player' or 'order'"
-            if a.get("status") not in STATUSES or not whole(a.get("turns"), 0):
-                return f"player {k}: bad 'status' or 'turns'"
-            turn, route = a.get("turn"), a.get("path")
-            if turn is not None and not (whole(turn, 1, a["turns"]) and isinstance(route, list) and len(route) == path):
-                return f"player {k}: a win on turn {turn!r} of {a['turns']} with a path of {len(route or [])}"
-        first = record.get("first")
-        if (first is None) != (record["winnable"] is not True):
-            return "'first' disagrees with 'winnable'"
-        return None
+        """What is impossible in a stored record (an edited or foreign line), or None: the
+        declaration (:data:`tubedeck.games.klm.records.CHECK`) and its rule."""
+        return CHECK.validate(record, self.players)
 
     def __call__(self) -> Callable[[int], dict]:
         ed = self.edition()

@@ -82,8 +82,8 @@ def solve_deal_paths(adjacency: dict[str, tuple[str, ...]], d: Deal, path: int,
             continue
         _, local = found
         stations = tuple(pr.stations[i] for i in local)
-        arrival = dict(zip(pr.stations, pr.arrival))
-        schedule = earliest_schedule([(max(arrival[a], arrival[b]), a, b) for a, b in zip(stations, stations[1:])])
+        arrival = dict(zip(pr.stations, pr.arrival, strict=True))
+        schedule = earliest_schedule([(max(arrival[a], arrival[b]), a, b) for a, b in zip(stations, stations[1:], strict=False)])
         turn = schedule[-1][0]
         answers.append(PlayerAnswer(pr.seat, pr.order, pr.turns, "OPTIMAL", turn, (turn - 1) * d.players + pr.order,
                                     stations, schedule))

@@ -1,9 +1,11 @@
 """Players for Keep London Moving as played (:mod:`tubedeck.games.klm.play`).
 
-Every player is a pure function of the state (and the game's seed), so a game replays exactly.
-They read only what the rules show the table: hands are open (rule 3.2), the stocks are not.
+Every player is ``bot(state, rng) -> action`` (:data:`tubedeck.play.Bot`): the edition comes
+from the state, and ``rng`` is the seat's own seeded stream, so a game replays exactly. They never
+read the stocks' order; ``greedy`` and ``strong`` do read the other hands (the full state), which
+:meth:`~tubedeck.games.klm.play.State.observation` would hide.
 
-* ``random``: a uniformly random legal action (seeded by the game seed and the moment).
+* ``random``: a uniformly random legal action, drawn from ``rng``.
 * ``greedy``: one rule list, checked in order: a Connection that wins; make an own Disabled card
   Active; stop an opponent one Connection from winning (Disable a card of their longest path, or
   block their Connections); draw more cards; the Connection that makes the longest path (then
@@ -23,12 +25,10 @@ from typing import Callable
 
 from tubedeck.games.klm.play import END, PASS, Action, State
 
-Player = Callable[[State], Action]
+Player = Callable[[State, random.Random], Action]
 
 
-def random_player(state: State) -> Action:
-    rng = random.Random(f"{state.seed}:{state.turn}:{state.phase}:{state.to_move}:{len(state.fortune_plays)}:"
-                        f"{state.connections}:{len(state.hands[state.to_move])}")
+def random_player(state: State, rng: random.Random) -> Action:
     return rng.choice(state.legal_actions())
 
 
@@ -105,7 +105,7 @@ def _best_connect(state: State, connects: list[Action]) -> Action | None:
     return max(connects, key=score, default=None)
 
 
-def greedy_player(state: State) -> Action:
+def greedy_player(state: State, rng: random.Random) -> Action:
     actions = state.legal_actions()
     if state.phase == "unlucky":
         return _unlucky(state)
@@ -218,9 +218,9 @@ def _value(state: State, seat: int) -> float:
     return theirs - mine
 
 
-def strong_player(state: State) -> Action:
+def strong_player(state: State, rng: random.Random) -> Action:
     if state.phase != "play":
-        return greedy_player(state)
+        return greedy_player(state, rng)
     me = state.to_move
     best, best_value = END, _value(state, me)
     for a in state.legal_actions():

@@ -200,8 +200,8 @@ def test_bad_recipes_are_messages(tmp_path, capsys, edit, words):
 
 
 @pytest.mark.parametrize("mutate, words", [
-    (lambda r: r.pop("players"), "expected 2 players"),
-    (lambda r: r.update(status="MAYBE"), "unknown status"),
+    (lambda r: r.pop("players"), "'players' missing"),
+    (lambda r: r.update(status="MAYBE"), "'status' must be one of OPTIMAL"),
     (lambda r: r["players"][0].update(turn=10**6, path=["a"] * 5), "a win on turn 1000000"),
     (lambda r: r.update(seed="seven"), "whole-number 'seed'"),
     (lambda r: r.update(seed=-4), "whole-number 'seed'"),

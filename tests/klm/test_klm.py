@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 
 from tubedeck.errors import DataError, UsageError
-from tubedeck.names import fold
 from tubedeck.games.klm.cards import build_deck, fortune_deck, load_fortune
 from tubedeck.games.klm.rules import load_rules
 from tubedeck.games.klm.setup import Deal, deal
+from tubedeck.names import fold
 
 RULES = load_rules().rules
 from tubedeck.games.klm.scope import Scope, parse_scope

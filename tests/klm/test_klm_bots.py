@@ -1,19 +1,23 @@
-"""Keep London Moving's bots and the simulator: deterministic players, a strength order, the
+"""Keep London Moving's bots and the simulator: seeded players, a strength order, the
 ``play`` / ``simulate`` commands, and the perfect-foresight checker as a bound on real games."""
 
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from conftest import run_cli as run
 from solver.klm.model import solve_deal
 from solver.klm.players import PLAYERS, need
-from solver.klm.simulate import fortune_decided, play_game, record
+from solver.klm.simulate import PLAYING, fortune_decided, record
+from solver.simulation import play
 from tubedeck.game import edition
 from tubedeck.games import get
 from tubedeck.games.klm.play import new_game
+from tubedeck.play import play_game
+
+from conftest import run_cli as run
 
 
 @pytest.fixture(scope="module")
@@ -21,31 +25,42 @@ def core():
     return edition(get("klm"), scope="zone 1")
 
 
+def game(ed, players, seed, bots):
+    """One game by the named bots, as ``simulate`` plays it."""
+    return play(PLAYING, ed, players, seed, tuple(bots))
+
+
 def test_bots_are_deterministic(core):
     for bots in (("random",) * 3, ("greedy",) * 3):
-        a, log_a = play_game(core, 3, 4, bots)
-        b, log_b = play_game(core, 3, 4, bots)
-        assert log_a == log_b and a == b
+        a, b = game(core, 3, 4, bots), game(core, 3, 4, bots)
+        assert a.moves == b.moves and a.state == b.state
+
+
+def test_random_draws_from_its_stream(core):
+    s = new_game(core, 2, 1)  # Unlucky Hand: two choices
+    picks = {PLAYERS["random"](s, random.Random(k)) for k in range(20)}
+    assert len(picks) > 1 and picks <= set(s.legal_actions())
 
 
 def test_greedy_beats_random(core):
     wins = {"greedy": 0, "random": 0}
     for seed in range(30):
-        s, _ = play_game(core, 2, seed, ("greedy", "random") if seed % 2 else ("random", "greedy"))
+        bots = ("greedy", "random") if seed % 2 else ("random", "greedy")
+        s = game(core, 2, seed, bots).state
         if s.winner is not None:
-            wins[("greedy", "random")[(s.winner + seed % 2 + 1) % 2]] += 1
+            wins[bots[s.winner]] += 1
     assert wins["greedy"] > 2 * wins["random"], wins
 
 
 def test_need_counts_missing_cards(core):
     s = new_game(core, 2, 1, unlucky=False)
     assert 0 < need(s, 0) <= core.rules.path
-    s, _ = play_game(core, 2, 1, ("greedy", "greedy"))
+    s = game(core, 2, 1, ("greedy", "greedy")).state
     assert s.winner is not None and need(s, s.winner) == 0
 
 
 def test_the_record_says_who_won_in_turn_order(core):
-    s, _ = play_game(core, 3, 2, ("greedy",) * 3)
+    s = game(core, 3, 2, ("greedy",) * 3).state
     r = record(s)
     assert r["winner"] == s.winner + 1 and r["order"] == (s.winner - s.starter) % 3 + 1
     assert r["fortune_last3"] == fortune_decided(s) and r["turns"] == s.turn + 1
@@ -55,8 +70,8 @@ def _no_extra_draws(name):
     """A bot that never changes who draws which Station Card (no Rush Hour, no Lost Property)."""
     bot = PLAYERS[name]
 
-    def play(state):
-        action = bot(state)
+    def play(state, rng):
+        action = bot(state, rng)
         if action[0] == "fortune" and state.table.fortune[action[1]].action in ("draw_station", "take_discard"):
             return ("end",)
         return action
@@ -70,9 +85,7 @@ def test_the_perfect_foresight_win_is_never_later_than_a_played_win(core):
     for seed in range(40):
         players = 2 + seed % 2
         bot = _no_extra_draws("greedy")
-        state = new_game(core, players, seed, unlucky=False)
-        while not state.is_terminal():
-            state = state.apply(bot(state))
+        state = play_game(new_game(core, players, seed, unlucky=False), [bot] * players, seed).state
         w = state.winner
         if w is None:
             continue
@@ -96,8 +109,10 @@ def test_play_and_simulate_commands(capsys, tmp_path):
                          "--results", str(res), "--no-progress", "--json")
     assert code == 0, err
     d = json.loads(out)
-    assert d["games"] == 6 and sum(v["wins"] for v in d["wins_by_order"].values()) == 6 - d["drawn"]
-    assert len(res.read_text().splitlines()) == 7
+    assert d["games"] == 6 and sum(v["count"] for v in d["wins_by_place"].values()) == 6 - d["no_winner"]
+    assert d["measures"]["turns"]["unit"] == "turns" and "fortune_last3" in d["flags"]
+    lines = res.read_text().splitlines()
+    assert len(lines) == 7 and json.loads(lines[0])["mode"] == "simulate"
     code, out, err = run(capsys, "play", "klm", "--bots", "clever")
     assert code == 2 and "unknown bot" in err
 
@@ -105,7 +120,9 @@ def test_play_and_simulate_commands(capsys, tmp_path):
 def test_fortune_in_the_winners_last_three_turns_reads_the_log(core):
     for players in (3, 4):
         for seed in range(8):
-            s, log = play_game(core, players, seed, ("greedy",) * players)
-            last = sorted({g for g, seat, _ in log if seat == s.winner})[-3:]
-            assert fortune_decided(s) == any(seat == s.winner and a[0] == "fortune" and g in last
-                                             for g, seat, a in log)
+            start = new_game(core, players, seed)
+            played = play_game(start, [PLAYERS["greedy"]] * players, seed, words=True)
+            s, log = played.state, [(m.clock, m.seat, m.action) for m in played.decisions()]
+            last = sorted({int(c.split()[1]) for c, seat, _ in log if seat == s.winner and c.startswith("turn")})[-3:]
+            assert fortune_decided(s) == any(seat == s.winner and a[0] == "fortune" and int(c.split()[1]) in last
+                                             for c, seat, a in log if c.startswith("turn"))

@@ -16,10 +16,10 @@ import random
 import pytest
 
 from solver.klm.model import solve_deal
-from tubedeck.games.klm.rules import load_rules
 from tubedeck.games.klm.cards import build_deck
-from tubedeck.games.klm.setup import deal
+from tubedeck.games.klm.rules import load_rules
 from tubedeck.games.klm.scope import Scope
+from tubedeck.games.klm.setup import deal
 from tubedeck.network import Branch, Line, Network, Station
 
 ALL = Scope("all", None, None)

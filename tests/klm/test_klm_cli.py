@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-
-from conftest import toy_dataset
 from conftest import run_cli as run
+from conftest import toy_dataset
 
 
 @pytest.fixture
@@ -75,7 +73,7 @@ def test_other_parameters_are_refused(capsys, toy, tmp_path):
 def test_bad_input_exits_2(capsys, toy, tmp_path, args, message):
     results = tmp_path / "r.jsonl"
     base = {"--players": "2", "--deals": "3", "--scope": "all", "--workers": "1"}
-    base.update(dict(zip(args[::2], args[1::2])))
+    base.update(dict(zip(args[::2], args[1::2], strict=True)))
     flat = [x for kv in base.items() for x in kv]
     code, _, err = run(capsys, "check", "klm", "--data", str(toy), "--results", str(results), "--no-progress", *flat)
     assert code == 2 and message in err

@@ -8,6 +8,7 @@ from pathlib import Path
 from generator.klm.faces import fact_lines
 from tubedeck.games.klm.cards import build_deck
 from tubedeck.games.klm.scope import parse_scope
+
 from conftest import run_cli as run
 
 TINY = Path(__file__).resolve().parent.parent / "data" / "tinycity"
@@ -48,7 +49,7 @@ def test_aid_cards_have_their_own_back():
         g = registry()[game]
         docs = {d.name: d for d in resolve(g.faces)(edition(g), options)}
         a, b = back_pixels(docs[aid]), back_pixels(docs[play])
-        differing = sum(x != y for x, y in zip(a, b)) / len(a)
+        differing = sum(x != y for x, y in zip(a, b, strict=True)) / len(a)
         assert differing > 0.3, (game, differing)
 
 

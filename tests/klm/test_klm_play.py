@@ -28,7 +28,7 @@ def ed():
 
 def field_of(*stations):
     f = PlayField()
-    for a, b in zip(stations, stations[1:]):
+    for a, b in zip(stations, stations[1:], strict=False):
         f = f.connect(a, b)
     return f
 

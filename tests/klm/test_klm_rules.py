@@ -49,7 +49,7 @@ def test_the_deal_and_the_checker_read_the_rules(london):
         d = ed.deal(3, seed)
         _, five = solve_deal(ed.adjacency, d, 5)
         _, four = solve_deal(ed.adjacency, d, 4)
-        for a, b in zip(five, four):
+        for a, b in zip(five, four, strict=True):
             assert all(len(x.path) == n for x, n in ((a, 5), (b, 4)) if x.turn is not None)
             if a.turn is not None:
                 assert b.turn is not None and b.turn <= a.turn

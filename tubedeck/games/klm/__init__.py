@@ -2,7 +2,8 @@
 the Fortune deck, deals, and the rules values (``data/klm/``).
 
 Modules: :mod:`.cards` (Station and Fortune Cards), :mod:`.scope`, :mod:`.setup` (deals),
-:mod:`.rules` (``rules.toml``), :mod:`.edition` (all of it, built once). Faces:
+:mod:`.rules` (``rules.toml``), :mod:`.edition` (all of it, built once), :mod:`.play` (the rules
+as a state machine), :mod:`.records` (the declared check and simulate records). Faces:
 ``generator/klm/``; checker: ``solver/klm/``.
 """
 
@@ -33,7 +34,8 @@ GAME = Game(
                      "stock runs out, and on which turn? CP-SAT decides every player of every deal (or, with "
                      "--engine auto, an exhaustive path search first).",
                 options=(ENGINE,),
-                example=("--deals", "3", "--players", "3", "--scope", "zone 1")),
+                example=("--deals", "3", "--players", "3", "--scope", "zone 1"),
+                records=("tubedeck.games.klm.records:CHECK",)),
         Command("klm-bound", "solver.klm.bound:report",
                 help="Over ALL deals of a scope (no sixes rolled): the deal that delays the first possible win "
                      "the most, or a proven bound 'every deal is winnable by turn T'.",
@@ -61,6 +63,7 @@ GAME = Game(
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot, Fortune "
                      "Cards in the winner's last 3 turns, Fast Gameplay.",
                 options=(Option("bots", BOTS, default="greedy"),),
-                example=("--games", "3", "--players", "2", "--scope", "zone 1")),
+                example=("--games", "3", "--players", "2", "--scope", "zone 1"),
+                records=("tubedeck.games.klm.records:SIMULATE",)),
     ),
 )

@@ -1,9 +1,13 @@
 """Keep London Moving as played: the rules as a state machine (the OpenSpiel shape).
 
 :func:`new_game` deals (:mod:`.setup`: the same seeded deal the checker reads) and returns the
-first :class:`State`; :meth:`State.legal_actions` lists what the player to move may do and
+first :class:`State`, which implements :class:`tubedeck.play.State`: the edition is bound at the
+start (``table``), :meth:`State.legal_actions` lists what the player to move may do and
 :meth:`State.apply` returns the next state (a state is never changed in place). Chance (shuffles,
-the die) is fixed by the seed: a game is its seed plus its actions, and a replay gives the same log.
+the die) is fixed by the seed inside the engine, so the game shows no chance node
+(``chance_outcomes()`` is empty): a game is its seed plus its actions, and a replay gives the same
+log. :meth:`State.describe` says an action in a player's words, :meth:`State.observation` what one
+seat sees.
 
 The turn (rule 3.3) and its actions:
 
@@ -51,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Hashable
 
 from tubedeck.errors import UsageError
+from tubedeck.play import TERMINAL
 
 from .effects import Effect, apply_fortune, fortune_actions
 from .field import PlayField, link
@@ -95,7 +100,18 @@ class State:
     winner: int | None = None
     max_turns: int = 2000
 
-    # -- the OpenSpiel shape ------------------------------------------------------------------
+    # -- the play contract (:class:`tubedeck.play.State`) --------------------------------------
+    def current_player(self) -> int:
+        """The seat to decide (0-based), or TERMINAL once the game is over. Keep London Moving
+        shows no chance node: the rolls and reshuffles are fixed by the seed inside the engine."""
+        return TERMINAL if self.phase == "over" else self.to_move
+
+    def chance_outcomes(self) -> tuple:
+        return ()
+
+    def dealt_outcome(self) -> None:
+        return None
+
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
@@ -185,6 +201,81 @@ class State:
         if kind == "discard":
             return self._discard(action[1])
         return self._end()
+
+    # -- in words -------------------------------------------------------------------------------
+    def clock(self) -> str:
+        """``before the first turn`` while seats choose Unlucky Hand, then ``turn N`` (every
+        player's turns counted together, 1-based)."""
+        return "before the first turn" if self.phase == "unlucky" else f"turn {self.turn + 1}"
+
+    def name(self, card: str) -> str:
+        """A Station Card's station name or a Fortune Card's name."""
+        t = self.table
+        return t.names[card] if card in t.names else t.fortune[card].name if card in t.fortune else str(card)
+
+    def describe(self, action: Action) -> str:
+        """``action`` as the player to move would say it: station and card names, seats 1-based."""
+        kind, name = action[0], self.name
+        if kind == "connect":
+            return f"connects {name(action[1])} - {name(action[2])}"
+        if kind == "fortune":
+            return self._say_fortune(action)
+        if kind == "discard":
+            return f"discards {name(action[1])}"
+        if kind == "take":
+            seat, card = action[1], action[2]
+            where = "hand" if card in self.hands[seat] else "Play Field"
+            return f"takes {name(card)} from player {seat + 1}'s {where}"
+        if kind == "unlucky":
+            return "uses Unlucky Hand" if action[1] else "keeps the hand"
+        if kind == "pass":
+            return "passes"
+        if kind == "end":
+            return "ends the turn"
+        return " ".join(map(str, action))
+
+    def _say_fortune(self, action: Action) -> str:
+        kind, args, name = self.table.fortune[action[1]], action[2:], self.name
+        said = f"plays {kind.name}"
+        if not args:
+            return said
+        if kind.action == "disable" and (kind.target == "all_opponents" or kind.by_line):
+            return f"{said} on the {self.table.line_names.get(args[0], args[0])} line"
+        if kind.action == "disable":
+            return f"{said} on player {args[0] + 1}'s " + " - ".join(name(c) for c in args[1:])
+        if kind.action == "enable":
+            return f"{said} on {name(args[0])}"
+        if kind.action == "discard_fortune":
+            return f"{said}: player {args[0] + 1} discards {name(args[1])}"
+        if kind.action == "block_connection":
+            return f"{said} on player {args[0] + 1}"
+        return f"{said} (" + ", ".join(f"player {x + 1}" if isinstance(x, int) else name(x) for x in args) + ")"
+
+    def observation(self, seat: int) -> dict:
+        """What ``seat`` sees (JSON-able; seats 0-based as in actions): its own hands, every Play
+        Field, the lasting effects (a Protect card lies face up), the top card of each discard pile
+        ("only the top discard is visible"), and counts of the stocks, the discards and the other
+        hands. Not the other hands' cards, not the stocks' order."""
+        mine = seat == self.to_move
+        return {
+            "seat": seat, "players": self.players, "to_move": self.to_move, "phase": self.phase,
+            "turn": self.turn, "starter": self.starter, "roll": self.roll,
+            "hand": list(self.hands[seat]), "fortune_hand": list(self.fortune_hands[seat]),
+            "hand_sizes": [len(h) for h in self.hands], "fortune_hand_sizes": [len(h) for h in self.fortune_hands],
+            "fields": [{"cards": sorted(f.cards), "links": [list(pair) for pair in sorted(f.links)]}
+                       for f in self.fields],
+            "effects": [{"kind": e.kind, "seat": e.seat, "caster": e.caster, "until": e.until,
+                         "station": e.station, "card": e.card} for e in self.effects],
+            "stock": len(self.stock), "fortune_stock": len(self.fortune_stock),
+            "discards": len(self.discards), "top_discard": self.discards[-1] if self.discards else None,
+            "fortune_discards": len(self.fortune_discards),
+            "top_fortune_discard": self.fortune_discards[-1] if self.fortune_discards else None,
+            "own_turns": list(self.own_turns), "unlucky": list(self.unlucky),
+            "connections": self.connections if mine else 0, "fortunes": self.fortunes if mine else 0,
+            "fresh": sorted(c for c in self.fresh if c in self.hands[seat] or c in self.fortune_hands[seat])
+            if mine else [],
+            "fast": self.fast, "fortune_plays": [list(p) for p in self.fortune_plays], "winner": self.winner,
+        }
 
     # -- helpers the effects use --------------------------------------------------------------
     def evolve(self, **changes) -> "State":

@@ -96,7 +96,7 @@ class Deal:
         order = (seat - self.starter) % self.players
         arrival = [(s, 1) for s in self.hands[seat]]
         turns = 0
-        for g, (who, card) in enumerate(self.draws):
+        for who, card in self.draws:
             if who == seat:
                 turns += 1
                 if card is not None:
@@ -123,7 +123,7 @@ def roll_for_start(rng: random.Random, players: int, die: int = 6) -> tuple[tupl
         rolls = tuple(rng.randint(1, die) for _ in contenders)
         rounds.append(rolls)
         best = max(rolls)
-        contenders = [p for p, r in zip(contenders, rolls) if r == best]
+        contenders = [p for p, r in zip(contenders, rolls, strict=True) if r == best]
         if len(contenders) == 1:
             return tuple(rounds), contenders[0]
 

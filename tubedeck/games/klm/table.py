@@ -3,7 +3,7 @@ graph, the Terminus cards, each card's lines and each Fortune Card's kind."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import FortuneKind
 from .rules import Rules
@@ -17,10 +17,13 @@ class Table:
     lines: dict[str, tuple[str, ...]]  # Station Card -> the lines it shows (Line Closure picks by these)
     names: dict[str, str]  # Station Card -> station name, for logs
     fortune: dict[str, FortuneKind]  # Fortune Card id -> its kind
+    line_names: dict[str, str] = field(default_factory=dict)  # line id -> its name ("Victoria"), for logs
 
     @classmethod
     def of(cls, edition) -> "Table":
         return cls(edition.rules, edition.adjacency, edition.termini,
                    {c.station: c.lines for c in edition.deck.cards},
                    {c.station: c.name for c in edition.deck.cards},
-                   {f.id: f.kind for f in edition.fortune})
+                   {f.id: f.kind for f in edition.fortune},
+                   {l: edition.network.lines[l].name for c in edition.deck.cards for l in c.lines
+                    if l in edition.network.lines})
