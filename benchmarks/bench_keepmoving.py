@@ -17,8 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.keepmoving.simulate import Simulation, play_game
+from solver.keepmoving.simulate import PLAYING, simulation
 from solver.runner import run_check
+from solver.simulation import play
 from tubedeck.game import edition
 from tubedeck.games import get
 
@@ -34,22 +35,22 @@ def main() -> None:
     n = max(1, args.games // 4)
     t, cpu = time.perf_counter(), time.process_time()
     for seed in range(n):
-        play_game(ed, seed, ("greedy", "greedy"))
+        play(PLAYING, ed, 2, seed, ("greedy", "greedy"))
     one, per_cpu = n / (time.perf_counter() - t), n / (time.process_time() - cpu)
     # CPU time: what a free core would do, whatever else the machine is running
     print(f"greedy, one core, engine and bots only: {one:.0f} games/s wall, {per_cpu:.0f} per CPU second ({n} games)")
     with tempfile.TemporaryDirectory() as tmp:
-        sim = Simulation(("greedy", "greedy"))
+        sim = simulation(ed, 2, bots="greedy")
         t = time.perf_counter()
         summary = run_check(sim, range(args.games), Path(tmp) / "sim.jsonl", args.workers, False)
         rate = args.games / (time.perf_counter() - t)
     status = "meets" if rate >= TARGET else "BELOW"
     print(f"greedy, simulate machinery, {args.workers} workers: {rate:.0f} games/s ({args.games} games; "
-          f"{status} the {TARGET}/s target); median {summary.as_dict()['turns_per_player']['median']} turns per player")
+          f"{status} the {TARGET}/s target); median {summary.as_dict()['measures']['turns']['median']} turns played")
     m = 40
     t = time.perf_counter()
     for seed in range(m):
-        play_game(ed, seed, ("lookahead", "lookahead"))
+        play(PLAYING, ed, 2, seed, ("lookahead", "lookahead"))
     print(f"lookahead, one core: {m / (time.perf_counter() - t):.1f} games/s ({m} games)")
 
 

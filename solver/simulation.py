@@ -304,7 +304,7 @@ def summary_lines(title: str, fold: Fold, bots: tuple[str, ...]) -> list[str]:
     for f in d.get("flags", {}).values():
         out.append(f"  {f['label']}: {100 * f['share']:.1f}% of games")
     for t in d.get("tallies", {}).values():
-        out += _wrapped(f"  {t['label']} per game: ", [f"{k} {v}" for k, v in t["per_record"].items()])
+        out += wrapped(f"  {t['label']} per game: ", [f"{k} {v}" for k, v in t["per_record"].items()])
     return out
 
 
@@ -320,7 +320,7 @@ def _pct(w: dict) -> str:
     return f"{100 * w['share']:.1f}%, 95% interval {100 * lo:.1f}-{100 * hi:.1f}%"
 
 
-def _wrapped(head: str, items: list[str], width: int = 78) -> list[str]:
+def wrapped(head: str, items: list[str], width: int = 78) -> list[str]:
     """``head`` then the items, comma-separated, over as many lines as keep within ``width``."""
     lines, line = [], head
     for i, item in enumerate(items):

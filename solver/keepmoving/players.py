@@ -1,7 +1,8 @@
 """Players for Keep Moving as played (:mod:`tubedeck.games.keepmoving.play`).
 
-A player is ``player(state, rng) -> action``; ``rng`` is the seat's own ``random.Random`` seeded
-from the game seed, so a game replays exactly.
+A player is ``player(state, rng) -> action`` (:data:`tubedeck.play.Bot`; the edition is the
+state's); ``rng`` is the seat's own ``random.Random`` seeded from the game seed, so a game replays
+exactly.
 
 * ``random``: a uniformly random legal action;
 * ``greedy``: scores each action by what the card it lands on does this turn (lava -1, grassland
@@ -16,11 +17,13 @@ from the game seed, so a game replays exactly.
 from __future__ import annotations
 
 import random
-from typing import Callable, Hashable
+from typing import Any, Callable
 
+from tubedeck.games.keepmoving.cards import MovementCard
 from tubedeck.games.keepmoving.play import State
+from tubedeck.play import CHANCE
 
-Action = tuple[Hashable, ...]
+Action = tuple[Any, ...]  # ("play", card, ...), ("dir", -1|1), ("protect",) ...
 Player = Callable[[State, random.Random], Action]
 
 FUNCTION_BONUS = 0.4
@@ -94,7 +97,7 @@ def action_value(state: State, p: int, action: Action, memo: dict | None = None)
     ed = state.edition
     card = action[1]
     c = ed.card(card)
-    if hasattr(c, "action"):
+    if isinstance(c, MovementCard):
         if c.action == "move":
             return move_value(state, p, c.value, memo)
         if c.action == "roll":
@@ -126,7 +129,8 @@ def greedy_player(state: State, rng: random.Random) -> Action:
         dist = state.pending[0][2]
         a, last = state.pos[p], len(state.row) - 1
         return max(legal, key=lambda x: landing(state, p, min(last, max(0, a + x[1] * dist)), x[1]))
-    best, best_v, memo = legal[0], -1e9, {}
+    memo: dict = {}
+    best, best_v = legal[0], -1e9
     for action in legal:
         if len(action) > 2 and action[1] == "exchange":
             continue  # never better than its fixed value: scored once below
@@ -159,7 +163,7 @@ def expectimax(state: State, p: int, depth: int = 12) -> float:
     """The value to ``p`` at the end of the current turn (or the game)."""
     if state.is_terminal() or state.to_move != p or depth == 0:
         return static_value(state, p)
-    if state.is_chance_node():
+    if state.current_player() == CHANCE:
         if state.pending[0][0] != "roll":
             return static_value(state, p) + (0.15 if state.pending[0][1] == p else -0.15)
         return sum(q * expectimax(state.apply(o), p, depth - 1) for o, q in state.chance_outcomes())

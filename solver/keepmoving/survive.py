@@ -21,11 +21,11 @@ from pathlib import Path
 
 from tubedeck.errors import UsageError
 from tubedeck.games.keepmoving.edition import Edition
-from tubedeck.games.keepmoving.play import State, new_game
+from tubedeck.games.keepmoving.play import State, card_name, new_game
 from tubedeck.games.keepmoving.resolve import run
+from tubedeck.play import CHANCE, chance_outcome
 
 from .position import read_state, to_json
-from .simulate import sample
 
 MAX_TURNS = 3  # beyond 3 own turns the tree outgrows a command's patience
 # P's cubes can only go on lava P enters: one movement card a turn, and Double and Swap (blue,
@@ -67,7 +67,7 @@ def survival(s: State, p: int, turns: int, memo: dict | None = None) -> float:
         v = 1.0  # exact: only draws are left before the horizon, and P is alive
     elif s.to_move != p:
         v = 1.0 if turns <= 1 else survival(skip_opponent(s, p), p, turns - 1, memo)
-    elif s.is_chance_node():
+    elif s.current_player() == CHANCE:
         v = sum(q * survival(s.apply(o), p, turns, memo) for o, q in s.chance_outcomes())
     elif s.current_player() == p:
         v = 0.0
@@ -94,10 +94,11 @@ def ranked(s: State, turns: int) -> list[tuple[tuple, float]]:
 
 
 def first_play(edition: Edition, seed: int) -> State:
-    """A seeded game run by its chance stream to the first decision."""
-    s, chance = new_game(edition, seed), random.Random(f"{seed}:chance")
-    while s.is_chance_node():
-        s = s.apply(sample(s.chance_outcomes(), chance))
+    """A seeded game run by its chance stream (as :func:`tubedeck.play.play_game` draws it) to the
+    first decision."""
+    s, chance = new_game(edition, 2, seed), random.Random(f"{seed}:chance")
+    while s.current_player() == CHANCE:
+        s = s.apply(chance_outcome(s, chance))
     return s
 
 
@@ -119,11 +120,12 @@ class SurvivalReport:
         s = self.state
         p = s.current_player()
         kinds = " ".join(s.side(i).kind[0].upper() + ("*" if i in s.pos else "") for i in range(len(s.row)))
-        out = [f"Keep Moving: player {p + 1} to play, at card {s.pos[p] + 1} with {s.lives[p]} cubes",
-               f"  hand: {', '.join(s.hand[p]) or '(empty)'}", "  row (L lava, G grassland, D dry soil; * a meeple):",
+        out = [f"Keep Moving: player {p + 1} to play, at position {s.pos[p] + 1} with {s.lives[p]} cubes",
+               f"  hand: {', '.join(card_name(s.edition, c) for c in s.hand[p]) or '(empty)'}", "  row (L lava, G grassland, D dry soil; * a meeple):",
                f"  {kinds}"]
+        out.append(f"  the chance to survive {self.turns} own turn(s), by play:")
         for a, v in self.moves:
-            out.append(f"  {' '.join(str(x) for x in a):<28} survives {self.turns} own turn(s) with p = {v:.4f}")
+            out.append(f"  p = {v:.4f}  {s.describe(a)}")
         return out
 
 
@@ -135,8 +137,8 @@ def solve_one(edition: Edition, seed: int | None = None, state: str | None = Non
         raise UsageError(f"--turns must be 1-{MAX_TURNS}, got {turns}")
     if seed is not None and seed < 0:
         raise UsageError(f"--seed must be >= 0, got {seed}")
-    s = first_play(edition, seed) if seed is not None else read_state(Path(state), edition)
-    if s.is_terminal() or s.is_chance_node():
+    s = first_play(edition, seed) if seed is not None else read_state(Path(str(state)), edition)
+    if s.is_terminal() or s.current_player() == CHANCE:
         raise UsageError("the position has no decision to make")
     return SurvivalReport(s, turns, tuple(ranked(s, turns)))
 

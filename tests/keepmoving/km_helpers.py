@@ -9,6 +9,7 @@ from tubedeck.games.keepmoving.cards import GroundCard, Side
 from tubedeck.games.keepmoving.edition import load
 from tubedeck.games.keepmoving.play import State
 from tubedeck.games.keepmoving.resolve import run
+from tubedeck.play import CHANCE
 
 EDITION = load(None)
 CODES = {"L": "lava", "G": "grassland", "S": "dry soil"}
@@ -40,6 +41,10 @@ def position(row: str, pos=(0, 5), hands=((), ()), backs: str | None = None, pil
     return s
 
 
+def chance(s: State) -> bool:
+    return s.current_player() == CHANCE
+
+
 def kinds(s: State) -> str:
     letter = {v: k for k, v in CODES.items()}
     return " ".join(letter[s.side(i).kind] + {"": "", "function": "F", "replace": "R"}[s.side(i).symbol]
@@ -52,7 +57,7 @@ def play_out(s: State, rng: random.Random, limit: int = 100_000) -> tuple[State,
     for _ in range(limit):
         if s.is_terminal():
             return s, log
-        if s.is_chance_node():
+        if chance(s):
             outs = s.chance_outcomes()
             assert abs(sum(p for _, p in outs) - 1) < 1e-9
             choice = rng.choices([o for o, _ in outs], [p for _, p in outs])[0]

@@ -15,6 +15,7 @@ from generator.keepmoving.sheets import cube_net, pieces_sheet
 from generator.pdf import deck_cards_pdf, sheet_pdf
 from generator.pen import DRIFT, Pen, recording
 from generator.sizes import PT, CardGeometry
+
 from km_helpers import EDITION
 
 

@@ -6,10 +6,12 @@ import random
 
 import pytest
 
-from km_helpers import EDITION, kinds, play_out, position
 from tubedeck.errors import UsageError
-from tubedeck.games.keepmoving.play import CHANCE, new_game
+from tubedeck.games.keepmoving.play import new_game
 from tubedeck.games.keepmoving.resolve import mask
+from tubedeck.play import TERMINAL
+
+from km_helpers import EDITION, chance, kinds, play_out, position
 
 ROW = "S S S S S S S S S S S S S S"
 
@@ -17,7 +19,7 @@ ROW = "S S S S S S S S S S S S S S"
 def test_setup_lays_the_row_symbol_sides_up_and_deals_the_piles():
     r = EDITION.rules
     for seed in range(20):
-        s = new_game(EDITION, seed)
+        s = new_game(EDITION, 2, seed)
         assert len(s.row) == r.row and len(s.gpile) == r.ground_cards - r.row
         for index, up in s.row + s.gpile:
             if any(x.symbol for x in EDITION.ground[index].sides):
@@ -27,30 +29,30 @@ def test_setup_lays_the_row_symbol_sides_up_and_deals_the_piles():
         assert len(s.fpile) == r.function_cards - 2 * r.start_function
         # the first player has drawn (a chance node) or is deciding; the second holds 2 cards
         assert len(s.hand[1 - s.first]) == r.start_hand
-        assert sum(len(s.hand[p]) + len(s.pile[p]) for p in range(2)) == 2 * (33 + 3) - (not s.is_chance_node())
+        assert sum(len(s.hand[p]) + len(s.pile[p]) for p in range(2)) == 2 * (33 + 3) - (not chance(s))
 
 
 def test_setup_is_seeded_and_refuses_bad_input():
-    assert new_game(EDITION, 5) == new_game(EDITION, 5)
-    assert len({new_game(EDITION, k).key() for k in range(6)}) == 6
+    assert new_game(EDITION, 2, 5) == new_game(EDITION, 2, 5)
+    assert len({new_game(EDITION, 2, k).key() for k in range(6)}) == 6
     with pytest.raises(UsageError):
-        new_game(EDITION, 1, players=3)
+        new_game(EDITION, 3, 1)
     with pytest.raises(UsageError):
-        new_game(EDITION, -1)
+        new_game(EDITION, 2, -1)
 
 
 def test_a_turn_starts_with_a_draw_unless_the_hand_is_full():
     s = position(ROW, hands=(("one",) * 4, ()), piles=(("two",), ()), step=("start",))
-    assert s.is_chance_node() and s.chance_outcomes() == [("two", 1.0)]
+    assert chance(s) and s.chance_outcomes() == [("two", 1.0)]
     s = s.apply("two")
     assert s.legal_actions() and s.hand[0].count("two") == 1
     full = position(ROW, hands=(("one",) * 5, ()), piles=(("two",), ()), step=("start",))
-    assert not full.is_chance_node() and full.hand[0] == ("one",) * 5
+    assert not chance(full) and full.hand[0] == ("one",) * 5
 
 
 def test_an_empty_pile_is_refilled_from_the_discards():
     s = position(ROW, hands=(("one",), ()), piles=((), ()), discards=(("six", "six", "low"), ()), step=("start",))
-    assert s.is_chance_node() and dict(s.chance_outcomes()) == {"low": pytest.approx(1 / 3), "six": pytest.approx(2 / 3)}
+    assert chance(s) and dict(s.chance_outcomes()) == {"low": pytest.approx(1 / 3), "six": pytest.approx(2 / 3)}
     assert s.discard[0] == ()
 
 
@@ -85,7 +87,7 @@ def test_moving_may_end_on_the_edge_card():
 
 def test_dice_cards_roll_their_die():
     s = position(ROW, pos=(6, 12), hands=(("even",), ())).apply(("play", "even"))
-    assert s.is_chance_node() and dict(s.chance_outcomes()) == pytest.approx({2: 1 / 3, 4: 1 / 3, 6: 1 / 3})
+    assert chance(s) and dict(s.chance_outcomes()) == pytest.approx({2: 1 / 3, 4: 1 / 3, 6: 1 / 3})
     s = s.apply(4)
     assert s.legal_actions() == (("dir", -1), ("dir", 1))
     for die, faces in (("odd", {1, 3, 5}), ("low", {1, 2, 3}), ("high", {4, 5, 6}), ("random", set(range(1, 7)))):
@@ -115,10 +117,10 @@ def test_dry_soil_does_nothing_and_passing_over_lava_is_not_entering():
 def test_a_function_symbol_draws_a_function_card_unless_the_hand_is_full():
     s = position("S SF S S S S S S S S S S S S", pos=(0, 10), hands=(("one", "two"), ()), fpile=("stun", "swap"))
     s = s.apply(("play", "one"))
-    assert s.is_chance_node() and dict(s.chance_outcomes()) == {"stun": 0.5, "swap": 0.5}
+    assert chance(s) and dict(s.chance_outcomes()) == {"stun": 0.5, "swap": 0.5}
     assert "swap" in s.apply("swap").hand[0]
     full = position("S SF S S S S S S S S S S S S", pos=(0, 10), hands=(("one",) + ("two",) * 5, ()), fpile=("stun",))
-    assert not full.apply(("play", "one")).is_chance_node()
+    assert not chance(full.apply(("play", "one")))
     empty = position("S SF S S S S S S S S S S S S", pos=(0, 10), hands=(("one",), ()), fpile=())
     assert empty.apply(("play", "one")).to_move == 1
 
@@ -170,7 +172,7 @@ def test_losing_the_last_life_cube_loses_the_game():
     s = position("S L S S S S S S S S S S S S", pos=(0, 10), hands=(("one",), ()), lives=(1, 4))
     s = s.apply(("play", "one"))
     assert s.is_terminal() and s.winner == 1 and s.returns() == (-1.0, 1.0) and s.ended == "lava"
-    assert s.legal_actions() == () and s.current_player() != CHANCE
+    assert s.legal_actions() == () and s.current_player() == TERMINAL
 
 
 def test_double_rolls_the_random_die_and_moves_twice_as_far():
@@ -230,7 +232,7 @@ def test_new_hand_discards_the_hand_and_draws_one_more():
     assert s.hand[0] == () and set(s.discard[0]) == {"new-hand", "one", "two"}
     for _ in range(3):
         s = s.apply("six")
-    assert s.hand[0] == ("six",) * 3 and not s.is_chance_node()
+    assert s.hand[0] == ("six",) * 3 and not chance(s)
 
 
 def test_push_moves_the_opponent_three_cards_round_the_end_onto_the_next_card_if_taken():
@@ -270,8 +272,8 @@ def test_steal_takes_a_random_card_from_the_opponent():
 def test_stun_keeps_the_opponent_from_playing_on_their_next_turn():
     s = position(ROW, pos=(3, 9), hands=(("stun", "one"), ("two",)), piles=((), ("three",)))
     s = s.apply(("play", "stun")).apply(("play", "one"))
-    s = s.apply(s.legal_actions()[0]) if not s.is_chance_node() and s.to_move == 0 else s
-    assert s.to_move == 1 and s.is_chance_node()
+    s = s.apply(s.legal_actions()[0]) if not chance(s) and s.to_move == 0 else s
+    assert s.to_move == 1 and chance(s)
     s = s.apply("three")  # the stunned player draws, then plays nothing
     assert s.to_move == 0 and s.hand[1] == ("three", "two") and s.stunned == (False, False)
 
@@ -301,17 +303,17 @@ def test_illegal_actions_and_outcomes_are_refused():
 def test_random_games_never_get_stuck_and_keep_the_cubes():
     rng = random.Random(7)
     for seed in range(60):
-        s, log = play_out(new_game(EDITION, seed), rng)
+        s, log = play_out(new_game(EDITION, 2, seed), rng)
         total = sum(s.lives) + s.supply
         assert total == 2 * EDITION.rules.lives + EDITION.rules.supply
         assert s.winner is not None or s.ended == "turn limit"
 
 
 def test_replay_gives_the_same_log():
-    a_state, a_log = play_out(new_game(EDITION, 3), random.Random(11))
-    b_state, b_log = play_out(new_game(EDITION, 3), random.Random(11))
+    a_state, a_log = play_out(new_game(EDITION, 2, 3), random.Random(11))
+    b_state, b_log = play_out(new_game(EDITION, 2, 3), random.Random(11))
     assert a_log == b_log and a_state == b_state
-    s = new_game(EDITION, 3)
+    s = new_game(EDITION, 2, 3)
     for _, choice in a_log:
         s = s.apply(choice)
     assert s == a_state
@@ -328,7 +330,7 @@ def test_a_replace_card_is_turned_over_when_the_ground_pile_is_empty():
 def test_the_draw_card_draws_two_and_ends_the_turn():
     s = position(ROW, pos=(3, 9), hands=(("draw",), ()), piles=(("six", "six", "low"), ()))
     s = s.apply(("play", "draw"))
-    assert s.is_chance_node()
+    assert chance(s)
     s = s.apply("six").apply("low")
     assert s.hand[0] == ("low", "six") and s.to_move == 1 and s.pos == (3, 9)
 
@@ -336,7 +338,7 @@ def test_the_draw_card_draws_two_and_ends_the_turn():
 def test_a_pushed_meeple_draws_the_function_card_of_its_landing_card():
     s = position("S S S SF S S S S S S S S S S", pos=(0, 2), hands=(("two",), ()), fpile=("stun",))
     s = s.apply(("play", "two"))
-    assert s.is_chance_node() and s.apply("stun").hand[1] == ("stun",)
+    assert chance(s) and s.apply("stun").hand[1] == ("stun",)
 
 
 def test_swap_onto_lava_may_be_protected_by_the_swapper_but_a_push_card_landing_not():

@@ -12,10 +12,11 @@ import re
 
 import pytest
 
-from km_helpers import EDITION, position
 from solver.keepmoving.position import from_json, read_state, to_json
 from solver.keepmoving.survive import ranked, solve_one, survival
 from tubedeck.errors import UsageError
+
+from km_helpers import EDITION, chance, position
 
 MOVES = ("one", "two", "three", "four", "five", "six", "even", "odd", "low", "high", "random", "draw")
 
@@ -25,7 +26,7 @@ def brute(s, p: int, last_turn: int) -> float:
         return 0.0 if s.winner == 1 - p else 1.0
     if s.turn > last_turn:
         return 1.0
-    if s.is_chance_node():
+    if chance(s):
         return sum(q * brute(s.apply(o), p, last_turn) for o, q in s.chance_outcomes())
     values = [brute(s.apply(a), p, last_turn) for a in s.legal_actions()]
     return max(values) if s.current_player() == p else min(values)

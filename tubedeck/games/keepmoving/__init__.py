@@ -32,15 +32,17 @@ GAME = Game(
     plays=(
         Command("keepmoving", "solver.keepmoving.simulate:play_one",
                 help="Play one game with bots (random, greedy, lookahead), turn by turn.",
-                options=(Option("seed", "The game's seed.", "int", 0, short="-s"),
+                options=(Option("players", "Players (Keep Moving is for 2).", "int", 2, short="-p"),
+                         Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (one name serves both): random, greedy, "
                                         "lookahead.", default="greedy")),
                 example=("--seed", "1", "--bots", "greedy,lookahead")),
     ),
     simulations=(
         Command("keepmoving", "solver.keepmoving.simulate:simulation", kind="deals", count_flag="--games",
-                help="Simulate N games with bots: turns per player, first-player wins (95% interval), function "
-                     "cards played, how games end.",
+                help="Simulate N games with bots: turns played, wins by seat and by place in turn order (95% "
+                     "intervals), function cards played, how games end.",
+                records=("tubedeck.games.keepmoving.records:SIMULATE",),
                 options=(Option("bots", "Bots by seat, comma-separated (one name serves both): random, greedy, "
                                         "lookahead.", default="greedy"),),
                 example=("--games", "2", "--players", "2", "--bots", "greedy")),

@@ -9,8 +9,21 @@ from pathlib import Path
 
 from tubedeck.errors import Problem
 
-from .cards import (Die, FunctionCard, GroundCard, MovementCard, Rules, Texts, data_file, raise_if, read_dice,
-                    read_function, read_ground, read_movement, read_rules)
+from .cards import (
+    Die,
+    FunctionCard,
+    GroundCard,
+    MovementCard,
+    Rules,
+    Texts,
+    data_file,
+    raise_if,
+    read_dice,
+    read_function,
+    read_ground,
+    read_movement,
+    read_rules,
+)
 
 
 @dataclass(frozen=True)
@@ -48,6 +61,7 @@ def load(network=None, ground: Path | str | None = None) -> Edition:
     problems: list[Problem] = []
     rules, texts = read_rules(data_file("rules.toml"), problems)
     raise_if(problems)
+    assert rules is not None and texts is not None  # read_rules reports what it cannot read
     dice = read_dice(data_file("dice.csv"), problems)
     movement = read_movement(data_file("movement.csv"), dice, problems)
     function = read_function(data_file("function.csv"), problems)

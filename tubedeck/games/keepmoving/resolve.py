@@ -206,7 +206,7 @@ def play_card(s, p: int, action) -> None:
     _set(s, "discard", p, s.discard[p] + (card,))
     c = ed.card(card)
     if hasattr(c, "action"):  # a movement card ends the turn
-        follow = ("end", p)
+        follow: tuple = ("end", p)
         first = {"move": ("move", p, c.value), "roll": ("roll", p, c.die, 1), "draw": ("draw", p, c.value)}[c.action]
         s.pending = (first, follow) + s.pending
         return
@@ -323,7 +323,7 @@ def lose(s, p: int, cause: str) -> None:
 # -- what may be played ------------------------------------------------------------------------
 def legal_plays(s, p: int) -> tuple:
     ed, locked = s.edition, s.locks[p]
-    out = []
+    out: list[tuple] = []
     for card in sorted(set(s.hand[p])):
         c = ed.card(card)
         if hasattr(c, "action"):
