@@ -6,8 +6,10 @@ other players' racks. That is the **optimistic bound** (every card not in anothe
 obtainable in time). At the deal it is also what the text gives: nothing is buried under a
 discard pile's top yet, so the two readings agree here; mid-game they differ, and ``solve
 oneday --buried`` and the strong bot follow the text (buried discards are not at hand). A result
-records, per player, the minimum exchanges and whether any winning journey is reachable; the
-summary folds the results as they stream from :func:`solver.runner.run_deals`.
+records, per player, the minimum exchanges and whether any winning journey is reachable, the
+deal's status (the worst of the players') and the closest player; its shape is declared as
+:data:`tubedeck.games.oneday.records.CHECK`. The summary folds the results as they stream from
+:func:`solver.runner.run_deals`.
 """
 
 from __future__ import annotations
@@ -19,14 +21,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from solver.cpsat import check_time_limit
-from solver.runner import STATUSES, whole
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
+from tubedeck.games.oneday.records import CHECK, worst
 
 from .exchanges import ENGINES, caps_for, solve_rack, space_of
-
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ class DealChecker:
                                 "engine": sol.engine})
             known = [pl for pl in players if pl["exchanges"] is not None]
             closest = min(known, key=lambda pl: (pl["exchanges"], pl["player"]))["player"] if known else None
-            return {"seed": seed, "players": players, "discards": [c.id for c in d.discards], "closest": closest}
+            return {"seed": seed, "status": worst(pl["status"] for pl in players), "players": players,
+                    "discards": [c.id for c in d.discards], "closest": closest}
 
         return evaluate
 
@@ -71,9 +73,9 @@ class DealChecker:
         # Everything that shapes a deal or a rule, so a resumed run never mixes two games.
         facts = {k: v for k, v in asdict(rec).items() if k not in ("source", "text")}
         recipe_digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=list).encode()).hexdigest()[:12]
-        return {"game": "oneday", "players": self.players, "engine": self.engine,
-                "copy_rule": rec.copy_rule, "deck": digest, "cards": len(deck), "slots": rec.slots,
-                "discard_piles": rec.discard_piles, "recipe": recipe_digest, "time_limit": self.time_limit}
+        return CHECK.header(players=self.players, engine=self.engine, copy_rule=rec.copy_rule, deck=digest,
+                            cards=len(deck), slots=rec.slots, discard_piles=rec.discard_piles,
+                            recipe=recipe_digest, time_limit=self.time_limit)
 
     @property
     def results_name(self) -> str:
@@ -91,26 +93,12 @@ class DealChecker:
         return all(pl["status"] in ("OPTIMAL", "INFEASIBLE") for pl in record["players"])
 
     def validate(self, record: dict) -> str | None:
-        """What is impossible in a stored record (an edited or foreign line), or None."""
-        slots, p = self.edition().rules.slots, self.players
-        players = record.get("players")
-        if not isinstance(players, list) or len(players) != p:
-            return f"expected {p} players"
-        for k, pl in enumerate(players, 1):
-            if not isinstance(pl, dict) or pl.get("player") != k:
-                return f"player {k}: bad 'player'"
-            if pl.get("status") not in STATUSES or pl.get("reachable") not in (True, False, None):
-                return f"player {k}: bad 'status' or 'reachable'"
-            rack = pl.get("rack")
-            if not isinstance(rack, list) or len(rack) != slots or not all(isinstance(c, str) for c in rack):
-                return f"player {k}: a rack must list {slots} card ids"
-            ex, lb = pl.get("exchanges"), pl.get("lower_bound")
-            if not whole(lb, 0, slots) or not (ex is None or whole(ex, lb, slots)):
-                return f"player {k}: exchanges {ex!r} / lower bound {lb!r} out of 0..{slots}"
-        closest = record.get("closest")
-        if closest is not None and not whole(closest, 1, p):
-            return "'closest' out of range"
-        return None
+        """What is impossible in a stored record (an edited or foreign line), or None: by the
+        declaration, whose rule ties the players' answers, the status and the closest player."""
+        why = CHECK.validate(record, self.players)
+        if why is None and len(record["players"][0]["rack"]) != self.edition().rules.slots:
+            why = f"a rack must list {self.edition().rules.slots} card ids"
+        return why
 
 
 def deal_check(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,

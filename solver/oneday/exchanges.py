@@ -40,10 +40,8 @@ import numpy as np
 
 from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
-from tubedeck.games.oneday.board import parse_stations
+from tubedeck.games.oneday.board import GameMap, parse_stations
 from tubedeck.games.oneday.edition import Edition
-
-from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.journey import Journey, validate
 
 from .model import JourneyTemplate, build_model, build_template, extract, solve_model

@@ -1,160 +1,91 @@
-"""``tubedeck play oneday`` and ``tubedeck simulate oneday``: games played by bots to the end.
+"""``tubedeck play oneday`` and ``tubedeck simulate oneday``: what One Day in London adds to the
+one driver (:mod:`solver.simulation`).
 
-A game is its seed and the bots' actions (players are deterministic), so a results record
-replays exactly. ``simulate`` runs many seeds through the same resumable runner as the checks and
-folds game length, wins by seat (with a 95% Wilson interval) and wins by bot.
+A game is its seed and its bots (the shuffles are the seed's), so a record replays exactly. Its
+record (:data:`tubedeck.games.oneday.records.SIMULATE`): the winner, the turns played (the winning
+turn included), the rounds begun, the reshuffles of the draw pile and the exchanges the winner made.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Callable
+import hashlib
+import json
+import textwrap
+from dataclasses import asdict
 
-from solver.simulation import Tally, bots_label, check_game, parse_bots as shared_parse_bots, spread
+from solver.simulation import Playing, play_command, simulate_command
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.play import State, new_game
+from tubedeck.games.oneday.records import MAX_TURNS, SIMULATE
+from tubedeck.play import Action, Played
 
 from .players import PLAYERS
 
-MAX_TURNS = 600  # a game not won in 600 turns (150 rounds of 4) is recorded as drawn
+
+def start(edition: Edition, players: int, seed: int, **variant) -> State:
+    return new_game(edition, players, seed, max_turns=MAX_TURNS)
 
 
-def parse_bots(text: str, players: int) -> tuple[str, ...]:
-    """``"strong,greedy"`` -> one bot per seat (the list repeats to fill the table)."""
-    return shared_parse_bots(text, players, PLAYERS)
+def measure(played: Played, edition: Edition, **variant) -> dict:
+    s = played.state
+    winner = None if s.winner is None else s.winner + 1
+    exchanges = None if s.winner is None else sum(_kind(m.action) == "exchange" for m in played.decisions(s.winner))
+    return {"winner": winner, "turns": s.turn, "rounds": -(-s.turn // s.players), "reshuffles": s.reshuffles,
+            "exchanges": exchanges}
 
 
-def play_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...],
-              max_turns: int = MAX_TURNS) -> tuple[State, list[tuple]]:
-    """Play one game to its end; the log lists (turn, seat, action) of every decision."""
-    state, log = new_game(edition, players, seed, max_turns), []
-    while not state.is_terminal():
-        action = PLAYERS[bots[state.to_move]](state, edition)
-        log.append((state.turn, state.to_move, action))
-        state = state.apply(action, edition)
-    return state, log
+def _kind(action: Action) -> str:
+    return action[0] if isinstance(action, tuple) else ""
 
 
-@dataclass(frozen=True)
-class GameReport:
-    """``tubedeck play oneday``: one game, turn by turn."""
-
-    edition: Edition
-    state: State
-    log: tuple
-    bots: tuple[str, ...]
-
-    def as_dict(self) -> dict:
-        return {"seed": self.state.seed, "players": self.state.players, "bots": list(self.bots),
-                "winner": None if self.state.winner is None else self.state.winner + 1, "turns": self.state.turn,
-                "log": [[t, s + 1, list(a)] for t, s, a in self.log],
-                "racks": [[c.id for c in r] for r in self.state.racks]}
-
-    def describe(self) -> list[str]:
-        s, gmap = self.state, self.edition.board
-        out = [f"One Day in London, seed {s.seed}, {s.players} players ({', '.join(self.bots)})"]
-        for turn, seat, (kind, arg) in self.log:
-            if kind != "place":
-                out.append(f"  turn {turn + 1}, player {seat + 1}: {kind} {'' if arg is None else arg}".rstrip())
-        for p, rack in enumerate(s.racks):
-            out.append(f"player {p + 1}: " + ", ".join(gmap.name(c.station) for c in rack))
-        out.append(f"winner: player {s.winner + 1} after {s.turn + 1} turns" if s.winner is not None
-                   else f"no winner after {s.turn} turns")
-        return out
+def load_edition(data: str | None, options: dict) -> Edition:
+    return cached_edition(get("oneday"), data, **options)
 
 
-def play_one(edition: Edition, players: int = 4, seed: int = 0, bots: str = "strong") -> GameReport:
-    """The registry's ``play oneday``."""
-    chosen = parse_bots(bots, players)
-    state, log = play_game(edition, players, seed, chosen)
-    return GameReport(edition, state, tuple(log), chosen)
+def facts(edition: Edition) -> dict:
+    """What the header says of the edition: the turn limit and the deck and rules by content, so a
+    resumed run never mixes two games."""
+    deck, rec = edition.deck, edition.rules
+    digest = hashlib.sha256(",".join(c.id for c in deck.cards).encode()).hexdigest()[:12]
+    rules = {k: v for k, v in asdict(rec).items() if k not in ("source", "text")}
+    recipe = hashlib.sha256(json.dumps(rules, sort_keys=True, default=list).encode()).hexdigest()[:12]
+    return {"max_turns": MAX_TURNS, "cards": len(deck), "deck": digest, "recipe": recipe}
 
 
-@dataclass(frozen=True)
-class Simulation:
-    """A picklable :class:`~solver.runner.DealCheck` over game seeds."""
-
-    players: int
-    bots: tuple[str, ...]
-    data: str | None = None
-    recipe: str | None = None
-    copy_rule: str | None = None
-
-    def edition(self) -> Edition:
-        return cached_edition(get("oneday"), self.data, recipe=self.recipe, copy_rule=self.copy_rule)
-
-    def __call__(self) -> Callable[[int], dict]:
-        ed = self.edition()
-
-        def evaluate(seed: int) -> dict:
-            state, log = play_game(ed, self.players, seed, self.bots)
-            made = None if state.winner is None else sum(seat == state.winner and a[0] == "exchange"
-                                                         for _, seat, a in log)
-            return {"winner": None if state.winner is None else state.winner + 1, "turns": state.turn,
-                    "rounds": state.turn // self.players + 1, "reshuffles": state.reshuffles,
-                    "exchanges": made}
-
-        return evaluate
-
-    def header(self) -> dict:
-        return {"game": "oneday", "mode": "simulate", "players": self.players, "bots": list(self.bots),
-                "max_turns": MAX_TURNS, "cards": len(self.edition().deck), "version": 2}
-
-    @property
-    def results_name(self) -> str:
-        return f"oneday-sim-{'-'.join(self.bots)}-p{self.players}"
-
-    @property
-    def label(self) -> str:
-        return "oneday games"
-
-    def summary(self) -> "SimSummary":
-        return SimSummary(self.players, self.bots)
-
-    def decided(self, record: dict) -> bool:
-        return True
-
-    def validate(self, record: dict) -> str | None:
-        why = check_game(record, self.players, MAX_TURNS)
-        if why:
-            return why
-        w, t, x = record["winner"], record["turns"], record.get("exchanges")
-        if (x is None) != (w is None) or not (x is None or (isinstance(x, int) and 0 <= x <= t)):
-            return "'exchanges' must count the winner's exchanges"
-        return None
+def position(state: State) -> tuple[dict, list[str]]:
+    """The final position: each rack by station name (slot 1 first), the discard piles' tops and
+    the draw pile's size."""
+    racks = [[None if c is None else c.name for c in rack] for rack in state.racks]
+    tops = [p[-1].name if p else None for p in state.piles]
+    lines = []
+    for p, rack in enumerate(racks):
+        mark = " (a\0journey:\0the\0win)" if state.winner == p else ""
+        names = [(n or "(empty)").replace(" ", "\0") for n in rack]  # a name is never cut
+        text = f"player {p + 1}: " + ", ".join(names) + mark
+        lines += [line.replace("\0", " ") for line in textwrap.wrap(text, 76, subsequent_indent="    ")]
+    if state.piles:
+        lines.append("discard piles: " + ", ".join(f"{k + 1}: {t or '(empty)'}" for k, t in enumerate(tops)))
+    lines.append(f"draw pile: {len(state.stock)} card{'s' if len(state.stock) != 1 else ''}"
+                 + (f", reshuffled {state.reshuffles}x" if state.reshuffles else ""))
+    data = {"racks": racks, "rack_ids": [[None if c is None else c.id for c in r] for r in state.racks],
+            "discard_tops": tops, "draw_pile": len(state.stock),
+            "winner": None if state.winner is None else state.winner + 1, "turns": state.turn}
+    return data, lines
 
 
-def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,
-               recipe: str | None = None, copy_rule: str | None = None, bots: str = "strong") -> Simulation:
-    """The registry's ``simulate oneday``."""
-    edition.deal(players, 0)  # UsageError on a bad player count
-    return Simulation(players, parse_bots(bots, players), data, None if recipe is None else str(recipe), copy_rule)
+PLAYING = Playing(
+    game="oneday",
+    title="One Day in London",
+    bots=PLAYERS,
+    record=SIMULATE,
+    start=start,
+    measure=measure,
+    edition=load_edition,
+    position=position,
+    facts=facts,
+)
 
-
-@dataclass
-class SimSummary(Tally):
-    exchanges: Counter = field(default_factory=Counter)  # exchanges the winner made
-
-    def add(self, record: dict) -> None:
-        super().add(record)
-        if record.get("exchanges") is not None:
-            self.exchanges[record["exchanges"]] += 1
-
-    def failures(self) -> str | None:
-        return f"{self.drawn} game(s) without a winner" if self.drawn else None
-
-    def as_dict(self) -> dict:
-        return {**super().as_dict(), "winner_exchanges": spread(self.exchanges) if self.exchanges else None}
-
-    def describe(self) -> list[str]:
-        d = self.as_dict()
-        t, x = d["turns"], d["winner_exchanges"]
-        out = [f"One Day in London: {self.games} games, {self.players} players ({bots_label(self.bots)}), "
-               f"{self.drawn} drawn",
-               f"  length: median {t['median']} turns (10-90%: {t['p10']}-{t['p90']})"]
-        if x:
-            out.append(f"  exchanges the winner made: median {x['median']} (10-90%: {x['p10']}-{x['p90']})")
-        return out + self.seat_lines(d)
+play_one = play_command("solver.oneday.simulate:PLAYING")
+simulation = simulate_command("solver.oneday.simulate:PLAYING")

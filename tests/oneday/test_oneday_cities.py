@@ -9,9 +9,10 @@ import pymupdf
 import pytest
 
 from tubedeck.errors import DataError
-from tubedeck.games.oneday.cards import build_deck
 from tubedeck.games.oneday.board import load_map
+from tubedeck.games.oneday.cards import build_deck
 from tubedeck.games.oneday.recipe import load_recipe
+
 from conftest import run_cli as run
 
 TESTS = Path(__file__).resolve().parent.parent

@@ -7,10 +7,10 @@ import dataclasses
 import pytest
 
 from tubedeck.errors import DataError, UsageError
-from tubedeck.games.oneday.cards import build_deck
-from tubedeck.games.oneday.setup import deal
 from tubedeck.games.oneday.board import derive_map, parse_stations
+from tubedeck.games.oneday.cards import build_deck
 from tubedeck.games.oneday.recipe import load_recipe
+from tubedeck.games.oneday.setup import deal
 
 
 @pytest.fixture(scope="module")

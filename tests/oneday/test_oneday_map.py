@@ -9,8 +9,16 @@ import pymupdf
 import pytest
 
 from generator import PrintOptions, fonts
-from generator.oneday.map import (_box_distance, clip_length, layout, marker_radius, overlaps, project, relax,
-                                  segment_distance)
+from generator.oneday.map import (
+    _box_distance,
+    clip_length,
+    layout,
+    marker_radius,
+    overlaps,
+    project,
+    relax,
+    segment_distance,
+)
 from generator.sizes import Rect
 from tubedeck.games.oneday.board import derive_map
 from tubedeck.games.oneday.recipe import load_recipe
@@ -31,7 +39,7 @@ def lay(gmap):
 def test_no_line_passes_over_a_station_it_does_not_serve(gmap, lay):
     worst = math.inf
     for line, run in gmap.runs.items():
-        for a, b in zip(run.stations, run.stations[1:]):
+        for a, b in zip(run.stations, run.stations[1:], strict=False):
             for s in gmap.stations:
                 if line not in gmap.lines_at(s) and s not in (a, b):
                     worst = min(worst, segment_distance(lay.at[s], lay.at[a], lay.at[b])[0])
@@ -44,7 +52,7 @@ def test_no_line_passes_over_a_station_it_does_not_serve(gmap, lay):
     # Regent's Park and Warren Street no longer sit under the Metropolitan / H&C stroke
     met = gmap.runs["metropolitan"].stations
     for s in ("regents-park", "warren-street"):
-        d = min(segment_distance(lay.at[s], lay.at[a], lay.at[b])[0] for a, b in zip(met, met[1:]) if s not in (a, b))
+        d = min(segment_distance(lay.at[s], lay.at[a], lay.at[b])[0] for a, b in zip(met, met[1:], strict=False) if s not in (a, b))
         assert d >= 2.5, s
 
 
@@ -84,7 +92,6 @@ def test_no_line_runs_through_a_label(gmap, lay):
 def test_every_station_is_named_on_the_printed_map(tmp_path, gmap, london):
     from generator import render
     from generator.oneday.faces import documents
-
     from tubedeck.games.oneday.edition import load
 
     docs = [d for d in documents(load(london), PrintOptions.parse()) if d.name == "map"]

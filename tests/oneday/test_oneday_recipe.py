@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli as run
 from tubedeck.errors import DataError, UsageError
 from tubedeck.games.oneday.board import derive_map, load_map, parse_stations
-from tubedeck.games.oneday.recipe import load_recipe, zone_phrase
-from tubedeck.games.oneday.recipe import default_recipe
+from tubedeck.games.oneday.recipe import default_recipe, load_recipe, zone_phrase
 from tubedeck.network import Network
+
+from conftest import run_cli as run
 
 TESTS = Path(__file__).resolve().parent.parent
 TINY = TESTS / "data" / "tinycity"

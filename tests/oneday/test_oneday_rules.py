@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tubedeck.games.oneday.board import derive_map, parse_stations
-
-from tubedeck.games.oneday.recipe import load_recipe
 from tubedeck.games.oneday.journey import validate
+from tubedeck.games.oneday.recipe import load_recipe
 
 WINNING = ("Blackfriars, Tower Hill, Aldgate, Farringdon, Baker Street, Oxford Circus, Elephant & Castle, "
            "King's Cross St Pancras, Waterloo, Edgware Road (Bakerloo)")

@@ -15,8 +15,8 @@ from solver.oneday.exchanges import caps_for, solve_rack, state_space
 from tubedeck.cli import main
 from tubedeck.games.oneday.board import GameMap, GameStation, Run, derive_map
 from tubedeck.games.oneday.cards import build_deck
-from tubedeck.games.oneday.recipe import load_recipe
 from tubedeck.games.oneday.journey import validate
+from tubedeck.games.oneday.recipe import load_recipe
 from tubedeck.network import Line
 
 # A toy map: "m" and "p" share the track b-g-h (like the Metropolitan and H&C).
@@ -54,7 +54,7 @@ def exhaustive_best(runs: dict[str, str], rack: str, caps: dict[str, int]) -> in
     def dfs(stops: list[str], last: tuple | None, used: dict[str, int]) -> None:
         nonlocal best
         if len(stops) == len(rack):
-            kept = sum(a == b for a, b in zip(stops, rack))
+            kept = sum(a == b for a, b in zip(stops, rack, strict=True))
             best = kept if best is None or kept > best else best
             return
         here = stops[-1]
@@ -244,7 +244,7 @@ def test_buried_discards_are_not_at_hand(capsys):
     swapped = WIN.replace("Farringdon", "Pimlico")
     assert run(*["solve", "oneday", "--rack", swapped, "--json"]) == 0
     free = json.loads(capsys.readouterr().out)["solution"]
-    drawn = [s for s, k in zip(free["journey"]["stations"], range(10)) if s not in SWAPPED_IDS]
+    drawn = [s for s, k in zip(free["journey"]["stations"], range(10), strict=False) if s not in SWAPPED_IDS]
     assert drawn, free
     from tubedeck.game import edition
     from tubedeck.games import get
@@ -257,3 +257,39 @@ def test_buried_discards_are_not_at_hand(capsys):
 
 SWAPPED_IDS = {"blackfriars", "tower-hill", "aldgate", "pimlico", "baker-street", "oxford-circus", "elephant-castle",
                "kings-cross-st-pancras", "waterloo", "edgware-road-bakerloo"}
+
+
+# -- check oneday's declared record (tubedeck.games.oneday.records.CHECK) -----------------------
+def test_check_records_are_declared_and_pass_their_validator(tmp_path, capsys):
+    from tubedeck.games import record_schema
+    from tubedeck.games.oneday.records import CHECK, SEVERITY
+
+    results = tmp_path / "r.jsonl"
+    assert run(*["check", "oneday", "--players", "2", "--deals", "2", "--results", str(results), "--no-progress"]) == 0
+    capsys.readouterr()
+    lines = [json.loads(l) for l in results.read_text().splitlines()]
+    header, records = lines[0], lines[1:]
+    assert (header["mode"], header["version"]) == ("check", CHECK.version)
+    assert record_schema(header) is CHECK and CHECK.field("closest").kind == "seat"
+    for r in records:
+        assert CHECK.validate(r, 2) is None
+        assert r["status"] == max((p["status"] for p in r["players"]), key=SEVERITY.index)
+    r = records[0]
+    other = 1 if r["closest"] == 2 else 2
+    for bad, why in (({**r, "status": "UNKNOWN"}, "worst"), ({**r, "closest": other}, "closest"),
+                     ({**r, "closest": 3}, "'closest' must be a seat 1-2"), ({**r, "players": r["players"][:1]}, "2 players"),
+                     ({**r, "players": [{**r["players"][0], "reachable": None}, r["players"][1]]}, "reachable"),
+                     ({**r, "players": [{**r["players"][0], "exchanges": None}, r["players"][1]]}, "fit status")):
+        assert why in CHECK.validate(bad, 2), bad
+
+
+def test_a_check_file_of_the_old_version_is_refused(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    args = ["check", "oneday", "--players", "2", "--deals", "1", "--results", str(results), "--no-progress"]
+    assert run(*args) == 0
+    lines = results.read_text().splitlines()
+    old = {k: v for k, v in json.loads(lines[0]).items() if k not in ("mode", "version")}
+    results.write_text(json.dumps(old) + "\n" + lines[1] + "\n")
+    capsys.readouterr()
+    assert run(*args) == 2
+    assert "mode" in capsys.readouterr().err

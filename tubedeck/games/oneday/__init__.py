@@ -27,7 +27,8 @@ GAME = Game(
                 help="Deal N seeded games; per deal each player's minimum exchanges and reachability; a summary.",
                 options=(Option("engine", "cp-sat (CP-SAT decides every rack) or auto (exact bound first).",
                                 default="cp-sat", choices=("cp-sat", "auto")),),
-                example=("--deals", "2", "--players", "4")),
+                example=("--deals", "2", "--players", "4"),
+                records=("tubedeck.games.oneday.records:CHECK",)),
     ),
     solves=(
         Command("oneday", "solver.oneday.exchanges:solve_one",
@@ -57,6 +58,7 @@ GAME = Game(
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
                                         "greedy, strong.", default="strong"),),
-                example=("--games", "2", "--players", "2", "--bots", "greedy")),
+                example=("--games", "2", "--players", "2", "--bots", "greedy"),
+                records=("tubedeck.games.oneday.records:SIMULATE",)),
     ),
 )

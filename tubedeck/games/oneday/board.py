@@ -41,6 +41,7 @@ from tubedeck.network import Line, Network
 
 from .recipe import Recipe, load_recipe, zone_phrase
 
+
 @dataclass(frozen=True)
 class GameStation:
     """A station of the game: one dataset station, or several merged (``members``)."""
