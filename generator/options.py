@@ -32,7 +32,7 @@ class PodPreset:
 
     def template(self, card: CardSize) -> tuple[int, int]:
         """The exact PNG size for ``card``; a UsageError naming both if the shop has no such template."""
-        for name, ((w, h), px) in self.templates.items():
+        for (w, h), px in self.templates.values():
             if abs(card.width - w) < 0.05 and abs(card.height - h) < 0.05:
                 return px
         known = ", ".join(f"{n} {w:g} x {h:g} mm ({px[0]} x {px[1]} px)" for n, ((w, h), px) in self.templates.items())

@@ -262,9 +262,8 @@ RESERVE = MARK_CLEAR + MARK_LENGTH + 2 * CLEAR + 5.0
 def draw(pen: Pen, placed: list[Placed]) -> None:
     """Draw placed blocks in black (page coordinates: ``pen`` is the page's pen)."""
     for p in placed:
-        (ox, oy), (ux, uy), (vx, vy) = p.origin, p.u, p.v
-
-        def at(u: float, v: float) -> tuple[float, float]:
+        def at(u: float, v: float, p: Placed = p) -> tuple[float, float]:
+            (ox, oy), (ux, uy), (vx, vy) = p.origin, p.u, p.v
             u += U0
             return (ox + u * ux + v * vx, oy + u * uy + v * vy)
 

@@ -9,8 +9,8 @@ the game's content can be fixed (shorter text, a bigger box or a smaller minimum
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tubedeck.errors import UsageError
 

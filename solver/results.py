@@ -108,6 +108,9 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
                 theirs = {k: v for k, v in record.items() if k != "kind"}
                 if theirs != header:
                     diff = sorted(k for k in set(theirs) | set(header) if theirs.get(k) != header.get(k))
+                    if "version" in diff or "mode" in diff:
+                        raise UsageError(f"{path}:{number}: results of another record version ({', '.join(diff)}); "
+                                         "re-run: pass another --results path (or move this file away) to start anew")
                     raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
                                      "pass another --results path to start a new run")
                 continue

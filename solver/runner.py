@@ -33,11 +33,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from tubedeck.errors import UsageError
-from tubedeck.stats import quantile as percentile  # noqa: F401 (the games' summaries import it here)
 
 from .results import (  # noqa: F401 (re-exported: the results file is part of the runner's promise)
-    MAX_LINE, Resumed, Validator, _count, _drop_undecided, _open_locked, _signals_blocked, _write,
-    check_results_path, read_results)
+    MAX_LINE,
+    Resumed,
+    Validator,
+    _count,
+    _drop_undecided,
+    _open_locked,
+    _signals_blocked,
+    _write,
+    check_results_path,
+    read_results,
+)
 
 Evaluator = Callable[[int], dict]
 MAX_WORKERS = 256
@@ -69,14 +77,6 @@ class DealCheck(Protocol):
     def results_name(self) -> str: ...
     @property
     def label(self) -> str: ...
-
-
-STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", "MODEL_INVALID")  # CP-SAT's, as stored
-
-
-def whole(value, lo: int, hi: int | None = None) -> bool:
-    """A whole number (not a bool) in ``lo..hi``: for validating stored records."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
 
 
 def exit_code(exc: BaseException) -> int:

@@ -10,10 +10,11 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from conftest import run_cli as run
 from tubedeck.content import data_root
 from tubedeck.game import edition, resolve
 from tubedeck.games import GAMES, registry
+
+from conftest import run_cli as run
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_IDS = list(GAMES)

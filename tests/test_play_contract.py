@@ -16,11 +16,12 @@ import random
 
 import pytest
 
-from conftest import run_cli as run
 from tubedeck.game import edition, resolve
 from tubedeck.games import record_schema, registry
 from tubedeck.play import CHANCE, TERMINAL, chance_outcome, play_game, replay
 from tubedeck.records import Field, Fold, Schema
+
+from conftest import run_cli as run
 
 PLAYED = [g for g in registry().values() if g.plays]
 MAX_MOVES = 20_000  # a random playout longer than this is cut (the engines' own limits end them)

@@ -32,7 +32,7 @@ import importlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import UsageError
 

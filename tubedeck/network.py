@@ -18,9 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Mapping
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -29,7 +27,6 @@ from .content import data_root
 from .dataset import read_dataset
 from .errors import UsageError
 from .names import match_station
-
 
 
 @dataclass(frozen=True)

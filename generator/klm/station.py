@@ -18,10 +18,8 @@ from generator.text import size_label
 from generator.theme import BOLD, GREY, INK, ITALIC, MUTED, PAPER, PLAY_PT, RED_TEXT, TEXT, WHITE
 from tubedeck.games.klm.cards import StationCard
 
-from .plan import (GAP, HEAD_PT, ROW_GAP, Plan, fact_lines, heading_height, ink_height,  # noqa: F401
-                   number_pt, plan, row_height)
+from .plan import GAP, HEAD_PT, ROW_GAP, Plan, fact_lines, heading_height, ink_height, number_pt, plan, row_height  # noqa: F401
 from .schematic import schematic
-
 
 OUTLINE = (3.0, 3.9)  # mm inside the trim: clear of a miscut and of the drift margin, outside the text
 

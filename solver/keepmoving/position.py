@@ -25,6 +25,7 @@ from tubedeck.errors import UsageError
 from tubedeck.games.keepmoving.edition import Edition
 from tubedeck.games.keepmoving.play import State
 from tubedeck.games.keepmoving.resolve import mask, run
+from tubedeck.records import is_whole
 
 KEYS = ("to_move", "turn", "row", "ground_pile", "positions", "lives", "supply", "hands", "piles", "discards",
         "function_pile", "locks", "stunned")
@@ -62,8 +63,8 @@ def from_json(raw, edition: Edition) -> State:
     r = edition.rules
     cards, grounds = set(edition.cards), {c.id: i for i, c in enumerate(edition.ground)}
 
-    def whole(v, f, lo=0, hi=10**6):
-        if not (isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi):
+    def number(v, f, lo=0, hi=10**6):
+        if not is_whole(v, lo, hi):
             raise _bad(f, f"must be a whole number {lo}-{hi}, got {v!r}")
         return v
 
@@ -88,11 +89,11 @@ def from_json(raw, edition: Edition) -> State:
     used = [c[0] for c in row + gpile]
     if len(set(used)) != len(used):
         raise _bad("row", "a ground card appears twice in the row and the pile")
-    to_move = whole(raw["to_move"], "to_move", 1, 2) - 1
-    pos = _pair(raw, "positions", lambda v, f: whole(v, f, 1, r.row) - 1)
+    to_move = number(raw["to_move"], "to_move", 1, 2) - 1
+    pos = _pair(raw, "positions", lambda v, f: number(v, f, 1, r.row) - 1)
     if pos[0] == pos[1]:
         raise _bad("positions", "two meeples never share a ground card")
-    lives = _pair(raw, "lives", lambda v, f: whole(v, f, 1, 1000))
+    lives = _pair(raw, "lives", lambda v, f: number(v, f, 1, 1000))
     hands = _pair(raw, "hands", card_list)
     if any(len(h) > r.hand_limit for h in hands):
         raise _bad("hands", f"a hand holds at most {r.hand_limit} cards")
@@ -107,10 +108,10 @@ def from_json(raw, edition: Edition) -> State:
         return v
 
     locks, stunned = _pair(raw, "locks", lock), _pair(raw, "stunned", flag)
-    s = State(edition, row=row, gpile=gpile, pos=pos, lives=lives, supply=whole(raw["supply"], "supply", 0, 1000),
+    s = State(edition, row=row, gpile=gpile, pos=pos, lives=lives, supply=number(raw["supply"], "supply", 0, 1000),
               hand=hands, pile=_pair(raw, "piles", card_list), discard=_pair(raw, "discards", card_list),
               fpile=card_list(raw["function_pile"], "function_pile"), locks=locks, stunned=stunned,
-              to_move=to_move, first=to_move, turn=whole(raw["turn"], "turn", 0, r.max_turns - 1), phase="run",
+              to_move=to_move, first=to_move, turn=number(raw["turn"], "turn", 0, r.max_turns - 1), phase="run",
               decider=to_move, pending=(("play", to_move, True), ("end", to_move)), options=(), winner=None,
               ended="", seed=0)
     run(s)

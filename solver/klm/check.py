@@ -14,13 +14,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from solver.cpsat import check_time_limit
-from solver.runner import percentile
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.records import CHECK
 from tubedeck.games.klm.setup import check_players
+from tubedeck.stats import quantile
 
 from .model import OUTSIDE, deal_record, solve_deal
 from .paths import TooLarge, solve_deal_paths
@@ -171,8 +171,8 @@ class Summary:
                f"winnable before the Station stock runs out: [bold]{self.winnable}/{n} ({100 * self.share:.1f}%)[/bold]"]
         ft = self.first_turn
         if ft:
-            out.append(f"earliest win (first winner's own turn): min {min(ft)}, median {percentile(ft, 0.5)}, "
-                       f"90% {percentile(ft, 0.9)}, max {max(ft)}")
+            out.append(f"earliest win (first winner's own turn): min {min(ft)}, median {quantile(ft, 0.5)}, "
+                       f"90% {quantile(ft, 0.9)}, max {max(ft)}")
             out += histogram(ft)
         if self.winnable:
             shares = ", ".join(f"{k}: {100 * self.first_order.get(k, 0) / self.winnable:.1f}%" for k in range(1, p + 1))

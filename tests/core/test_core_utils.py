@@ -12,7 +12,6 @@ from tubedeck.atomic import atomic_open, write_bytes
 from tubedeck.errors import UsageError
 from tubedeck.names import fold, match_station
 
-
 # -- atomic writes ---------------------------------------------------------------------------
 
 def test_interrupted_write_leaves_nothing(tmp_path):

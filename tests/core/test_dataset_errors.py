@@ -8,11 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import TINY_LINES, TINY_ROUTES, TINY_STATIONS, write_dataset
 from tubedeck.cli import main
 from tubedeck.dataset import read_dataset
 from tubedeck.errors import DataError
 from tubedeck.network import Network
+
+from conftest import TINY_LINES, TINY_ROUTES, TINY_STATIONS, write_dataset
 
 
 def problems_of(directory):

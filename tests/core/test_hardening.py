@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli as run
-from conftest import toy_dataset
 from solver.runner import Interrupted, run_deals
 from tubedeck.errors import UsageError
+
+from conftest import run_cli as run
+from conftest import toy_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 TUBEDECK = [sys.executable, "-c", "import sys; from tubedeck.cli import main; sys.exit(main())"]

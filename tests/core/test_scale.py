@@ -8,10 +8,11 @@ import json
 
 import pytest
 
-from conftest import run_cli as run
 from solver.runner import Ticker
 from tubedeck.cli.run import parse_shard
 from tubedeck.errors import UsageError
+
+from conftest import run_cli as run
 
 CHECK = ("check", "klm", "--deals", "12", "--players", "3", "--no-progress")
 

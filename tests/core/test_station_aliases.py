@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import TINY_STATIONS, write_dataset
 from tubedeck.dataset import read_dataset
 from tubedeck.errors import DataError, UsageError
 from tubedeck.names import fold
 from tubedeck.network import Network, Station
+
+from conftest import TINY_STATIONS, write_dataset
 
 
 def with_aliases(**aliases: str) -> str:

@@ -182,7 +182,7 @@ def test_fonts_embedded_subset_truetype_only(london_pdf):
     doc = open_pdf(london_pdf[0])
     seen = set()
     for i in range(doc.page_count):
-        for xref, ext, ftype, basefont, *_ in doc.get_page_fonts(i):
+        for _xref, ext, ftype, basefont, *_ in doc.get_page_fonts(i):
             assert ext == "ttf" and ftype == "TrueType", basefont
             assert "+" in basefont and "Helvetica" not in basefont
             seen.add(basefont.split("+")[1])

@@ -12,6 +12,7 @@ import tubedeck.atomic as atomic
 from generator import Card, Deck, PrintOptions, render
 from tubedeck.cli import build as build_cmd
 from tubedeck.network import Network
+
 from conftest import run_cli as run
 
 TINY = Path(__file__).resolve().parent.parent / "data" / "tinycity"

@@ -203,7 +203,7 @@ def test_text_is_at_least_6pt_and_play_fields_7pt(report):
     game, size, rep = report
     small = sorted({(round(s.size, 2), s.field, s.text) for s in rep.spans if s.size < MIN_PT - 0.01})
     assert not small, f"{game} {size}: text below {MIN_PT} pt: {small[:8]}"
-    for (g, doc), (fields, must) in PLAY.items():
+    for (g, doc), (_fields, must) in PLAY.items():
         if g != game:
             continue
         assert must in rep.play.get(doc, set()), f"{game}/{doc} {size}: no {must!r} text found"
