@@ -27,10 +27,10 @@ import time
 from collections import Counter
 
 from solver.nextstation.columns import column_bound
-from solver.nextstation.game import best_game, rounds_of
-from tubedeck.games.nextstation.best import best_round as bnb
 from solver.nextstation.exhaustive import best_round as exhaustive
+from solver.nextstation.game import best_game, rounds_of
 from solver.nextstation.model import best_round
+from tubedeck.games.nextstation.best import best_round as bnb
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import turns
 

@@ -32,9 +32,9 @@ import time
 from collections import Counter
 from dataclasses import replace
 
-from tubedeck.games.nextstation.best import best_round as exact_bnb
 from solver.nextstation.model import best_round as cp_sat
 from tubedeck.game import network
+from tubedeck.games.nextstation.best import best_round as exact_bnb
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import Turn, turns

@@ -109,6 +109,7 @@ def calibration_sheet(options: PrintOptions) -> Sheet:
     if options.duplex == "none":
         raise UsageError("--duplex none: the calibration sheet is printed double-sided; use --duplex long or short")
     paper = options.paper.portrait
-    args = dict(paper=paper, duplex=options.duplex, offset=options.back_offset)
-    return Sheet("calibration", (partial(front_page, **args), partial(back_page, **args)),
+    duplex, offset = options.duplex, options.back_offset
+    return Sheet("calibration", (partial(front_page, paper=paper, duplex=duplex, offset=offset),
+                                 partial(back_page, paper=paper, duplex=duplex, offset=offset)),
                  title="tubedeck duplex calibration", paper=paper, landscape=False, duplex=True)

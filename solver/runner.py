@@ -30,7 +30,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sized
 
 from tubedeck.errors import UsageError
 
@@ -172,13 +172,14 @@ def run_deals(
             out = _open_locked(results)
         resumed = read_results(results, header, validate, decided) if results else Resumed({}, None)
         if results is not None and resumed.undecided:
+            assert out is not None  # opened above: results is given
             out.close()
             _drop_undecided(results, resumed)
             out = _open_locked(results)
             resumed = read_results(results, header, validate)
         if out is not None and resumed.header is None:
             _write(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
-        total = len(seeds) if hasattr(seeds, "__len__") else None
+        total = len(seeds) if isinstance(seeds, Sized) else None
         yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner)
     except Interrupted:
         raise

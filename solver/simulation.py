@@ -44,7 +44,9 @@ class Playing:
     * ``position(state) -> (dict, [lines])``: the final position, for ``--json`` and for people;
     * ``tag(edition, options, variant) -> str``: what tells this run's default results file apart;
     * ``extra(edition, variant) -> fold`` (optional): the game's own figures, an object with
-      ``add(record)``, ``as_dict()``, ``describe()`` and ``failures()``.
+      ``add(record)``, ``as_dict()``, ``describe()`` and ``failures()``;
+    * ``action_json(state, action)``: an action for ``--json`` (default: lists and strings; Next
+      Station puts the sheet coordinate beside each station id).
     """
 
     game: str
@@ -58,6 +60,7 @@ class Playing:
     facts: Callable[[Any], dict] = field(default=lambda edition: {})
     tag: Callable[[Any, dict, dict], str] = field(default=lambda edition, options, variant: "")
     extra: Callable[[Any, dict], Any] | None = None
+    action_json: Callable[[Any, Any], Any] = field(default=lambda state, action: jsonable(action))
     variant: tuple[str, ...] = ()  # the command's options that shape a game (not the edition's)
 
 
@@ -117,7 +120,8 @@ class GameReport:
         return {"game": self.rules.game, "seed": self.seed, "players": self.played.state.players,
                 "bots": list(self.bots), **self.record,
                 "log": [{"clock": m.clock, "seat": None if m.seat == CHANCE else m.seat + 1,
-                         "action": jsonable(m.action), "words": m.words} for m in self.played.moves],
+                         "action": self.rules.action_json(self.played.state, m.action), "words": m.words}
+                        for m in self.played.moves],
                 "position": position}
 
     def describe(self) -> list[str]:

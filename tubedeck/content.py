@@ -23,9 +23,12 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar, get_type_hints
+from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
 
 from .errors import DataError, Problem
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 _HERE = Path(__file__).resolve().parent
 _MARK = "stations.csv"
@@ -183,7 +186,7 @@ def read_toml(path: Path) -> dict:
         raise DataError([Problem(where, None, None, f"not valid TOML: {exc}")]) from None
 
 
-T = TypeVar("T")
+T = TypeVar("T", bound="DataclassInstance")  # read_values fills a dataclass
 _KIND = {int: "a whole number", str: "a string", float: "a number", bool: "true or false",
          tuple[str, ...]: "a list of strings"}
 

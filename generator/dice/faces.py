@@ -44,7 +44,8 @@ def pattern(i: int):
 def cased(colours: tuple[str, ...]) -> tuple[bool, ...]:
     """Which lines print inside dark rails (a casing): those too light on white (< 3:1), and those
     printing the same grey as an earlier plain line, so greyscale tells them apart by more than dashes."""
-    out, plain = [], []
+    out: list[bool] = []
+    plain: list[float] = []
     for spec in colours:
         c = rgb(spec)
         case = contrast(c, (1.0, 1.0, 1.0)) < MIN_LINE_CONTRAST or any(abs(luminance(c) - g) < GREY_APART for g in plain)
@@ -234,6 +235,7 @@ def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
 def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> None:
     """The challenge's rolls, turn 1 first: keep any 2 of each row's 5 dice."""
     ch = edition.challenge
+    assert ch is not None  # drawn on the challenge page only (page(challenge=True): the edition has one)
     pen.text(x, top - 3.2, f"Solo challenge {ch.rolls.seed}: keep any 2 of each roll, in order",
              font=BOLD, size=7, colour=INK, field="heading")
     turns = ch.rolls.turns
@@ -256,6 +258,7 @@ def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> N
 def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:
     """Fold the strip under before playing: the proven best score, printed upside down."""
     ch = edition.challenge
+    assert ch is not None  # drawn on the challenge page only (page(challenge=True): the edition has one)
     pen.line(box.x, box.top, box.right, box.top, stroke=INK, width=0.25, dash=(2.0, 1.5))
     pen.text(box.x, box.top + 1.2, "fold under before playing", size=6, colour=MUTED, field="note")
     text = edition.recipe.text

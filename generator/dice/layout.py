@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
+from typing import Callable, Sequence
 
 from generator.sizes import Rect
 from tubedeck.errors import UsageError
@@ -65,8 +65,8 @@ def project(board: Board, box: Rect) -> list[Point]:
     return [(ox + (x - min(xs)) * scale, oy + (y - min(ys)) * scale) for x, y in zip(xs, ys)]
 
 
-def seg_distance(p: Point, a: Point, b: Point) -> tuple[float, float, float]:
-    """Distance from p to segment ab and the unit vector from the segment towards p."""
+def seg_distance(p: Sequence[float], a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """Distance from p to segment ab and the unit vector from the segment towards p (points: (x, y))."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ((dx * dx + dy * dy) or 1.0)))
     nx, ny = p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy)
@@ -262,7 +262,7 @@ def place_labels(board: Board, at, half, area: Rect, text_width: Callable[[str, 
     for s in order:
         name = board.stations[s].name
         star = s == board.star
-        wordings = [(name,)]
+        wordings: list[tuple[str, ...]] = [(name,)]
         spaces = [i for i, ch in enumerate(name) if ch == " "]
         if spaces:
             cut = min(spaces, key=lambda i: (abs(2 * i - len(name)), i))

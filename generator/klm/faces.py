@@ -55,8 +55,9 @@ def _rules_fit(texts: list[str], box: Rect) -> tuple[float, list[float]] | None:
     s = RULES_PT[0]
     while s >= RULES_PT[1] - 1e-9:
         fits = [measure(t, "sans", s, s, box.w) for t in texts]
-        if all(fits) and sum(f.height for f in fits) + 1.2 * (len(texts) - 1) <= box.h:
-            return s, [f.height for f in fits]
+        heights = [f.height for f in fits if f is not None]
+        if len(heights) == len(texts) and sum(heights) + 1.2 * (len(texts) - 1) <= box.h:
+            return s, heights
         s = round(s - 0.25, 2)
     return None
 
@@ -111,7 +112,7 @@ def reference_cards(texts: Texts, safe: Rect) -> list[tuple[str, list[str]]]:
         for cuts in combinations(range(1, len(lines)), k - 1):
             split = [lines[a:b] for a, b in zip((0,) + cuts, cuts + (len(lines),))]
             fits = [_rules_fit(part, body) for part in split]
-            worst = min((f[0] for f in fits), default=0.0) if all(fits) else -1.0
+            worst = min((f[0] for f in fits if f is not None), default=0.0) if all(fits) else -1.0
             if worst > best:
                 best, parts = worst, split
         for i, part in enumerate(parts):  # a paragraph that fits no card fails when drawn, by name
@@ -148,16 +149,16 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     size = options.card.label()
     card_mm = (options.card.width, options.card.height)
     s_back, f_back, r_back = sized(station_back, size), sized(fortune_back, size), sized(reference_back, size)
-    stations = Deck("stations", [Card(c.station, partial(station_front, card=c, size=size), label=c.name)
-                                 for c in sorted(deck.cards, key=lambda c: (c.name.lower(), c.station))],
+    stations = Deck("stations", tuple(Card(c.station, partial(station_front, card=c, size=size), label=c.name)
+                                      for c in sorted(deck.cards, key=lambda c: (c.name.lower(), c.station))),
                     back=s_back, title=f"Keep London Moving: Station Cards ({deck.scope.label})")
-    fortunes = Deck("fortune", [Card(f.id, partial(fortune_front, card=f, footer=texts.fortune_footer, size=size),
-                                     label=f.kind.name) for f in edition.fortune],
+    fortunes = Deck("fortune", tuple(Card(f.id, partial(fortune_front, card=f, footer=texts.fortune_footer, size=size),
+                                          label=f.kind.name) for f in edition.fortune),
                     back=f_back, title="Keep London Moving: Fortune Cards", share="fortune-and-reference")
     safe = CardGeometry(options.card.width, options.card.height).safe
-    reference = Deck("reference", [Card(f"reference-{i + 1}", sized(partial(reference_front, title=t, lines=lines),
-                                                                    size), label=t)
-                                   for i, (t, lines) in enumerate(reference_cards(texts, safe))],
+    reference = Deck("reference", tuple(Card(f"reference-{i + 1}", sized(partial(reference_front, title=t, lines=lines),
+                                                                         size), label=t)
+                                        for i, (t, lines) in enumerate(reference_cards(texts, safe))),
                      back=r_back, title="Keep London Moving: quick reference", share="fortune-and-reference")
     field = Sheet("play-field", (partial(play_field, card_w=card_mm[0], card_h=card_mm[1], texts=texts),),
                   title=texts.play_field_title, landscape=True)

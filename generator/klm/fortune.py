@@ -92,6 +92,7 @@ def fortune_front(pen: Pen, card: FortuneCard, footer: str, size: str = "") -> N
         size_pt = digit.size if digit else 10.0
         pen.text(cx, cy - 0.365 * size_pt * PT, str(k.turns), font=BOLD, size=size_pt, colour=colour, align="centre",
                  field="glyph")
+        assert p.turns is not None  # planned whenever the kind lasts turns
         tx, ty = p.turns
         pen.text(tx, ty, turns_text(k.turns), size=PLAY_PT, colour=INK,
                  align="centre", field="turns")

@@ -199,6 +199,7 @@ def _try(card: StationCard, s: Rect, head, tier, arrangement: str, style: str, p
     d, ring_d = d_min, 0.0
     if arrangement == "stack" and style != "none":  # only as high as what it draws
         used = content_height(card, d_min, number_pt(pt, False) if style == "numbers" else None, s.w)
+        assert used is not None  # d_min is a size the layout fits at (_d_min)
         d, ring_d = max(used + 0.6, 10.0), d_min
     text_w = s.w - d - GAP if arrangement in ("side", "wide") else s.w
     if cols > 1 and (arrangement not in ("stack", "none") or len(card.connections) < 3):

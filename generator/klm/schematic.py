@@ -89,12 +89,12 @@ def ring_layout(card: StationCard, d: float, pt: float | None, width: float | No
         out[i] = (r * math.cos(a), r * math.sin(a), *sizes[i])
     boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in out]
     boxes.append((-rc, -rc, rc, rc))
-    for k, a in enumerate(boxes):
-        inside = -width / 2 <= a[0] and a[2] <= width / 2 and -d / 2 <= a[1] and a[3] <= d / 2
+    for k, box in enumerate(boxes):
+        inside = -width / 2 <= box[0] and box[2] <= width / 2 and -d / 2 <= box[1] and box[3] <= d / 2
         if not inside and k < len(out):
             return None
         for b in boxes[k + 1:]:
-            if min(a[2], b[2]) - max(a[0], b[0]) > -CLEAR / 2 and min(a[3], b[3]) - max(a[1], b[1]) > -CLEAR / 2:
+            if min(box[2], b[2]) - max(box[0], b[0]) > -CLEAR / 2 and min(box[3], b[3]) - max(box[1], b[1]) > -CLEAR / 2:
                 return None
     return tuple(out)
 

@@ -201,7 +201,7 @@ def answer_strip(pen: Pen, edition: Edition, ch: Challenge, box: Rect) -> None:
     up.wrapped(Rect(box.x, box.y, box.w, 7), key, PLAY_PT, colour=INK, field="note")
     left = grid.right + 6
     w = (box.right - left) / len(ch.rounds)
-    for k, rnd in enumerate(ch.rounds):
+    for k in range(len(ch.rounds)):
         moves_column(up, edition, ch, k, Rect(left + k * w, grid.y, w - 2, box.top - 19 - grid.y))
 
 

@@ -19,7 +19,8 @@ from generator.sizes import CardGeometry, Rect
 from generator.text import measure, sized
 from generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
-from tubedeck.games.nextstation.rules import JOKER, SWITCH, Card as StationCard
+from tubedeck.games.nextstation.rules import JOKER, SWITCH
+from tubedeck.games.nextstation.rules import Card as StationCard
 
 from .challenge import challenge_pages
 from .map import map_page

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 
+from generator.fonts import text_width
 from generator.pen import Pen
 from generator.sizes import Rect
 from generator.text import measure
-from generator.fonts import text_width
 from generator.theme import BOLD, INK, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH

@@ -211,8 +211,8 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                   label="rules summary")
              for i, part in enumerate(parts)]
     return [
-        Deck("stations", cards, back=back, title=f"{name}: {len(cards)} station cards"),
-        Deck("rules", rules, back=sized(partial(aid_back, title=name), size), title=f"{name}: rules summary"),
+        Deck("stations", tuple(cards), back=back, title=f"{name}: {len(cards)} station cards"),
+        Deck("rules", tuple(rules), back=sized(partial(aid_back, title=name), size), title=f"{name}: rules summary"),
         Sheet("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
         rack_sheet(gmap, options.card.width, options.card.height, landscape=False),
     ]

@@ -166,7 +166,7 @@ def _em(size: float) -> float:
 
 def _wordings(name: str) -> list[tuple[float, tuple[str, ...]]]:
     """(cost, lines): the name on one line, or broken in two at the space nearest its middle."""
-    out = [(0.0, (name,))]
+    out: list[tuple[float, tuple[str, ...]]] = [(0.0, (name,))]
     spaces = [i for i, ch in enumerate(name) if ch == " "]
     if spaces and len(name) >= 10:
         cut = min(spaces, key=lambda i: (abs(2 * i - len(name)), i))

@@ -58,6 +58,7 @@ def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]])
         emblem(pen, t.w / 2, cy, r, colour)
     # Lines served: a swatch per line, and their names fitted underneath.
     if lines:
+        assert names is not None  # measured above whenever there are lines
         n = len(lines)
         sw = min(7.0, (s.w - (n - 1) * 1.0) / n)
         x = t.w / 2 - (n * sw + (n - 1) * 1.0) / 2
@@ -85,7 +86,7 @@ def sampler_deck(network: Network) -> Deck:
     stations = sorted(network.stations.values(), key=lambda st: (st.name.lower(), st.id))
     cards = [Card(st.id, sized(partial(station_front, station=st, lines=lines_of(network, st.id))), label=st.name)
              for st in stations]
-    return Deck("stations", cards, back=sized(station_back), title="tubedeck sampler: station cards")
+    return Deck("stations", tuple(cards), back=sized(station_back), title="tubedeck sampler: station cards")
 
 
 def lines_page(pen: Pen, network: Network) -> None:

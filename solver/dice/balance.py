@@ -53,7 +53,7 @@ def balance(games: int, rounds: int, out: Path) -> list[str]:
     edition = load(Network.load())
     scope = edition.board.scope.label
     report = []
-    seen: list[dict] = []
+    seen: list[dict[tuple[str, str], tuple[float | None, float]]] = []  # measure() per round
     for r in range(rounds):
         figures = measure(edition, games)
         seen.append(figures)
@@ -64,7 +64,7 @@ def balance(games: int, rounds: int, out: Path) -> list[str]:
     buf = io.StringIO()
     buf.write("scope,kind,id,first_median,completion_rate,difficulty\n")
     for key in mean:
-        firsts = [f[key][0] for f in seen if f[key][0] is not None]
+        firsts = [m for f in seen if (m := f[key][0]) is not None]
         rate = statistics.fmean(f[key][1] for f in seen)
         first = f"{statistics.median(firsts):.1f}" if firsts else ""
         buf.write(f"{scope},{key[0]},{key[1]},{first},{rate:.4f},{mean[key]:.2f}\n")

@@ -399,7 +399,8 @@ def best_sequence(edition: Edition, rolls: tuple[tuple[int, ...], ...], time_lim
     g = _Board(edition, rolls)
     g.turns.deadline = deadline
     P, pp = g.P, g.pp
-    best, moves = pp * P, ()  # no use at all
+    best = pp * P
+    moves: tuple[tuple[int, int, int, int], ...] = ()  # no use at all
     bound = best
     if len(edition.lines) + len(edition.zones) > MAX_AWARDS or P >= NO:
         trivial = sum(g.high) + sum(g.zone_high) + pp * P

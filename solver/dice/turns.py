@@ -20,11 +20,16 @@ fewest affordable pairs is branched on first (a few thousand steps at most on th
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 LEAVES = 300  # covers a schedule check tries before giving up (then it does not cut)
 
 
 class Turns:
+    when: Callable[[int, int], int] | None  # set by schedulable() for the duration of a check
+    missing_all: int
+    leaves: int
+
     def __init__(self, at, ends, sections, deadline: float = float("inf")):
         self.deadline = deadline  # perf_counter time: TimeoutError beyond it (a big map's cover)
         self.steps = 0
@@ -43,7 +48,9 @@ class Turns:
                 return base + extra
         return cap + 1
 
-    def schedulable(self, missing: int, edges: int, unopened: int, cap: int, when) -> bool:
+    def schedulable(
+        self, missing: int, edges: int, unopened: int, cap: int, when: Callable[[int, int], int]
+    ) -> bool:
         """Is there a cover of at most ``cap`` turns whose pairs go to distinct turns that allow
         them? ``when(station, sections)`` is the bit mask of the turns whose roll allows that
         pair (``sections`` 0: any). True also when :data:`LEAVES` covers were tried in vain
@@ -59,14 +66,16 @@ class Turns:
         self.leaves += 1
         if self.leaves > LEAVES:
             return True
-        pairs = [self.when(s, k) for s, ks in chosen.items() for k in range(1, 7) if ks >> k & 1]
+        when = self.when
+        assert when is not None  # only reached from schedulable(), which sets it
+        pairs = [when(s, k) for s, ks in chosen.items() for k in range(1, 7) if ks >> k & 1]
         bits = self.missing_all
         while bits:
             low = bits & -bits
             s = low.bit_length() - 1
             bits ^= low
             if s not in chosen:
-                pairs.append(self.when(s, 0))
+                pairs.append(when(s, 0))
         pairs.sort(key=int.bit_count)
         owner: dict[int, int] = {}  # turn bit -> pair index
 
@@ -84,8 +93,8 @@ class Turns:
 
         return all(place(i, [0]) for i in range(len(pairs)))
 
-    def demands(self, edges: int, unopened: int) -> list:
-        demands = []
+    def demands(self, edges: int, unopened: int) -> list[tuple[tuple[int, int], ...]]:
+        demands: list[tuple[tuple[int, int], ...]] = []
         bits = edges
         while bits:
             low = bits & -bits

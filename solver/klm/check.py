@@ -19,10 +19,10 @@ from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.records import CHECK
-from tubedeck.games.klm.setup import check_players
+from tubedeck.games.klm.setup import Deal, check_players
 from tubedeck.stats import quantile
 
-from .model import OUTSIDE, deal_record, solve_deal
+from .model import OUTSIDE, PlayerAnswer, deal_record, solve_deal
 from .paths import TooLarge, solve_deal_paths
 
 ENGINES = ("cp-sat", "auto")
@@ -214,9 +214,9 @@ class DealReport:
     """``tubedeck solve klm``: one deal, every player's earliest win."""
 
     edition: Edition
-    deal: object
+    deal: Deal
     status: str
-    answers: tuple
+    answers: tuple[PlayerAnswer, ...]
     record: dict
 
     def as_dict(self) -> dict:

@@ -213,10 +213,15 @@ def solve_deal(adjacency: dict[str, tuple[str, ...]], d: Deal, path: int,
     return status, extract(dm, status, solver, d.players)
 
 
+def _global_turn(a: PlayerAnswer) -> int:
+    assert a.global_turn is not None  # a winner's: extract() sets it together with ``turn``
+    return a.global_turn
+
+
 def deal_record(d: Deal, status: str, answers: tuple[PlayerAnswer, ...]) -> dict:
     """The JSON record of one deal: every player's answer and who can win first."""
     winners = [a for a in answers if a.turn is not None]
-    first = min(winners, key=lambda a: a.global_turn) if winners else None
+    first = min(winners, key=_global_turn) if winners else None
     decided = status == "OPTIMAL"
     return {
         "seed": d.seed,

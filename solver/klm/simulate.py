@@ -64,14 +64,14 @@ def position(state: State) -> tuple[dict, list[str]]:
     for p in range(state.players):
         fld, off = state.fields[p], state.disabled(p)
         links = [f"{name(a)} - {name(b)}" for a, b in sorted(fld.links, key=lambda l: (name(l[0]), name(l[1])))]
-        seat = {"seat": p + 1, "hand": [name(c) for c in state.hands[p]],
-                "fortune": [name(c) for c in state.fortune_hands[p]], "connections": links,
-                "disabled": sorted(name(c) for c in off), "unlucky": state.unlucky[p]}
-        seats.append(seat)
-        lines += _wrap(f"player {p + 1}: hand " + (", ".join(seat["hand"]) or "empty")
-                       + "; Fortune Cards " + (", ".join(seat["fortune"]) or "none"))
+        hand, fortune = [name(c) for c in state.hands[p]], [name(c) for c in state.fortune_hands[p]]
+        disabled = sorted(name(c) for c in off)
+        seats.append({"seat": p + 1, "hand": hand, "fortune": fortune, "connections": links,
+                      "disabled": disabled, "unlucky": state.unlucky[p]})
+        lines += _wrap(f"player {p + 1}: hand " + (", ".join(hand) or "empty")
+                       + "; Fortune Cards " + (", ".join(fortune) or "none"))
         lines += _wrap("  Play Field: " + (", ".join(links) or "empty")
-                       + (f" (Disabled: {', '.join(seat['disabled'])})" if off else ""))
+                       + (f" (Disabled: {', '.join(disabled)})" if off else ""))
     effects = []
     for e in state.effects:
         whom = f"player {e.seat + 1}" + (f"'s {name(e.station)}" if e.station else "")

@@ -8,6 +8,8 @@ map to set the classic and generated maps side by side).
   with status and bound, since the proof is usually out of reach within the time limit.
 
 A result the time limit cut short is stored with its status and bound, never as a proven par.
+The records (:data:`~tubedeck.games.nextstation.records.PAR`, ``PAR_GAME``) hold no wall-clock
+time: the same seeds write the same bytes on any machine.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from typing import Callable
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.nextstation.edition import Edition, generated_maps, map_title
+from tubedeck.games.nextstation.records import PAR, PAR_GAME
+from tubedeck.records import Schema
 from tubedeck.stats import percentile
 
 from .game import best_game
-from .solve import solve_round
-
-STATUSES = ("OPTIMAL", "FEASIBLE", "UNKNOWN")
+from .solve import RoundReport, solve_round
 
 
 @dataclass(frozen=True)
@@ -48,18 +50,21 @@ class ParCheck:
             if self.game:
                 g = best_game(ed, seed, time_limit=self.time_limit)
                 return {"status": g.status, "score": g.score, "bound": g.bound, "best_response": g.start,
-                        "round_pars": list(g.pars), "seconds": round(g.wall, 3)}
+                        "round_pars": list(g.pars)}
             r = solve_round(ed, seed=seed, round=1, time_limit=self.time_limit, engine="auto")
+            assert isinstance(r, RoundReport)
             return {"status": r.result.status, "score": r.result.score, "bound": r.result.bound,
-                    "turns": len(r.turns), "pencil": r.pencil, "seconds": round(r.result.wall, 3)}
+                    "turns": len(r.turns), "pencil": r.pencil}
 
         return evaluate
 
+    @property
+    def record(self) -> Schema:
+        return PAR_GAME if self.game else PAR
+
     def header(self) -> dict:
-        return {"game": "nextstation", "mode": "par-game" if self.game else "par", "map": self.map or "classic",
-                "zones": self.zones, "round": None if self.game else 1,
-                "version": 3 if self.game else 2,  # 3: whole games now from kicked best responses
-                **generated_maps(self.map)}
+        return self.record.header(map=self.map or "classic", zones=self.zones, round=None if self.game else 1,
+                                  **generated_maps(self.map))
 
     @property
     def results_name(self) -> str:
@@ -78,14 +83,7 @@ class ParCheck:
         return record.get("status") == "OPTIMAL"
 
     def validate(self, record: dict) -> str | None:
-        if record.get("status") not in STATUSES:
-            return "'status' must be OPTIMAL, FEASIBLE or UNKNOWN"
-        s = record.get("score")
-        if not (s is None or (isinstance(s, int) and 0 <= s < 1000)):
-            return "'score' out of range"
-        if (s is None) != (record["status"] == "UNKNOWN"):
-            return "'score' must be given unless the status is UNKNOWN"
-        return None
+        return self.record.validate(record, 1)
 
 
 def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data: str | None = None,
@@ -109,14 +107,12 @@ class ParSummary:
     statuses: Counter = field(default_factory=Counter)
     scores: list = field(default_factory=list)  # proven (rounds) or found (games)
     bounds: list = field(default_factory=list)
-    seconds: list = field(default_factory=list)
 
     def add(self, record: dict) -> None:
         self.statuses[record["status"]] += 1
         if record["status"] == "OPTIMAL" or (self.game and record["score"] is not None):
             self.scores.append(record["score"])
             self.bounds.append(record["bound"])
-        self.seconds.append(record.get("seconds") or 0.0)
 
     def failures(self) -> str | None:
         if self.game:  # a whole game's proof is the exception: FEASIBLE is the expected answer
@@ -125,11 +121,9 @@ class ParSummary:
         return f"{undecided} round(s) not proven within the time limit" if undecided else None
 
     def as_dict(self) -> dict:
-        t = sorted(self.seconds)
         out = {"map": self.where, "games" if self.game else "rounds": sum(self.statuses.values()),
                "statuses": dict(self.statuses),
-               "par": _spread(self.scores),
-               "seconds": {"median": round(percentile(t, 0.5), 4), "p95": round(percentile(t, 0.95), 4)} if t else None}
+               "par": _spread(self.scores)}
         if self.game:
             out["bound"] = _spread([b for b in self.bounds if b is not None])
         return out
@@ -145,6 +139,4 @@ class ParSummary:
                        f"(10-90%: {p['p10']}-{p['p90']}, range {p['min']}-{p['max']})")
         if self.game and d.get("bound"):
             out.append(f"  proven bound: median {d['bound']['median']} (no game of these seeds scores more)")
-        if d["seconds"]:
-            out.append(f"  solve time: median {d['seconds']['median']:.2f} s, p95 {d['seconds']['p95']:.2f} s")
         return out

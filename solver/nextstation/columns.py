@@ -216,7 +216,7 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
         cols[r].append(column_of(board, book, (dep,), ()))  # passing throughout: the LP is never infeasible
         cols[r].append(_column(board, book, (ts, dep), best_round(board, book, ts, dep, time_limit=GUARD)))
     best, value, converged, it, centre = math.inf, 0.0, False, 0, None
-    for it in range(1, iterations + 1):
+    for it in range(1, iterations + 1):  # noqa: B007 - the iterations run, returned after the loop
         value, duals = _master(board, book, cols)
         # priced first towards the best prices so far (Wentges smoothing: steadier bounds); if that
         # finds no new line, at the LP's own prices, where no new line means the LP is done

@@ -33,7 +33,7 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
             result = (line_score(board, book, line.stations, line.sections).points, line)
         else:
             result = go(t + 1, line)  # pass
-            for u, v, i in legal_sections(board, line, drawn | frozenset(line.sections), turns[t]):
+            for _, v, i in legal_sections(board, line, drawn | frozenset(line.sections), turns[t]):
                 cand = go(t + 1, Line(line.pencil, line.stations + (v,), line.sections + (i,)))
                 if cand[0] > result[0]:
                     result = cand

@@ -33,10 +33,9 @@ from tubedeck.games.nextstation.best import best_round
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.challenge import deal_rounds
 from tubedeck.games.nextstation.edition import Edition
+from tubedeck.games.nextstation.responses import GUARD, KICKS, Round, best_responses, lines_of
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
-
-from tubedeck.games.nextstation.responses import GUARD, KICKS, Round, best_responses, lines_of
 
 from .columns import column_bound
 from .game_model import solve_game
@@ -78,8 +77,9 @@ class GameResult:
                                                  "tourist": f.tourist, "interchanges": list(f.interchanges),
                                                  "interchange_points": f.interchange_points,
                                                  "objectives": list(f.objectives), "total": f.total},
-                "rounds": [{"pencil": r.pencil, "departure": r.departure, "flips": list(r.flips), "score": r.score,
-                            "draws": [{"turn": t + 1, "from": u, "to": v} for t, u, v in r.draws]}
+                "rounds": [{"pencil": r.pencil, "departure": spot(self.places, r.departure), "flips": list(r.flips),
+                            "score": r.score, "draws": [{"turn": t + 1, "from": spot(self.places, u),
+                                                         "to": spot(self.places, v)} for t, u, v in r.draws]}
                            for r in self.rounds]}
 
 
@@ -100,6 +100,13 @@ class GameResult:
             out.append("  " + ", ".join(f"t{t + 1} {place.get(u, u)} -> {place.get(v, v)}" for t, u, v in r.draws)
                        if r.draws else "  (passes)")
         return out
+
+
+def spot(places: tuple[tuple[str, str], ...], station: str) -> dict:
+    """A station for ``--json``: its id with the sheet coordinate beside it (and a generated map's
+    name), from ``places`` (id -> ``Board.place``: "D8" or "D8 Oval")."""
+    at, _, name = dict(places).get(station, station).partition(" ")
+    return {"id": station, "at": at} | ({"name": name} if name else {})
 
 
 def rounds_of(edition: Edition, seed: int) -> tuple[tuple[Round, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:

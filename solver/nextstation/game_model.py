@@ -43,7 +43,6 @@ from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from .model import _Model, build
 
 
-
 @dataclass(frozen=True)
 class Solved:
     status: str
@@ -97,7 +96,7 @@ def build_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: 
     for rm in g.rounds:
         for var, i in rm.y.values():
             used.setdefault(i, []).append(var)
-    for i, vs in used.items():
+    for vs in used.values():
         if len(vs) > 1:
             m.add(sum(vs) <= 1)
     for i, j in board.crossings:

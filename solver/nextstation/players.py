@@ -1,9 +1,10 @@
 """Seeded players for Next Station: London: random, greedy and look-ahead.
 
-They see what a player at the table sees: their sheet, the cards face up this round and so the
-cards still to come (never their order). Each is deterministic given the state (the random
-player draws from ``random.Random`` seeded by the game seed, round and flips), so a game is
-its seed plus its bots.
+Each is a :data:`tubedeck.play.Bot`, ``bot(state, rng) -> action`` (the edition comes from the
+state). They see what a player at the table sees (:meth:`State.observation`): their sheet, the
+cards face up this round and so the cards still to come (never their order). The random player
+draws from ``rng``, the seat's own seeded stream; the others are deterministic, so a game is its
+seed plus its bots.
 
 * **random**: any legal action (pass included), uniformly.
 * **greedy**: the draw that most raises :func:`value` now; passes only when nothing can be drawn.
@@ -42,9 +43,8 @@ def _context(state: State):
     return line, earlier, drawn
 
 
-def random_player(state: State, edition: Edition) -> tuple:
-    rng = random.Random(f"{state.deal.seed}-{state.round}-{len(state.flipped)}-{state.to_move}")
-    return rng.choice(state.legal_actions(edition))
+def random_player(state: State, rng: random.Random) -> tuple:
+    return rng.choice(state.legal_actions())
 
 
 def _best_now(edition: Edition, line: Line, earlier: set[str], drawn: frozenset[int], turn: Turn):
@@ -56,18 +56,19 @@ def _best_now(edition: Edition, line: Line, earlier: set[str], drawn: frozenset[
     return best, choice
 
 
-def greedy_player(state: State, edition: Edition) -> tuple:
+def greedy_player(state: State, rng: random.Random | None = None) -> tuple:
     line, earlier, drawn = _context(state)
-    _, move = _best_now(edition, line, earlier, drawn, state.turn)
+    _, move = _best_now(state.edition, line, earlier, drawn, state.drawing)
     return PASS if move is None else ("draw", move[0], move[1])
 
 
-def lookahead_player(state: State, edition: Edition) -> tuple:
+def lookahead_player(state: State, rng: random.Random | None = None) -> tuple:
+    edition = state.edition
     line, earlier, drawn = _context(state)
-    if state.turn.last:
-        return greedy_player(state, edition)
+    if state.drawing.last:
+        return greedy_player(state, rng)
     upcoming = [c for c in edition.cards if c.id not in state.flipped and not c.switch]
-    moves = [None] + legal_sections(edition.board, line, drawn, state.turn)
+    moves: list = [None, *legal_sections(edition.board, line, drawn, state.drawing)]
     best, pick = None, None
     for move in moves:
         nxt = line if move is None else _after(line, move)

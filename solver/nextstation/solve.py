@@ -12,14 +12,13 @@ from dataclasses import dataclass, replace
 
 from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
+from tubedeck.games.nextstation import best as bnb
+from tubedeck.games.nextstation.best import RoundResult
 from tubedeck.games.nextstation.edition import Edition, deal
 from tubedeck.games.nextstation.flips import Turn, parse_flips, turns
 from tubedeck.games.nextstation.play import drawn_objectives
 
-from tubedeck.games.nextstation import best as bnb
-from tubedeck.games.nextstation.best import RoundResult
-
-from .game import MAX_SEED, GameResult, best_game
+from .game import MAX_SEED, GameResult, best_game, spot
 from .model import best_round
 
 ENGINES = ("cp-sat", "auto")
@@ -38,9 +37,14 @@ class RoundReport:
     places: tuple[tuple[str, str], ...] = ()  # station id -> "D8" (and a generated map's name), for people
 
     def as_dict(self) -> dict:
-        return {"game": "nextstation", "seed": self.seed, "round": self.round, "pencil": self.pencil,
-                "departure": self.departure, "flips": list(self.flips), "turns": len(self.turns),
-                **self.result.as_dict()}
+        out = {"game": "nextstation", "seed": self.seed, "round": self.round, "pencil": self.pencil,
+               "departure": spot(self.places, self.departure), "flips": list(self.flips), "turns": len(self.turns),
+               **self.result.as_dict()}
+        # every station as its id with the sheet coordinate beside it (D8), as the text names it
+        out["draws"] = [{**d, "from": spot(self.places, d["from"]), "to": spot(self.places, d["to"])}
+                        for d in out["draws"]]
+        out["stations"] = [spot(self.places, v) for v in out["stations"]]
+        return out
 
     def describe(self) -> list[str]:
         r = self.result

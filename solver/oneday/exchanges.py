@@ -42,7 +42,7 @@ from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.oneday.board import GameMap, parse_stations
 from tubedeck.games.oneday.edition import Edition
-from tubedeck.games.oneday.journey import Journey, validate
+from tubedeck.games.oneday.journey import Journey, Verdict, validate
 
 from .model import JourneyTemplate, build_model, build_template, extract, solve_model
 
@@ -102,18 +102,18 @@ def state_space(gmap: GameMap, slots: int | None = None) -> StateSpace:
             if pos < len(run.stations) - 1:
                 hops.append((idx[s], line, -1))
     hops.sort()
-    pos = {(line, s): i for line, run in gmap.runs.items() for i, s in enumerate(run.stations)}
+    place = {(line, s): i for line, run in gmap.runs.items() for i, s in enumerate(run.stations)}
     S, H = len(stations), len(hops)
     first = np.zeros((S, H), dtype=bool)
     for h, (t, line, d) in enumerate(hops):
-        pt = pos[(line, stations[t])]
+        pt = place[(line, stations[t])]
         for s in gmap.runs[line].stations:
-            if (pos[(line, s)] - pt) * d < 0:
+            if (place[(line, s)] - pt) * d < 0:
                 first[idx[s], h] = True
     step = np.zeros((H, H), dtype=bool)
-    for q, (s, line, d) in enumerate(hops):
+    for q, (t, line, d) in enumerate(hops):
         for h in range(H):
-            if first[s, h] and not gmap.reverses((line, d), (hops[h][1], hops[h][2])):
+            if first[t, h] and not gmap.reverses((line, d), (hops[h][1], hops[h][2])):
                 step[q, h] = True
     hop_station = np.array([h[0] for h in hops], dtype=np.int64)
     lines = tuple(sorted(gmap.runs))
@@ -308,7 +308,7 @@ class RackReport:
 
     gmap: GameMap
     rack: tuple[str, ...]
-    verdict: object  # tubedeck.games.oneday.journey.Verdict
+    verdict: Verdict
     solution: Solution
 
     def as_dict(self) -> dict:
@@ -320,6 +320,7 @@ class RackReport:
                else f"[red]not a valid journey[/red]: {self.verdict.message}"]
         if sol.exchanges is None:
             return out + [f"no target journey: solver status {sol.status} (at least {sol.lower_bound} exchanges)"]
+        assert sol.journey is not None  # found together with ``exchanges``
         out.append(f"minimum exchanges: [bold]{sol.exchanges}[/bold] ({sol.status}, {sol.engine}); "
                    f"keep slots {', '.join(map(str, sol.kept)) or 'none'}")
         for k, s in enumerate(sol.journey.stations, 1):

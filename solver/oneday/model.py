@@ -37,7 +37,7 @@ the status is UNKNOWN (or FEASIBLE with a journey), never INFEASIBLE.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -73,8 +73,9 @@ def build_template(runs: Sequence[Sequence[int]], n_stations: int, slots: int,
     rides = tuple((li, d) for li in range(len(runs)) for d in (+1, -1))
     ride_of = {rd: r for r, rd in enumerate(rides)}
     at = [[model.new_bool_var(f"at[{k}][{s}]") for s in range(n_stations)] for k in range(slots)]
-    ride = [None] + [[model.new_bool_var(f"ride[{k}][{li}{'+-'[d < 0]}]") for li, d in rides]
-                     for k in range(1, slots)]
+    # ride[0] is empty: slot 0 is the start, reached by no ride
+    ride: list[list[cp_model.IntVar]] = [[]] + [[model.new_bool_var(f"ride[{k}][{li}{'+-'[d < 0]}]")
+                                                 for li, d in rides] for k in range(1, slots)]
     for k in range(slots):
         model.add_exactly_one(at[k])
     for k in range(1, slots):
@@ -99,7 +100,7 @@ def build_template(runs: Sequence[Sequence[int]], n_stations: int, slots: int,
     return JourneyTemplate(model, at_idx, ride_idx, caps, rides)
 
 
-def build_model(tpl: JourneyTemplate, rack: Sequence[int], caps: np.ndarray,
+def build_model(tpl: JourneyTemplate, rack: Iterable[int], caps: np.ndarray,
                 hint: Sequence[tuple[int, int | None]] = (), upper: int | None = None) -> RackModel:
     """Clone the template and add the rack: C's right-hand sides, ``kept`` and the objective.
 

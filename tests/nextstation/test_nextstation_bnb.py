@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from ns_helpers import replay, short_rounds
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.model import best_round as cp_sat
 from solver.nextstation.solve import solve_round
@@ -14,6 +13,8 @@ from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_round as bnb
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import turns
+
+from ns_helpers import replay, short_rounds
 
 
 @pytest.fixture(scope="module")

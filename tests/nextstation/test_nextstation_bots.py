@@ -1,11 +1,14 @@
-"""Next Station bots: legal, deterministic, and ordered by strength on average."""
+"""Next Station bots: legal, deterministic given their stream, and ordered by strength on average."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from solver.nextstation.players import PLAYERS
-from solver.nextstation.simulate import parse_bots, play_game, play_one
+from solver.nextstation.simulate import PLAYING, play_one
+from solver.simulation import parse_bots, play
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.play import CHANCE, new_game
@@ -21,15 +24,15 @@ def test_bots_pick_legal_actions_and_repeat_themselves(ed):
         s = new_game(ed, 2, 4)
         while not s.is_terminal():
             if s.current_player() == CHANCE:
-                s = s.apply(s.seeded_flip(), ed)
+                s = s.apply(s.dealt_outcome())
                 continue
-            a = bot(s, ed)
-            assert a in s.legal_actions(ed) and a == bot(s, ed), name
-            s = s.apply(a, ed)
+            a = bot(s, random.Random(7))
+            assert a in s.legal_actions() and a == bot(s, random.Random(7)), name
+            s = s.apply(a)
 
 
 def test_greedy_beats_random_and_lookahead_beats_greedy_on_average(ed):
-    mean = {name: sum(play_game(ed, 1, seed, (name,)).final(ed, 0).total for seed in range(6)) / 6
+    mean = {name: sum(play(PLAYING, ed, 1, seed, (name,)).state.final(0).total for seed in range(6)) / 6
             for name in PLAYERS}
     assert mean["random"] < mean["greedy"] < mean["lookahead"]
 
@@ -39,6 +42,6 @@ def test_play_report_and_bad_bots(ed):
     d = r.as_dict()
     assert len(d["scores"]) == 2 and r.describe()[0].startswith("Next Station")
     with pytest.raises(UsageError):
-        parse_bots("clever", 2)
+        parse_bots("clever", 2, PLAYERS)
     with pytest.raises(UsageError):
         play_one(ed, players=5)

@@ -17,7 +17,6 @@ import pymupdf
 import pytest
 
 import generator
-from conftest import run_cli
 from generator.document import Sheet
 from generator.nextstation.challenge import card_name, challenge_pages, coordinate
 from generator.nextstation.faces import DECK_NAMES, NAMES, documents
@@ -31,6 +30,8 @@ from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.flips import turns_so_far
 from tubedeck.games.nextstation.play import CHANCE, new_game
 
+from conftest import run_cli
+
 SEED = 3
 MOVE = re.compile(r"turn \d+: \w+ -> \w+$")
 
@@ -42,14 +43,14 @@ def played(ed, seed: int) -> tuple[int, list[list[tuple[int, str, str]]]]:
     rounds: list[list[tuple[int, str, str]]] = [[] for _ in range(ed.rules.rounds)]
     while not state.is_terminal():
         if state.current_player() == CHANCE:
-            state = state.apply(state.seeded_flip(), ed)
+            state = state.apply(state.dealt_outcome())
             continue
-        action = greedy_player(state, ed)
+        action = greedy_player(state, None)
         if action[0] == "draw":
             turn = len(turns_so_far(ed.book, state.flipped)[0]) - 1
             rounds[state.round].append((turn, action[1], action[2]))
-        state = state.apply(action, ed)
-    return state.final(ed, 0).total, rounds
+        state = state.apply(action)
+    return state.final(0).total, rounds
 
 
 def write(path: Path, rows: list[list]) -> Path:

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from solver.nextstation.columns import Prices, column_bound, lagrangian_bound
-from ns_helpers import solved_small_game
 from solver.nextstation.exhaustive_game import round_lines, small_games
 from solver.nextstation.game import best_game, best_of
 from solver.nextstation.solve import solve_round
@@ -18,6 +17,8 @@ from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.scoring import line_score
+
+from ns_helpers import solved_small_game
 
 
 @pytest.fixture(scope="module")

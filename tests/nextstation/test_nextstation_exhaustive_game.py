@@ -16,7 +16,6 @@ import dataclasses
 
 import pytest
 
-from ns_helpers import short_rounds
 from solver.nextstation.exhaustive import best_round
 from solver.nextstation.exhaustive_game import best_game, round_lines, sheets, small_games, touched
 from tubedeck.games.nextstation.board import Board
@@ -24,6 +23,8 @@ from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import Turn, turns
 from tubedeck.games.nextstation.rules import Objective
 from tubedeck.games.nextstation.scoring import final_score, line_score
+
+from ns_helpers import short_rounds
 
 
 @pytest.fixture(scope="module")

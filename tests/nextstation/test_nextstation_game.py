@@ -8,15 +8,16 @@ import random
 
 import pytest
 
-from ns_helpers import solved_small_game
 from solver.nextstation.exhaustive_game import small_games
 from solver.nextstation.game import best_game, best_of
-from tubedeck.games.nextstation.responses import _value_bonus, best_responses, lines_of
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.play import PASS, Line, legal_sections, new_game
+from tubedeck.games.nextstation.play import CHANCE, PASS, Line, legal_sections, new_game
+from tubedeck.games.nextstation.responses import _value_bonus, best_responses, lines_of
 from tubedeck.games.nextstation.scoring import final_score, line_score
+
+from ns_helpers import solved_small_game
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,7 @@ def _exhaustive_response(ed, ts, dep, drawn, bonus, gain):
             best = value if best is None else max(best, value)
             return
         go(t + 1, line)
-        for u, v, i in legal_sections(ed.board, line, drawn | frozenset(line.sections), ts[t]):
+        for _, v, i in legal_sections(ed.board, line, drawn | frozenset(line.sections), ts[t]):
             go(t + 1, Line("", line.stations + (v,), line.sections + (i,)))
 
     go(0, Line("", (dep,), ()))
@@ -107,14 +108,14 @@ def test_a_solved_seeded_game_replays_through_the_rules_engine(ed):
     by_turn = [{t: (u, v) for t, u, v in r.draws} for r in result.rounds]
     turn_of_round = 0
     while not state.is_terminal():
-        if state.is_chance_node():
+        if state.current_player() == CHANCE:
             before = state.round
-            state = state.apply(state.seeded_flip(), ed)
+            state = state.apply(state.dealt_outcome())
             continue
         move = by_turn[state.round].get(turn_of_round)
-        state = state.apply(("draw",) + move if move else PASS, ed)
+        state = state.apply(("draw",) + move if move else PASS)
         turn_of_round = 0 if state.round != before else turn_of_round + 1
-    assert state.returns(ed) == (float(result.score),)
+    assert state.returns() == (float(result.score),)
     assert [r.pencil for r in result.rounds] == list(state.deal.pencils[0])
 
 

@@ -8,20 +8,27 @@ import statistics
 from collections import Counter
 
 import pytest
-from conftest import run_cli
 
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.model import best_round
 from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import network
-from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.flips import turns
 from tubedeck.games.nextstation import generate as gen
 from tubedeck.games.nextstation.best import best_round as exact_round
-from tubedeck.games.nextstation.edition import deal
-from tubedeck.games.nextstation.generate import (RIVER_UP, STATION_AT, TOLERANCE, figures, generate,
-                                                 south_of_river, thames)
+from tubedeck.games.nextstation.edition import deal, load
+from tubedeck.games.nextstation.flips import turns
+from tubedeck.games.nextstation.generate import (
+    RIVER_UP,
+    STATION_AT,
+    TOLERANCE,
+    figures,
+    generate,
+    south_of_river,
+    thames,
+)
 from tubedeck.games.nextstation.play import CHANCE, new_game
+
+from conftest import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +125,7 @@ def test_the_sheet_agrees_with_itself(ed):
 def test_generated_maps_play_and_solve(ed):
     s, rng = new_game(ed, 2, 3), random.Random(3)
     while not s.is_terminal():
-        s = s.apply(s.seeded_flip() if s.current_player() == CHANCE else rng.choice(s.legal_actions(ed)), ed)
+        s = s.apply(s.dealt_outcome() if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
     assert all(len(sh.round_scores) == 4 for sh in s.sheets)
     ids = [c.id for c in ed.cards]
     seed = 0

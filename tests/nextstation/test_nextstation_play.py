@@ -24,21 +24,20 @@ def ed():
 def solo(ed, pencils=ALL, rounds=4):
     flips = tuple(tuple(c.id for c in ed.cards) for _ in range(rounds))
     d = Deal(0, 1, (pencils,), flips)
-    return State(1, d, (Sheet((Line(pencils[0], (ed.board.departure(pencils[0]).id,), ()),)),))
+    return State(ed, 1, d, (Sheet((Line(pencils[0], (ed.board.departure(pencils[0]).id,), ()),)),))
 
 
 def flip(s, ed, card):
-    s = s.apply(("flip", card), ed)
-    return s
+    return s.apply(("flip", card))
 
 
 def draws(s, ed):
-    return {a[1:] for a in s.legal_actions(ed) if a[0] == "draw"}
+    return {a[1:] for a in s.legal_actions() if a[0] == "draw"}
 
 
 def test_first_section_starts_at_the_departure_and_reaches_the_symbol(ed):
     s = flip(solo(ed), ed, "street-square")
-    assert s.current_player() == 0 and PASS in s.legal_actions(ed)
+    assert s.current_player() == 0 and PASS in s.legal_actions()
     # green departs from r2c3: its square neighbours are r1c3 and r2c6
     assert draws(s, ed) == {("r2c3", "r1c3"), ("r2c3", "r2c6")}
 
@@ -47,37 +46,37 @@ def test_joker_and_the_question_mark_match_any_symbol(ed):
     s = flip(solo(ed), ed, "street-joker")
     assert len(draws(s, ed)) == len(ed.board.incident["r2c3"])
     s = flip(solo(ed, ("purple", "green", "pink", "blue")), ed, "street-circle")
-    s = s.apply(("draw", "r5c2", "r5c4"), ed)
+    s = s.apply(("draw", "r5c2", "r5c4"))
     s = flip(s, ed, "street-pentagon")
     assert ("r5c4", "r3c5") not in draws(s, ed)  # r5c4-r3c5 is no section; but a ? neighbour is reachable:
     s = flip(solo(ed, ("pink", "green", "purple", "blue")), ed, "street-circle")
-    s = s.apply(("draw", "r3c7", "r3c6"), ed)
+    s = s.apply(("draw", "r3c7", "r3c6"))
     s = flip(s, ed, "street-triangle")
     assert ("r3c6", "r3c5") in draws(s, ed)
 
 
 def test_sections_grow_from_either_end_only(ed):
     s = flip(solo(ed), ed, "street-square")
-    s = s.apply(("draw", "r2c3", "r2c6"), ed)  # line: r2c3 - r2c6
+    s = s.apply(("draw", "r2c3", "r2c6"))  # line: r2c3 - r2c6
     s = flip(s, ed, "street-joker")
     starts = {u for u, _ in draws(s, ed)}
     assert starts == {"r2c3", "r2c6"}
-    s = s.apply(("draw", "r2c6", "r1c6"), ed)  # r2c3 - r2c6 - r1c6: r2c6 is no end now
+    s = s.apply(("draw", "r2c6", "r1c6"))  # r2c3 - r2c6 - r1c6: r2c6 is no end now
     s = flip(s, ed, "underground-joker")
     assert {u for u, _ in draws(s, ed)} == {"r2c3", "r1c6"}
 
 
 def test_railroad_switch_lets_a_section_start_anywhere_on_the_line(ed):
     s = flip(solo(ed), ed, "street-square")
-    s = s.apply(("draw", "r2c3", "r2c6"), ed)
+    s = s.apply(("draw", "r2c3", "r2c6"))
     s = flip(s, ed, "street-joker")
-    s = s.apply(("draw", "r2c6", "r1c6"), ed)  # r2c3 - r2c6 - r1c6: r2c6 is in the middle
+    s = s.apply(("draw", "r2c6", "r1c6"))  # r2c3 - r2c6 - r1c6: r2c6 is in the middle
     s = flip(s, ed, "street-switch")
-    assert s.is_chance_node()  # the next card is flipped at once
+    assert s.current_player() == CHANCE  # the next card is flipped at once
     s = flip(s, ed, "underground-joker")
     assert s.turn.switch
     assert "r2c6" in {u for u, _ in draws(s, ed)}
-    s = s.apply(("draw", "r2c6", "r3c6"), ed)  # a branch: the line now has three ends
+    s = s.apply(("draw", "r2c6", "r3c6"))  # a branch: the line now has three ends
     s = flip(s, ed, "street-circle")
     assert not s.turn.switch
     ends = {u for u, _ in draws(s, ed)}
@@ -104,7 +103,7 @@ def test_round_ends_after_the_fifth_underground_card(ed):
     s = solo(ed)
     for card in order[:6]:
         s = flip(s, ed, card)
-        s = s.apply(PASS, ed)
+        s = s.apply(PASS)
     assert s.round == 1 and s.flipped == () and s.sheets[0].round_scores == (1,)  # departure alone: 1 x 1
     with pytest.raises(UsageError):
         turns(ed.book, order[:5])
@@ -112,7 +111,7 @@ def test_round_ends_after_the_fifth_underground_card(ed):
 
 def test_no_loops_no_section_twice_no_crossing(ed):
     s = flip(solo(ed), ed, "street-square")
-    s = s.apply(("draw", "r2c3", "r1c3"), ed)
+    s = s.apply(("draw", "r2c3", "r1c3"))
     s = flip(s, ed, "street-triangle")
     # r1c3 -> back to r2c3 (a triangle) would revisit a station of the line
     assert all(v != "r2c3" for _, v in draws(s, ed))
@@ -126,15 +125,15 @@ def test_no_loops_no_section_twice_no_crossing(ed):
 def test_later_lines_cannot_reuse_or_cross_earlier_sections(ed):
     s = solo(ed, ("green", "purple", "pink", "blue"))
     s = flip(s, ed, "street-triangle")
-    s = s.apply(("draw", "r2c3", "r3c4"), ed)  # green: r2c3 - r3c4
+    s = s.apply(("draw", "r2c3", "r3c4"))  # green: r2c3 - r3c4
     for card in ("underground-circle", "underground-square", "underground-triangle", "underground-pentagon",
                  "underground-joker"):
         s = flip(s, ed, card)
-        s = s.apply(PASS, ed)
+        s = s.apply(PASS)
     assert s.round == 1 and s.sheets[0].lines[-1].pencil == "purple"
     s = flip(s, ed, "street-triangle")
     assert ("r5c2", "r3c4") in draws(s, ed)  # an interchange from round 2 on
-    s = s.apply(("draw", "r5c2", "r3c4"), ed)
+    s = s.apply(("draw", "r5c2", "r3c4"))
     s = flip(s, ed, "street-joker")
     board = ed.board
     green = board.section_between[frozenset(("r2c3", "r3c4"))].index
@@ -192,10 +191,10 @@ def test_objectives_score_ten_each(ed):
 def test_illegal_actions_are_refused(ed):
     s = solo(ed)
     with pytest.raises(UsageError):
-        s.apply(PASS, ed)  # a card must be flipped first
+        s.apply(PASS)  # a card must be flipped first
     s = flip(s, ed, "street-square")
     with pytest.raises(UsageError):
-        s.apply(("draw", "r2c3", "r0c1"), ed)  # r0c1 is a triangle
+        s.apply(("draw", "r2c3", "r0c1"))  # r0c1 is a triangle
 
 
 def test_parse_flips(ed):
@@ -214,29 +213,31 @@ def test_parse_flips(ed):
 def play_random(ed, players, seed):
     s, actions, rng = new_game(ed, players, seed), [], random.Random(seed)
     while not s.is_terminal():
-        legal = s.legal_actions(ed)
-        assert legal
-        a = s.seeded_flip() if s.current_player() == CHANCE else rng.choice(legal)
+        chance = s.current_player() == CHANCE
+        legal = [a for a, _ in s.chance_outcomes()] if chance else s.legal_actions()
+        assert legal and (s.legal_actions() == [] if chance else s.chance_outcomes() == [])
+        a = s.dealt_outcome() if chance else rng.choice(legal)
+        assert a in legal
         actions.append(a)
-        s = s.apply(a, ed)
+        s = s.apply(a)
     return s, actions
 
 
 def test_random_games_never_get_stuck_and_end_after_four_rounds(ed):
     for seed in range(12):
         s, _ = play_random(ed, 1 + seed % 4, seed)
-        assert s.is_terminal() and s.legal_actions(ed) == []
+        assert s.is_terminal() and s.legal_actions() == []
         for sheet in s.sheets:
             assert len(sheet.round_scores) == 4 and len(sheet.lines) == 4
             assert len(set(sheet.drawn)) == sum(len(l.sections) for l in sheet.lines)  # no section twice
             drawn = sheet.drawn
             assert not any(j in drawn for i in drawn for j in ed.board.crossing[i])
-        assert all(r > 0 for r in s.returns(ed))
+        assert all(r > 0 for r in s.returns())
 
 
 def test_replay_gives_the_same_log(ed):
     s, actions = play_random(ed, 3, 7)
     t = new_game(ed, 3, 7)
     for a in actions:
-        t = t.apply(a, ed)
+        t = t.apply(a)
     assert t == s and t.log == s.log

@@ -150,8 +150,8 @@ def _derive(net: Network, recipe: Recipe, text: str) -> Board:
     ids = sorted(part.stations)
     at = {s: i for i, s in enumerate(ids)}
     pairs: dict[tuple[int, int], set[str]] = {}
-    for a, b, line in part.edges():
-        pairs.setdefault((min(at[a], at[b]), max(at[a], at[b])), set()).add(line)
+    for u, v, line_id in part.edges():
+        pairs.setdefault((min(at[u], at[v]), max(at[u], at[v])), set()).add(line_id)
     _connected(ids, pairs, at[star], part, scope.label)
     values = recipe.sections.values
     if len(pairs) < len(values):
@@ -160,11 +160,11 @@ def _derive(net: Network, recipe: Recipe, text: str) -> Board:
     ranked = sorted(pairs, key=lambda p: (round(km_between(part, ids[p[0]], ids[p[1]]), 6), ids[p[0]], ids[p[1]]))
     conns = []
     for rank, (a, b) in enumerate(ranked):
-        lines = tuple(l for l in part.lines if l in pairs[(a, b)])
-        conns.append((a, b, lines, km_between(part, ids[a], ids[b]), values[rank * len(values) // len(ranked)]))
+        on = tuple(l for l in part.lines if l in pairs[(a, b)])
+        conns.append((a, b, on, km_between(part, ids[a], ids[b]), values[rank * len(values) // len(ranked)]))
     conns.sort(key=lambda c: (c[0], c[1]))
     connections = tuple(Connection(k, *c) for k, c in enumerate(conns))
-    lines = []
+    lines: list[LineInfo] = []
     for line in part.lines.values():
         members = tuple(sorted(at[s] for s in part.stations_on(line.id)))
         own = tuple(c.index for c in connections if line.id in c.lines)

@@ -165,6 +165,8 @@ def load_recipe(path: Path | str | None = None) -> Recipe:
             _placeholders(getattr(text, key), f"text.{key}", known, where, problems)
     if problems:
         raise DataError(problems)
+    # each part is None only with a problem recorded
+    assert rules is not None and cut is not None and points is not None and text is not None
     return Recipe(rules, cut, sections, points, text, where)
 
 
@@ -243,8 +245,7 @@ def _sections(raw: dict, where: str, problems: list[Problem]) -> Sections:
     rule, values, reason = table.get("rule"), table.get("values"), table.get("reason", "")
     if rule not in SECTION_RULES:
         problems.append(Problem(where, None, "sections.rule", f"unknown rule {rule!r} (known: {', '.join(SECTION_RULES)})"))
-    ok = isinstance(values, list) and values and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-    if not ok:
+    if not (isinstance(values, list) and values and all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
         problems.append(Problem(where, None, "sections.values", f"must be a non-empty list of whole numbers, got {values!r}"))
         return Sections(str(rule), (), str(reason))
     unreachable = [v for v in values if not 1 <= v <= SIDES]

@@ -23,11 +23,11 @@ Two copies of one kind give the same actions, so only the first copy in a hand i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable
+from typing import Any
 
 # :class:`tubedeck.games.klm.play.State`: play imports this module, so importing it back would be a cycle.
 State = Any
-Action = tuple[Hashable, ...]
+Action = tuple[Any, ...]  # as in :mod:`.play`: the kind, then arguments typed by the kind
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def targets(state: State, kind) -> list[tuple]:
             seats = _victims(state)
             lines = sorted({l for p in seats for c in state.fields[p].cards for l in state.table.lines[c]})
             return [(l,) for l in lines if any(line_pick(state, p, l) for p in seats)]
-        out = []
+        out: list[tuple[int | str, ...]] = []  # (seat, card) or (seat, a, b)
         for p in _victims(state):
             off, fld = state.disabled(p), state.fields[p]
             if kind.cards == 1:

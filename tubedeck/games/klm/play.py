@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Hashable
+from typing import Any
 
 from tubedeck.errors import UsageError
 from tubedeck.play import TERMINAL
@@ -62,8 +62,11 @@ from .field import PlayField, link
 from .setup import check_players
 from .table import Table
 
-Action = tuple[Hashable, ...]
-END, PASS = ("end",), ("pass",)
+# The kind, then its arguments, whose types follow the kind (seats int, cards and lines str, a bool
+# for "unlucky"; see above): Any, as the checker cannot narrow them by the kind in action[0].
+Action = tuple[Any, ...]
+END: Action = ("end",)
+PASS: Action = ("pass",)
 _NONE: frozenset[str] = frozenset()
 
 

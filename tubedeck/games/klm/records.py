@@ -22,6 +22,7 @@ from tubedeck.records import CPSAT_STATUSES, Field, Schema, is_whole
 from . import GAME
 
 MAX_TURNS = 1500  # simulate's turn limit: a game not won in 1,500 turns ends without a winner
+assert GAME.players is not None  # Keep London Moving is played: its Game declares the seats
 MAX_SEATS = GAME.players[1]
 MAX_WINDOW = 1_000_000  # turns in a deal's window: a bound for readers, far above any deck's
 MAX_FORTUNES = 10 * MAX_TURNS  # Fortune Cards played in one game (one per turn by the rules): a bound

@@ -136,9 +136,9 @@ def parse_scope(text: str, net: Network) -> Scope:
     raw = " ".join(text.strip().lower().split())
     if not raw:
         raise UsageError("empty scope: use e.g. 'all', 'zone 1', 'zones 1-2' or 'central,victoria'")
-    lines = {fold(l.name) for l in net.lines.values()} | {fold(i.replace("-", " ")) for i in net.lines}
+    line_keys = {fold(l.name) for l in net.lines.values()} | {fold(i.replace("-", " ")) for i in net.lines}
     for named in named_scopes():
-        if fold(named.name) in lines:
+        if fold(named.name) in line_keys:
             raise DataError([Problem("scopes.csv", None, "name", f"scope name {named.name!r} is also a line's name; "
                                                                  "rename the scope (a line scope is written by its name)")])
         if raw == named.name.lower():

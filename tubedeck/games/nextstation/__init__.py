@@ -3,7 +3,8 @@
 Modules: :mod:`.rules` (rules values, Station cards, objectives, powers), :mod:`.board` (a map:
 stations, sections, districts, Thames, derived crossings), :mod:`.generate` (maps from the real
 network), :mod:`.edition` (the loader, seeded deals), :mod:`.flips` (turns), :mod:`.lines` (the
-construction rules), :mod:`.scoring`, :mod:`.powers`, :mod:`.play` (the rules as a state machine). Faces:
+construction rules), :mod:`.scoring`, :mod:`.powers`, :mod:`.play` (the rules as a state machine),
+:mod:`.records` (the declared records of simulate and check). Faces:
 ``generator/nextstation/``; solver: ``solver/nextstation/``.
 """
 
@@ -33,7 +34,8 @@ GAME = Game(
                      "whole game found (with its bound); a summary.",
                 options=(Option("game", "The best whole solo game of each seed instead of its first round.",
                                 "bool", False),),
-                example=("--deals", "2", "--seed", "1")),
+                example=("--deals", "2", "--seed", "1"),
+                records=("tubedeck.games.nextstation.records:PAR", "tubedeck.games.nextstation.records:PAR_GAME")),
     ),
     solves=(
         Command("nextstation", "solver.nextstation.solve:solve_round",
@@ -65,7 +67,10 @@ GAME = Game(
                 options=(Option("players", "Players.", "int", 1, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead.", default="greedy")),
+                                        "greedy, lookahead.", default="greedy"),
+                         Option("objectives", "Play with the seeded game's Shared Objectives.", "bool", False),
+                         Option("powers", "Play with Pencil Powers (a power per pencil, once a round).", "bool",
+                                False)),
                 example=("--players", "2", "--seed", "1", "--bots", "greedy,random")),
     ),
     simulations=(
@@ -73,8 +78,12 @@ GAME = Game(
                 help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
                                         "greedy, lookahead.", default="greedy"),
+                         Option("objectives", "Play with the seeded game's Shared Objectives.", "bool", False),
+                         Option("powers", "Play with Pencil Powers (a power per pencil, once a round).", "bool",
+                                False),
                          Option("optimum", "Solo: also solve each seed's whole game with the flips known "
                                            "(within --time-limit) and report the bots against it.", "bool", False)),
-                example=("--games", "3", "--players", "1", "--bots", "greedy")),
+                example=("--games", "3", "--players", "1", "--bots", "greedy"),
+                records=("tubedeck.games.nextstation.records:SIMULATE",)),
     ),
 )

@@ -28,7 +28,6 @@ from tubedeck.errors import DataError, Problem
 from .rules import QUESTION_MARK, Rules
 
 
-
 @dataclass(frozen=True)
 class Station:
     id: str

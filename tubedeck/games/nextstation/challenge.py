@@ -29,7 +29,7 @@ from .board import load_board
 from .edition import MAX_CHALLENGE as MAX_SEED
 from .edition import Edition, deal
 from .flips import Turn, turns, turns_so_far
-from .play import CHANCE, PASS, new_game
+from .play import PASS, new_game
 from .responses import best_responses, lines_of
 from .scoring import final_score
 
@@ -156,19 +156,20 @@ def replay(edition: Edition, seed: int, moves: tuple[tuple[Move, ...], ...]) -> 
     state = new_game(edition, 1, seed)
     left = {(r, m.turn): m for r, ms in enumerate(moves) for m in ms}
     while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state = state.apply(state.seeded_flip(), edition)
+        flip = state.dealt_outcome()
+        if flip is not None:
+            state = state.apply(flip)
             continue
         r, t = state.round, len(turns_so_far(edition.book, state.flipped)[0])
         m = left.pop((r, t), None)
-        if m is not None and ("draw", m.start, m.end) not in state.legal_actions(edition):
+        if m is not None and ("draw", m.start, m.end) not in state.legal_actions():
             raise UsageError(f"round {r + 1}, turn {t}: {m.start}>{m.end} breaks a rule of the game")
-        state = state.apply(PASS if m is None else ("draw", m.start, m.end), edition)
+        state = state.apply(PASS if m is None else ("draw", m.start, m.end))
         if state.round != r:  # the round is over: any move left for it never had its turn
             late = sorted(k[1] for k in left if k[0] == r)
             if late:
                 raise UsageError(f"round {r + 1} has {t} turns; the drawing has a move on turn {late[0]}")
-    return state.final(edition, 0).total
+    return state.final(0).total
 
 
 def read_answers(path: Path, edition: Edition, label: str) -> dict[int, tuple[object, Answer]]:

@@ -1,10 +1,12 @@
-"""Next Station: London as played: the rules as a state machine (the OpenSpiel shape).
+"""Next Station: London as played: the rules as a state machine (:class:`tubedeck.play.State`).
 
-A :class:`State` is immutable. :meth:`State.current_player` is :data:`CHANCE` while a card is to
-be flipped (:meth:`State.chance_outcomes`: the unflipped cards, equally likely) and a seat while
-that seat draws; :meth:`State.legal_actions` lists the moves, :meth:`State.apply` returns the next
-state. A seeded game (:func:`new_game`) fixes its flips in its :class:`~.edition.Deal`, and
-:meth:`State.seeded_flip` names the next one, so a game is its seed plus its players' actions.
+A :class:`State` is immutable and carries its edition (bound by :func:`new_game`, so no method
+takes it again). :meth:`State.current_player` is :data:`~tubedeck.play.CHANCE` while a card is to
+be flipped (:meth:`State.chance_outcomes`: the unflipped cards, equally likely), a seat while that
+seat draws and :data:`~tubedeck.play.TERMINAL` once the game is over; :meth:`State.legal_actions`
+lists the seat's moves, :meth:`State.apply` returns the next state. A seeded game (:func:`new_game`)
+fixes its flips in its :class:`~.edition.Deal`, and :meth:`State.dealt_outcome` names the next
+one, so a game is its seed plus its players' actions.
 
 Actions: ``("flip", card)`` (chance), ``("draw", from, to)`` (one section) and ``("pass",)``:
 drawing is always optional. Players draw "at the same time"; here seat 0 first, then the others,
@@ -20,6 +22,9 @@ which changes nothing since sheets never interact. Rules applied (each one teste
   (:mod:`.scoring`), tourist sites cross circles, pencils pass (:func:`.edition.pencil_orders`);
 * after 4 rounds the game is over and :meth:`State.returns` gives each player's final score.
 
+Everything on the table is public (every sheet, the cards face up, the pencils, objectives and
+powers): :meth:`State.observation` hides only the order of the cards still face down.
+
 The construction rules themselves are :func:`.lines.legal_sections`; Pencil Powers (an option)
 are :mod:`.powers`.
 """
@@ -27,20 +32,26 @@ are :mod:`.powers`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from tubedeck.errors import UsageError
+from tubedeck.play import CHANCE, TERMINAL
 
 from .board import Board
 from .edition import Deal, Edition, deal
 from .flips import Turn, turns_so_far
 from .lines import Line, legal_sections
 from .powers import deal_powers, power_actions
+from .rules import JOKER, SWITCH
 from .scoring import FinalScore, final_score, line_score
 
-CHANCE = -1
+__all__ = ["CHANCE", "TERMINAL", "PASS", "Line", "Sheet", "State", "legal_sections", "new_game", "drawn_objectives"]
+
 PASS = ("pass",)
+FACE_NAMES = {JOKER: "Joker", SWITCH: "Railroad Switch"}  # the cards' printed words (the faces' too)
+DECK_NAMES = {"street": "Street", "underground": "Underground"}
+POWER_WORDS = {"joker": "the card played as a Joker", "railroad-switch": "as if a Railroad Switch came with the card"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,7 @@ class Sheet:
 
 @dataclass(frozen=True)
 class State:
+    edition: Edition = field(compare=False, repr=False)
     players: int
     deal: Deal
     sheets: tuple[Sheet, ...]
@@ -70,45 +82,58 @@ class State:
     used: tuple[bool, ...] = ()  # per player: the power used this round
     log: tuple[tuple, ...] = ()
 
-    # -- the OpenSpiel shape ------------------------------------------------------------------
+    # -- the play contract --------------------------------------------------------------------
     def current_player(self) -> int:
-        return self.to_move
-
-    def is_chance_node(self) -> bool:
-        return self.to_move == CHANCE and not self.is_terminal()
+        return TERMINAL if self.is_terminal() else self.to_move
 
     def is_terminal(self) -> bool:
         return self.round >= len(self.deal.flips)
 
-    def chance_outcomes(self, edition: Edition) -> list[tuple[tuple, float]]:
-        left = [c.id for c in edition.cards if c.id not in self.flipped]
+    def chance_outcomes(self) -> list[tuple[tuple, float]]:
+        """The cards still face down this round, equally likely (empty unless a card is to be flipped)."""
+        if self.current_player() != CHANCE:
+            return []
+        left = [c.id for c in self.edition.cards if c.id not in self.flipped]
         return [(("flip", c), 1.0 / len(left)) for c in left]
 
-    def seeded_flip(self) -> tuple:
-        return ("flip", self.deal.flips[self.round][len(self.flipped)])
+    def dealt_outcome(self) -> tuple | None:
+        """The seeded deal's next flip: the first card of this round's shuffled order not yet face up."""
+        if self.current_player() != CHANCE:
+            return None
+        return ("flip", next(c for c in self.deal.flips[self.round] if c not in self.flipped))
 
-    def legal_actions(self, edition: Edition) -> list[tuple]:
-        if self.is_terminal():
+    def legal_actions(self) -> list[tuple]:
+        """The seat's moves: the pass, every section it may draw, and its Pencil Power's (unused)."""
+        if self.current_player() < 0:
             return []
-        if self.to_move == CHANCE:
-            return [a for a, _ in self.chance_outcomes(edition)]
+        board, turn = self.edition.board, self.drawing
         sheet = self.sheets[self.to_move]
-        moves = legal_sections(edition.board, sheet.lines[-1], sheet.drawn, self.turn)
+        moves = legal_sections(board, sheet.lines[-1], sheet.drawn, turn)
         out = [PASS] + [("draw", u, v) for u, v, _ in moves]
         power = self.power(self.to_move)
         if power and not self.used[self.to_move]:
-            out += power_actions(edition.board, sheet.lines[-1], sheet.drawn, self.turn, power)
+            out += power_actions(board, sheet.lines[-1], sheet.drawn, turn, power)
         return out
+
+    @property
+    def drawing(self) -> Turn:
+        """The turn the seats draw for (only while a seat is to move)."""
+        if self.turn is None:
+            raise UsageError(f"no card to draw for ({self.clock()}): a card is flipped first")
+        return self.turn
 
     def power(self, player: int) -> str | None:
         """The Pencil Power of the pencil the player draws with this round (None: module off)."""
         pencil = self.sheets[player].lines[-1].pencil
         return dict(self.powers).get(pencil)
 
-    def apply(self, action: tuple, edition: Edition) -> "State":
-        if action not in self.legal_actions(edition):
-            raise UsageError(f"{action!r} is not a legal action here (round {self.round + 1}, "
-                             f"{'a flip' if self.to_move == CHANCE else f'seat {self.to_move + 1}'})")
+    def apply(self, action: tuple) -> "State":
+        who = self.current_player()
+        legal = [a for a, _ in self.chance_outcomes()] if who == CHANCE else self.legal_actions()
+        if action not in legal:
+            where = "the game is over" if who == TERMINAL else "a flip" if who == CHANCE else f"seat {who + 1}"
+            raise UsageError(f"{action!r} is not a legal action here ({self.clock()}, {where})")
+        edition = self.edition
         state = replace(self, log=self.log + ((self.to_move, action),))
         if action[0] == "flip":
             state = replace(state, flipped=self.flipped + (action[1],))
@@ -133,19 +158,70 @@ class State:
                 state = replace(state, used=tuple(used))
         if self.to_move + 1 < self.players:
             return replace(state, to_move=self.to_move + 1)
-        if self.turn.last:
-            return state._end_round(edition)
+        if self.drawing.last:
+            return state._end_round()
         return replace(state, to_move=CHANCE, turn=None)
 
-    def returns(self, edition: Edition) -> tuple[float, ...]:
+    def returns(self) -> tuple[float, ...]:
         """Final scores at the end; 0 for everyone before."""
         if not self.is_terminal():
             return (0.0,) * self.players
-        return tuple(float(self.final(edition, p).total) for p in range(self.players))
+        return tuple(float(self.final(p).total) for p in range(self.players))
+
+    def describe(self, action: tuple) -> str:
+        """The action in a player's words: ``flips the Circle card (Underground)``, ``draws D8 -
+        E9`` (a generated map's station names after the coordinates), ``passes``."""
+        kind = action[0]
+        if kind == "flip":
+            return f"flips the {card_name(self.edition, action[1])}"
+        if kind == "pass":
+            return "passes"
+        place = self.edition.board.place
+        if kind == "draw2":
+            return (f"draws {place(action[1])} - {place(action[2])} and {place(action[3])} - {place(action[4])} "
+                    "(Pencil Power: a second section)")
+        words = f"draws {place(action[1])} - {place(action[2])}"
+        if len(action) == 4:
+            words += f", {POWER_WORDS.get(action[3], action[3])} (Pencil Power)"
+        return words
+
+    def clock(self) -> str:
+        """``round 2, card 5``: the card being flipped, or the card the seats draw for."""
+        if self.is_terminal():
+            return f"after round {len(self.deal.flips)}"
+        card = len(self.flipped) + (1 if self.to_move == CHANCE else 0)
+        return f"round {self.round + 1}, card {card}"
+
+    def observation(self, seat: int) -> dict:
+        """What a seat sees (the same for every seat: everything on the table is public): the
+        cards face up this round and those still face down (as a set, never their order), the
+        turn, every sheet, the objectives and powers."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} of {self.players}")
+        board = self.edition.board
+        t = self.turn
+        return {
+            "seat": seat, "to_move": self.current_player(), "round": self.round + 1, "clock": self.clock(),
+            "flipped": list(self.flipped),
+            "face_down": sorted(c.id for c in self.edition.cards if c.id not in self.flipped),
+            "turn": None if t is None else {"card": t.card, "symbol": t.symbol, "switch": t.switch, "last": t.last},
+            "sheets": [{"lines": [{"pencil": l.pencil, "stations": [station_json(board, v) for v in l.stations]}
+                                  for l in s.lines],
+                        "round_scores": list(s.round_scores), "tourist_marks": s.marks} for s in self.sheets],
+            "objectives": list(self.objectives),
+            "powers": [{"pencil": p, "power": w} for p, w in self.powers],
+            "powers_used": list(self.used),
+        }
+
+    def action_json(self, action: tuple) -> list:
+        """An action for ``--json``: each station as its id with the sheet coordinate beside it."""
+        stations = self.edition.board.by_id
+        return [station_json(self.edition.board, a) if isinstance(a, str) and a in stations else a for a in action]
 
     # -- scoring ------------------------------------------------------------------------------
-    def final(self, edition: Edition, player: int) -> FinalScore:
+    def final(self, player: int) -> FinalScore:
         """The player's score pad so far (every finished line)."""
+        edition = self.edition
         sheet = self.sheets[player]
         done = sheet.lines[:len(sheet.round_scores)]
         objs = tuple(o for o in edition.book.objectives if o.id in self.objectives)
@@ -153,8 +229,8 @@ class State:
         # the round scores as written on the pad (a double-station power raised some)
         return replace(fs, lines=sheet.round_scores, total=fs.total - sum(fs.lines) + sum(sheet.round_scores))
 
-    def _end_round(self, edition: Edition) -> "State":
-        board, book = edition.board, edition.book
+    def _end_round(self) -> "State":
+        board, book = self.edition.board, self.edition.book
         sheets = []
         for p, sheet in enumerate(self.sheets):
             line = sheet.lines[-1]
@@ -168,6 +244,20 @@ class State:
                       for p, s in enumerate(sheets)]
         return replace(self, sheets=tuple(sheets), round=nxt, flipped=(), to_move=CHANCE, turn=None,
                        used=(False,) * self.players)
+
+
+def card_name(edition: Edition, ident: str) -> str:
+    """A Station card in its printed words, its deck after it: ``Circle card (Underground)``."""
+    card = edition.book.card(ident)
+    face = FACE_NAMES.get(card.face, card.face.capitalize())
+    return f"{face} card ({DECK_NAMES.get(card.deck, card.deck.capitalize())})"
+
+
+def station_json(board: Board, station: str) -> dict:
+    """A station for ``--json``: its id, the sheet coordinate, and a generated map's name."""
+    st = board.by_id[station]
+    out = {"id": station, "at": board.coordinate(station)}
+    return out | ({"name": st.name} if st.name else {})
 
 
 def _start(board: Board, pencil: str) -> Line:
@@ -190,4 +280,4 @@ def new_game(edition: Edition, players: int, seed: int, objectives: bool = False
     objs = tuple(o.id for o in drawn_objectives(edition, seed)) if objectives else ()
     sheets = tuple(Sheet((_start(edition.board, d.pencils[p][0]),)) for p in range(players))
     pw = deal_powers(edition.book, seed) if powers else ()
-    return State(players, d, sheets, objectives=objs, powers=pw, used=(False,) * players)
+    return State(edition, players, d, sheets, objectives=objs, powers=pw, used=(False,) * players)

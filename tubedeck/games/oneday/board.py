@@ -280,9 +280,9 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
                                       + [a for m in ms for a in net.stations[m].aliases]))
         stations[gid] = GameStation(gid, name, round(lat, 6), round(lon, 6), ms, lines, aliases)
     shared = tuple(frozenset(ls) for ls, _ in recipe.shared_track)
-    members = {m for st in stations.values() for m in st.members}
+    in_game = {m for st in stations.values() for m in st.members}
     outside = tuple(sorted((st.name, _why_outside(net, recipe, sid, runs)) for sid, st in net.stations.items()
-                           if sid not in members))
+                           if sid not in in_game))
     return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe, outside)
 
 
