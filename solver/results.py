@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from tubedeck.content import whole
+from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 
 try:
@@ -259,7 +259,7 @@ def merge_shards(out: Path, shards: list[Path]) -> int:
         if {k: v for k, v in h.items() if k != "shard"} != common:
             raise UsageError(f"{p}: made with other parameters than {shards[0]}; shards of one run only")
         k, _, n = str(h["shard"]).partition("/")
-        if not (whole(k) and whole(n)) or (total is not None and int(n) != total):
+        if not (is_whole_text(k) and is_whole_text(n)) or (total is not None and int(n) != total):
             raise UsageError(f"{p}: shard {h['shard']!r} does not belong with the others")
         total = int(n)
         if int(k) in parts:

@@ -45,7 +45,7 @@ def data_root() -> Path:
                              "the bundled dataset is missing from this installation (reinstall tubedeck)")])
 
 
-def whole(text: str, digits: int = 19) -> bool:
+def is_whole_text(text: str, digits: int = 19) -> bool:
     """A whole number of at most ``digits`` ASCII digits: ``str.isdigit`` alone takes '²', which
     ``int`` then refuses with a traceback."""
     return text.isascii() and text.isdigit() and len(text) <= digits

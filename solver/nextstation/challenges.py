@@ -21,7 +21,7 @@ import io
 from pathlib import Path
 
 from tubedeck.atomic import atomic_open
-from tubedeck.content import content, read_csv, whole
+from tubedeck.content import content, is_whole_text, read_csv
 from tubedeck.errors import DataError, Problem, UsageError
 from tubedeck.games.nextstation.challenge import CLASSIC, COLUMNS, STATUSES, drawing_text, parse_drawing, replay
 from tubedeck.games.nextstation.edition import Edition, load
@@ -102,7 +102,7 @@ def read_rows(path: Path) -> dict[tuple[str, str], list[str]]:
 
 def write_rows(path: Path, rows: list[list[str]]) -> None:
     def order(row: list[str]) -> tuple:
-        return row[0] != CLASSIC, int(row[0]) if whole(row[0]) else 0, int(row[1]) if whole(row[1]) else 0
+        return row[0] != CLASSIC, int(row[0]) if is_whole_text(row[0]) else 0, int(row[1]) if is_whole_text(row[1]) else 0
 
     rows = sorted(rows, key=order)
     buf = io.StringIO()

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tubedeck.content import whole
+from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 from tubedeck.game import Command, Game, edition, resolve
 from tubedeck.games import registry
@@ -61,7 +61,7 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
     left, slash, right = text.partition("/")
-    if not (slash and whole(left.strip()) and whole(right.strip())):
+    if not (slash and is_whole_text(left.strip()) and is_whole_text(right.strip())):
         raise UsageError(f"--shard must be K/N (e.g. 2/8), got {text!r}")
     k, n = int(left), int(right)
     if not 1 <= k <= n <= MAX_SHARDS:

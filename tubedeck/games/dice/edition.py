@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tubedeck.content import content, data_root, read_csv, whole
+from tubedeck.content import content, data_root, is_whole_text, read_csv
 from tubedeck.errors import DataError, Problem, UsageError
 from tubedeck.network import Network
 
@@ -129,7 +129,7 @@ def load(network: Network, recipe: Path | str | None = None, scope: str | None =
         raise UsageError(f"--sheets must be 1-{MAX_SHEETS}, got {sheets!r}")
     if challenge is not None:
         text = str(challenge).strip()
-        if not whole(text):
+        if not is_whole_text(text):
             raise UsageError(f"--challenge must be a roll seed 0-{MAX_SEED - 1}, got {str(challenge)[:40]!r}")
         challenge = check_seed(int(text), "--challenge")
     rec = load_recipe(recipe)
@@ -154,7 +154,7 @@ def solved(path: Path, scope: str, turns: int) -> dict[int, tuple[int, str]]:
     for row in rows:
         if row["scope"] != scope or row["turns"] != str(turns):
             continue
-        if not (whole(row["seed"]) and whole(row["best"]) and row["status"] == "OPTIMAL"):
+        if not (is_whole_text(row["seed"]) and is_whole_text(row["best"]) and row["status"] == "OPTIMAL"):
             problems.append(row.problem("seed", "seed and best must be whole numbers, status OPTIMAL"))
             continue
         out[int(row["seed"])] = (int(row["best"]), row["status"])

@@ -12,7 +12,7 @@ import string
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tubedeck.content import content, read_csv, read_toml, read_values, whole
+from tubedeck.content import content, is_whole_text, read_csv, read_toml, read_values
 from tubedeck.errors import DataError, Problem
 
 KINDS = ("lava", "grassland", "dry soil")
@@ -108,7 +108,7 @@ class Texts:
 
 def _int(row, col: str, lo: int, hi: int, problems: list[Problem]) -> int:
     text = row[col]
-    if not whole(text) or not lo <= int(text) <= hi:
+    if not is_whole_text(text) or not lo <= int(text) <= hi:
         problems.append(row.problem(col, f"must be a whole number {lo}-{hi}, got {text!r}"))
         return lo
     return int(text)

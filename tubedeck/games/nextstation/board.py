@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tubedeck.content import read_csv, read_toml, whole
+from tubedeck.content import is_whole_text, read_csv, read_toml
 from tubedeck.errors import DataError, Problem
 
 from .rules import QUESTION_MARK, Rules
@@ -147,7 +147,7 @@ def derive_crossings(stations: dict[str, Station], sections: tuple[Section, ...]
 
 def _band(text: str) -> tuple[int, int] | None:
     lo, _, hi = text.partition("-")
-    if not whole(lo) or (hi and not whole(hi)):
+    if not is_whole_text(lo) or (hi and not is_whole_text(hi)):
         return None
     return int(lo), int(hi or lo)
 
@@ -243,13 +243,13 @@ def _stations(path: Path, rows, cols, rules: Rules, districts, listed, problems)
         bad = len(problems)
         if not r["id"] or r["id"] in out:
             problems.append(r.problem("id", f"blank or repeated station {r['id']!r}"))
-        for col, size in (("row", rows), ("col", cols)):
-            if not whole(r[col]):
-                problems.append(r.problem(col, f"station {r['id']!r}: {col} must be a whole number 0-{size - 1}, "
-                                               f"got {r[col]!r}"))
-            elif int(r[col]) >= size:
-                problems.append(r.problem(col, f"station {r['id']!r} at ({r['row']}, {r['col']}) is off the "
-                                               f"{rows}x{cols} grid"))
+        for field, size in (("row", rows), ("col", cols)):
+            if not is_whole_text(r[field]):
+                problems.append(r.problem(field, f"station {r['id']!r}: {field} must be a whole number 0-{size - 1}, "
+                                                 f"got {r[field]!r}"))
+            elif int(r[field]) >= size:
+                problems.append(r.problem(field, f"station {r['id']!r} at ({r['row']}, {r['col']}) is off the "
+                                                 f"{rows}x{cols} grid"))
         if r["symbol"] not in symbols:
             problems.append(r.problem("symbol", f"unknown symbol {r['symbol']!r} (known: {', '.join(symbols)})"))
         if districts and r["district"] not in listed:  # (no districts at all: reported once)

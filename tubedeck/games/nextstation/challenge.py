@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tubedeck.content import content, data_root, game_dir, read_csv, read_toml, whole
+from tubedeck.content import content, data_root, game_dir, is_whole_text, read_csv, read_toml
 from tubedeck.errors import DataError, Problem, UsageError
 
 from .board import load_board
@@ -179,15 +179,15 @@ def read_answers(path: Path, edition: Edition, label: str) -> dict[int, tuple[ob
     out: dict[int, tuple[object, Answer]] = {}
     for row in rows:
         bad = len(problems)
-        if row["map"] != CLASSIC and not whole(row["map"]):
+        if row["map"] != CLASSIC and not is_whole_text(row["map"]):
             problems.append(row.problem("map", f"must be classic or a generated map's seed, got {row['map']!r}"))
-        if not whole(row["seed"]) or int(row["seed"]) >= MAX_SEED:
+        if not is_whole_text(row["seed"]) or int(row["seed"]) >= MAX_SEED:
             problems.append(row.problem("seed", f"must be a whole number 0-{MAX_SEED - 1}, got {row['seed']!r}"))
-        if not whole(row["score"], 4):
+        if not is_whole_text(row["score"], 4):
             problems.append(row.problem("score", f"must be a whole number, got {row['score']!r}"))
         if row["status"] not in STATUSES:
             problems.append(row.problem("status", f"must be {' or '.join(STATUSES)}, got {row['status']!r}"))
-        elif not whole(row["bound"], 4) or (whole(row["score"], 4) and (
+        elif not is_whole_text(row["bound"], 4) or (is_whole_text(row["score"], 4) and (
                 int(row["bound"]) < int(row["score"]) or (row["status"] == "OPTIMAL") != (row["bound"] == row["score"]))):
             problems.append(row.problem("bound", f"must be a whole number, the score when OPTIMAL and above it "
                                                  f"when FEASIBLE, got {row['bound']!r}"))

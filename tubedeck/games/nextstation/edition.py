@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from tubedeck.content import game_dir, whole
+from tubedeck.content import game_dir, is_whole_text
 from tubedeck.errors import UsageError
 
 from .board import Board, load_board
@@ -25,7 +25,7 @@ MAPS = ("classic",)
 
 def generated_maps(map: str | None) -> dict:  # noqa: A002 - the option's name
     """What a results header adds for a generated map (``--map SEED``): the maps' version."""
-    return {"maps": MAPS_VERSION} if map is not None and whole(map) else {}
+    return {"maps": MAPS_VERSION} if map is not None and is_whole_text(map) else {}
 
 
 def map_title(map: str | None, zones: str = "1-2") -> str:  # noqa: A002 - the option's name
@@ -132,7 +132,7 @@ def _load(network, map: str | None, zones: str, sheets: int) -> Edition:  # noqa
         raise UsageError(f"--sheets must be 1-{MAX_SHEETS}, got {sheets}")
     if name in MAPS:
         return Edition(book, classic, network, zones, None, sheets)
-    if whole(name):
+    if is_whole_text(name):
         if network is None:
             raise UsageError("--map SEED generates a map from the Tube dataset, which is not loaded here")
         made = generate(network, book, classic, int(name), zones)

@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from tubedeck.content import game_dir, read_csv, whole
+from tubedeck.content import game_dir, is_whole_text, read_csv
 from tubedeck.errors import DataError, NotApplicable, UsageError
 
 from .best import best_round
@@ -65,7 +65,7 @@ class Generated:
 
 def parse_zones(text: str) -> tuple[int, int]:
     lo, _, hi = str(text).partition("-")
-    if not whole(lo.strip(), 2) or (hi and not whole(hi.strip(), 2)):
+    if not is_whole_text(lo.strip(), 2) or (hi and not is_whole_text(hi.strip(), 2)):
         raise UsageError(f"--zones must be like 1-2, got {text!r}")
     a, b = int(lo), int(hi or lo)
     if not 1 <= a <= b <= 9:

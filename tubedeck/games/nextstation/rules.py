@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tubedeck.content import game_dir, read_csv, read_toml, read_values, whole
+from tubedeck.content import game_dir, is_whole_text, read_csv, read_toml, read_values
 from tubedeck.errors import DataError, Problem
 
 JOKER = "joker"
@@ -197,7 +197,7 @@ def _rows(path: Path, columns: tuple[str, ...], problems: list[Problem], choices
                 problems.append(row.problem(col, f"unknown {col} {row[col]!r} (known: {', '.join(allowed)})"))
                 ok = False
         for col in ints:
-            if not whole(row[col], 6):
+            if not is_whole_text(row[col], 6):
                 problems.append(row.problem(col, f"must be a whole number, got {row[col]!r}"))
                 ok = False
         if ok:
