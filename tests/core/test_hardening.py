@@ -87,6 +87,7 @@ def _interrupt_check(cmd: list[str], sig: int, wait_for: Path, deals_before: int
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.slow
 def test_a_check_stops_on_a_signal_and_stores_only_whole_answers(tmp_path, toy_data, sig, code):
     base = [*TUBEDECK, "check", "klm", "--data", str(toy_data), "--scope", "all", "--players", "2",
             "--deals", "400", "--no-progress"]
@@ -267,6 +268,7 @@ def test_a_build_removes_our_stale_temporaries(tmp_path, capsys):
     assert names == [".sampler.lock", "mine.txt", "sampler"]
 
 
+@pytest.mark.slow
 def test_sigterm_during_a_build_exits_143_and_leaves_nothing_half_written(tmp_path):
     out = tmp_path / "out"
     p = subprocess.Popen([*TUBEDECK, "build", "all", "--out", str(out), "--export", "pdf,png"],

@@ -89,6 +89,7 @@ def test_runner_options_are_checked(capsys):
 
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
                     reason="Dask is not installed (pip install 'tubedeck[cluster]'; make test installs it)")
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_loses_nothing(tmp_path):
     """Kill a Dask worker while a check runs at the cluster's address: its chunks are computed
     again elsewhere and the results file is still the local run's, byte for byte."""

@@ -53,6 +53,7 @@ def agree(ed, seeds, turns):
 
 
 @pytest.mark.parametrize("passes", [0, 2])
+@pytest.mark.slow
 def test_agrees_with_exhaustive_search_on_small_maps(tiny, tinycity, passes):
     scores = agree(with_passes(tiny, passes), range(8), 5)
     scores |= agree(with_passes(tinycity, passes), range(8), 4)

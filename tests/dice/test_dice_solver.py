@@ -32,6 +32,7 @@ def test_pair_cost():
 
 
 @pytest.mark.parametrize("passes", [0, 2])
+@pytest.mark.slow
 def test_cp_sat_agrees_with_exhaustive_search_on_short_sequences(tiny, passes):
     ed = with_passes(tiny, passes)
     scores = set()

@@ -199,6 +199,7 @@ def report(request, tmp_path_factory) -> tuple[str, str, Report]:
     return game, size, built(game, size, tmp_path_factory.mktemp(f"{game}-{size}"))
 
 
+@pytest.mark.slow
 def test_text_is_at_least_6pt_and_play_fields_7pt(report):
     game, size, rep = report
     small = sorted({(round(s.size, 2), s.field, s.text) for s in rep.spans if s.size < MIN_PT - 0.01})

@@ -23,6 +23,7 @@ def ed():
 
 
 @pytest.mark.parametrize("count,least,most,seed", [(14, 5, 6, 0), (4, 7, 7, 0), (24, 5, 6, 1000), (6, 7, 7, 2000)])
+@pytest.mark.slow
 def test_bnb_agrees_with_exhaustive_search(ed, count, least, most, seed):
     """The CP-SAT test's rounds (seed 0) and 30 more seeded rounds."""
     n = 0

@@ -164,6 +164,7 @@ def searched():
     return ed, make_challenge(ed)
 
 
+@pytest.mark.slow
 def test_a_missing_row_is_answered_by_the_quick_search_as_the_sheet_is_made(searched, tmp_path):
     """No stored row (item 7 wants an answer for any seed and map): the best-response search
     answers it, the rules engine agrees with its score, and the strip says it is a found score
@@ -182,6 +183,7 @@ def test_a_missing_row_is_answered_by_the_quick_search_as_the_sheet_is_made(sear
     assert which_map(load(network(None), map="4", zones="1-3"))[2] == " --map 4 --zones 1-3"
 
 
+@pytest.mark.slow
 def test_a_generated_map_prints_the_challenge_after_its_map_page(tmp_path):
     ed = load(network(None), map="4", challenge="5")
     page, _ = render_challenge(ed, tmp_path / "out")

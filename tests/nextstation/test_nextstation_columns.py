@@ -130,6 +130,7 @@ def test_columns_is_checked(ed):
         solve_round(ed, seed=0, columns=5)
 
 
+@pytest.mark.slow
 def test_solve_game_says_whose_bound_it_reports(ed):
     """A real seeded game, a few column iterations: the report and its JSON name the bound's source."""
     result = best_game(ed, 5, time_limit=1.0, columns=2, kicks=3)

@@ -33,6 +33,7 @@ def test_the_game_model_agrees_with_the_exhaustive_search(ed, seed, turns, count
     assert got.start <= best  # the best responses never claim more than the optimum
 
 
+@pytest.mark.slow
 def test_the_same_rounds_give_the_same_game(ed):
     """Best responses always run to the end and CP-SAT stops on deterministic time (1 worker)."""
     (rounds,) = small_games(ed, [4], 4)
@@ -101,6 +102,7 @@ def test_round_bonuses_are_the_interchange_and_tourist_rises(ed):
         assert whole.total == without.total + added
 
 
+@pytest.mark.slow
 def test_a_solved_seeded_game_replays_through_the_rules_engine(ed):
     result = best_game(ed, 5, time_limit=1.0, kicks=3)
     assert result.status in ("OPTIMAL", "FEASIBLE") and result.bound >= result.score

@@ -23,6 +23,7 @@ def ed():
 
 
 @pytest.mark.parametrize("count,least,most", [(14, 5, 6), (4, 7, 7)])
+@pytest.mark.slow
 def test_cp_sat_agrees_with_exhaustive_search(ed, count, least, most):
     n = 0
     for ts, dep in short_rounds(ed, count, most, least):
