@@ -173,16 +173,16 @@ def documents(edition: Edition, options: PrintOptions) -> list:
               + challenge_pages(edition, NAMES, DECK_NAMES),  # --challenge S: the solo challenge page
               title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
                                                              if len(edition.sheet_maps) > 1 else "")),
-        Deck("stations", stations, back=sized(partial(station_back, title=title), size),
+        Deck("stations", tuple(stations), back=sized(partial(station_back, title=title), size),
              title=f"{title}: {len(stations)} Station cards"),
         # each module its own back, so the two decks sort apart face down
-        Deck("objectives", objectives, back=sized(partial(aid_back, text="OBJECTIVES"), size),
+        Deck("objectives", tuple(objectives), back=sized(partial(aid_back, text="OBJECTIVES"), size),
              title=f"{title}: Shared Objectives", share="cards"),
-        Deck("powers", powers, back=sized(partial(aid_back, text="POWERS"), size),
+        Deck("powers", tuple(powers), back=sized(partial(aid_back, text="POWERS"), size),
              title=f"{title}: Pencil Powers", share="cards"),
-        Deck("pencils", pencils, back=sized(partial(aid_back, text="PENCILS"), size),
+        Deck("pencils", tuple(pencils), back=sized(partial(aid_back, text="PENCILS"), size),
              title=f"{title}: pencil cards", share="cards"),
-        Deck("reference", rules, back=sized(partial(aid_back, text="RULES"), size),
+        Deck("reference", tuple(rules), back=sized(partial(aid_back, text="RULES"), size),
              title=f"{title}: rules reference", share="cards"),
         Sheet("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),
     ]

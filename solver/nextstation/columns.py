@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -102,7 +103,7 @@ def column_of(board: Board, book: RuleBook, stations, sections) -> Column:
 
 
 def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float], mu: float,
-                 pen: dict[int, float], known: list[Column] = ()) -> tuple[float | None, Column]:
+                 pen: dict[int, float], known: Sequence[Column] = ()) -> tuple[float | None, Column]:
     """Round r's most valuable line under the prices, and its value (None if cut short). The
     best of the ``known`` lines is the floor the search must beat (it prunes far more)."""
     ts, dep = rnd
@@ -112,10 +113,11 @@ def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float]
     floor, at = max(worth, default=(None, None))
     value, line = best_response(board, book, ts, dep, frozenset(), lam, gain, GUARD, pen,
                                 None if floor is None else floor - lam.get(dep, 0.0) - EPS)
+    if value is None:  # no line beats the best known one (only a floor leaves the search none)
+        assert floor is not None and at is not None
+        return (floor if line.status == "OPTIMAL" else None), known[at]
     if line.status != "OPTIMAL":
-        return None, known[at] if value is None else _column(board, book, rnd, line)
-    if value is None:  # no line beats the best known one
-        return floor, known[at]
+        return None, _column(board, book, rnd, line)
     return value + lam.get(dep, 0.0), _column(board, book, rnd, line)
 
 
@@ -143,7 +145,8 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
     pricing search was cut short. Prices must not be negative; ``known`` lines (per round, each
     legal) only speed the search up."""
     pen = prices.penalty()
-    total, best = 0.0, []
+    total: float | None = 0.0
+    best: list[Column] = []
     for r, rnd in enumerate(rounds):
         value, col = _price_round(board, book, rnd, prices.lam[r], prices.mu, pen, known[r] if known else ())
         best.append(col)
@@ -182,7 +185,7 @@ def _master(board: Board, book: RuleBook, cols: list[list[Column]]):
         for k, c in enumerate(cols[r]):
             for i in c.sections:
                 use.setdefault(i, []).append(w[r][k])
-    sheet = {(i,): lp.Add(lp.Sum(ws) <= 1) for i, ws in sorted(use.items())}
+    sheet: dict[tuple[int, ...], pywraplp.Constraint] = {(i,): lp.Add(lp.Sum(ws) <= 1) for i, ws in sorted(use.items())}
     for i in sorted(use):
         for j in sorted(board.crossing[i]):
             if j not in use or i < j:  # each crossing pair once

@@ -126,15 +126,15 @@ def sheets(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: 
             yield total, sheet
             return
         for line in lines_of(r, drawn):
-            p, m, stations = parts(line)
+            p, m, reached = parts(line)
             gain = 0
-            for s in stations:
+            for s in reached:
                 n = on.get(s, 0)
                 gain += table[n + 1] - table[n]
                 on[s] = n + 1
             yield from go(r + 1, drawn | frozenset(line.sections), sheet + (line,), points + p, marks + m,
                           inter + gain)
-            for s in stations:
+            for s in reached:
                 on[s] -= 1
 
     yield from go(0, frozenset(), (), 0, 0, 0)
@@ -144,10 +144,12 @@ def best_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], objective
               limit: int = 5_000_000) -> tuple[int, tuple[Line, ...]]:
     """(best final score, the lines reaching it, one per round: the first such sheet met) for one
     player drawing ``rounds`` in order on an empty sheet; ``limit`` as :func:`sheets`."""
-    best, lines = None, ()
+    best: int | None = None
+    lines: tuple[Line, ...] = ()
     for total, sheet in sheets(board, book, rounds, objectives, limit):
         if best is None or total > best:
             best, lines = total, sheet
+    assert best is not None  # every round has a line (all passes at worst): there is a sheet
     check = final_score(board, book, [l.stations for l in lines], [l.sections for l in lines], objectives)
     assert check.total == best, (check, best)  # the running sum is final_score's own
     return best, lines

@@ -33,6 +33,7 @@ from tubedeck.games.nextstation.best import best_round
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.challenge import deal_rounds
 from tubedeck.games.nextstation.edition import Edition
+from tubedeck.games.nextstation.flips import Turn
 from tubedeck.games.nextstation.responses import GUARD, KICKS, Round, best_responses, lines_of
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
@@ -130,11 +131,18 @@ class Best:
     bound_by: str = "CP-SAT"  # whose bound: CP-SAT's or the column bound's
 
 
+def _par(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str) -> int:
+    """The round's proven best on an empty sheet (the branch and bound's bound)."""
+    bound = best_round(board, book, turns, departure, time_limit=GUARD).bound
+    assert bound is not None  # the branch and bound always reports one
+    return bound
+
+
 def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
             time_limit: float = 60.0, workers: int = 1, columns: int = 0, kicks: int = KICKS) -> Best:
     """The best game for these rounds: best responses, then CP-SAT from them (see the module);
     then, unless CP-SAT proved it, ``columns`` iterations of the column bound (:mod:`.columns`)."""
-    pars = tuple(best_round(board, book, ts, dep, time_limit=GUARD).bound for ts, dep in rounds)
+    pars = tuple(_par(board, book, ts, dep) for ts, dep in rounds)
     start = best_responses(board, book, rounds, kicks)
     first = final_score(board, book, *lines_of(board, rounds, start), objectives)
     cp = solve_game(board, book, rounds, pars, start, objectives, time_limit, workers)

@@ -66,8 +66,9 @@ def _station_on(g: _Game, r: int, v: str):
     return g.rounds[r].on.get(v, 0)
 
 
-def _one_hot_at_most(m: cp_model.CpModel, value, values: list[int], name: str) -> cp_model.LinearExpr:
-    """The points of the largest j with ``j <= value`` (``values[j]``, increasing): one-hot."""
+def _one_hot_at_most(m: cp_model.CpModel, value, values: list[int], name: str) -> cp_model.LinearExprT:
+    """The points of the largest j with ``j <= value`` (``values[j]``, increasing): one-hot (the
+    constant 0 when every value is 0)."""
     picks = [m.new_bool_var(f"{name}_{j}") for j in range(len(values))]
     m.add_exactly_one(picks)
     m.add(sum(j * p for j, p in enumerate(picks)) <= value)

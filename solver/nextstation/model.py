@@ -177,7 +177,9 @@ def _by_biggest(model: _Model, points: int, turns: int, departure: str, time_lim
     counts, ons = model.counts, model.ons
     thames_cap = points * min(len(model.thames), turns)
     ks = sorted(range(1, n + 1), key=lambda k: -k * min(len(ons), n + 1 - k))
-    best_score, best_draws, bound, decided, wall = None, (), 0, True, 0.0
+    best_score: int | None = None
+    best_draws: tuple[tuple[int, str, str], ...] = ()
+    bound, decided, wall = 0, True, 0.0
     for k in ks:
         cap = k * min(len(ons), n + 1 - k) + thames_cap
         if best_score is not None and cap <= best_score:

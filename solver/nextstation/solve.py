@@ -66,8 +66,10 @@ class RoundReport:
 
 def _then_cp_sat(first: RoundResult, cp: RoundResult) -> RoundResult:
     """CP-SAT's answer after a cut-short branch and bound: the better line, the tighter bound."""
+    assert first.score is not None and first.bound is not None  # the branch and bound always has both
     line = cp if cp.score is not None and cp.score >= (first.score or 0) else first
     bound = cp.score if cp.status == "OPTIMAL" else min(first.bound, cp.bound if cp.bound else first.bound)
+    assert bound is not None and line.score is not None  # (CP-SAT's OPTIMAL has a line; else first's)
     return replace(line, status=cp.status if line is cp else "FEASIBLE", bound=max(bound, line.score),
                    wall=first.wall + cp.wall)
 

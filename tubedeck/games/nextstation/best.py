@@ -76,19 +76,20 @@ class _Search:
         self.dep = idx[departure]
         # The game's value of a line beyond its round score (best_response): a bonus per station
         # (interchange points it adds) and the tourist track's gain for k tourist sites on it.
-        self.bonus = [0] * len(ids)
+        # Whole numbers for a round's score (best_round), fractional prices for a game's (best_response).
+        self.bonus: list[float] = [0] * len(ids)
         self.tour = sum(1 << idx[s.id] for s in board.stations if s.tourist)
-        self.tour_gain = [0]
-        self.top = [0] * (len(turns) + 1)  # top[k]: the k largest bonuses together
-        self.tail = [0] * (len(turns) + 1)  # tail[t]: the largest bonus each turn from t on can reach
-        self.pen = [0] * len(board.sections)  # a price per section drawn (the whole game's bound)
+        self.tour_gain: list[float] = [0]
+        self.top: list[float] = [0] * (len(turns) + 1)  # top[k]: the k largest bonuses together
+        self.tail: list[float] = [0] * (len(turns) + 1)  # tail[t]: the largest bonus each turn from t on can reach
+        self.pen: list[float] = [0] * len(board.sections)  # a price per section drawn (the whole game's bound)
         self.valued = False  # lines valued for a game (value_for_game): the bound adds their bonuses
-        self.extra = 0  # bonuses of the line's stations
+        self.extra: float = 0  # bonuses of the line's stations
         self.products: dict[tuple[int, int], int] = {}  # (turn, stations) -> product bound
         self.caps: dict[tuple[int, int], int] = {}
         self.seen: dict[int, int] = {}  # sections of the line -> earliest turn it was searched from
-        self.best = -1
-        self.best_draws: tuple = ()
+        self.best: float = -1
+        self.best_draws: tuple[tuple[int, str, str], ...] | None = ()  # None: no line beats best_response's floor
         self.nodes = 0
         self.cut = False
 
@@ -107,19 +108,19 @@ class _Search:
             reach = [b for k, b in enumerate(self.bonus) if self.match[t] >> k & 1]
             self.tail[t] = self.tail[t + 1] + max(reach + [0])
 
-    def _gain(self, on: int) -> int:
+    def _gain(self, on: int) -> float:
         return self.tour_gain[min((on & self.tour).bit_count(), len(self.tour_gain) - 1)]
 
-    def score(self, counts: list[int], thames: int, on: int = 0) -> int:
+    def score(self, counts: list[int], thames: int, on: int = 0) -> float:
         return sum(1 for c in counts if c) * max(counts) + self.points * thames + self.extra + self._gain(on)
 
-    def bound(self, t: int, on: int, counts: list[int], thames: int, unusable: int) -> int:
+    def bound(self, t: int, on: int, counts: list[int], thames: int, unusable: int) -> float:
         r = len(self.turns) - t
         product = self.products.get((t, on))
         if product is None:
             product = self.products[t, on] = self.product_bound(t, r, on, counts)
         th = min(r, (self.thames_mask & ~unusable).bit_count())
-        value = product + self.points * (thames + th)
+        value: float = product + self.points * (thames + th)
         if self.valued:  # each turn adds at most one station: the best bonuses, a site
             sites = (on & self.tour).bit_count() + min(r, (self.tour & ~on).bit_count())
             value += self.extra + min(self.top[r], self.tail[t]) + self.tour_gain[min(sites, len(self.tour_gain) - 1)]
@@ -240,12 +241,13 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
     s.run()
     draws = s.best_draws
+    assert draws is not None  # only best_response's floor leaves no line: here the departure alone is one
     stations, secs = line_of(board, departure, draws)
     score = line_score(board, book, stations, secs).points
     assert score == s.best, (score, s.best)  # the incremental score is the rules' own
     wall = time.perf_counter() - t0
-    if s.cut:
-        return RoundResult("FEASIBLE", score, max(score, s.root_bound), draws, stations, wall)
+    if s.cut:  # (no game values here: the root bound is a whole number, int() only says so)
+        return RoundResult("FEASIBLE", score, max(score, int(s.root_bound)), draws, stations, wall)
     return RoundResult("OPTIMAL", score, score, draws, stations, wall)
 
 

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tubedeck.content import content, data_root, game_dir, is_whole_text, read_csv, read_toml
+from tubedeck.content import Row, content, data_root, game_dir, is_whole_text, read_csv, read_toml
 from tubedeck.errors import DataError, Problem, UsageError
 
 from .board import load_board
@@ -83,7 +83,7 @@ class Challenge:
     map: str  # as challenges.csv names it: "classic", a generated map's seed; else a title
     kind: str  # "classic", "generated" or "folder"
     rounds: tuple[Round, ...]
-    answer: Answer | None
+    answer: Answer  # the stored row's, else searched as the sheet is made (make_challenge)
     texts: tuple[tuple[str, str], ...]  # challenge.toml's [text], as (key, text) pairs
     flags: str = ""  # the map's options on the command line: " --map 4"
 
@@ -172,11 +172,11 @@ def replay(edition: Edition, seed: int, moves: tuple[tuple[Move, ...], ...]) -> 
     return state.final(0).total
 
 
-def read_answers(path: Path, edition: Edition, label: str) -> dict[int, tuple[object, Answer]]:
+def read_answers(path: Path, edition: Edition, label: str) -> dict[int, tuple[Row, Answer]]:
     """``seed -> (row, answer)`` of the rows for map ``label`` (DataError listing every bad row)."""
     problems: list[Problem] = []
     rows = read_csv(path, COLUMNS, problems, allow_empty=True)
-    out: dict[int, tuple[object, Answer]] = {}
+    out: dict[int, tuple[Row, Answer]] = {}
     for row in rows:
         bad = len(problems)
         if row["map"] != CLASSIC and not is_whole_text(row["map"]):
@@ -253,7 +253,7 @@ def make_challenge(edition: Edition, seed: int | None = None, answers: Path | No
         raise UsageError("no --challenge seed given")
     label, kind, flags = which_map(edition)
     rounds = deal_rounds(edition, seed)
-    answer = None
+    answer: Answer | None = None
     if kind != "folder" and (answers is not None or answers_apply(edition, kind)):
         found = read_answers(answers or content("nextstation", "challenges.csv"), edition, label).get(seed)
         if found is not None:

@@ -26,6 +26,7 @@ from .rules import RuleBook
 from .scoring import final_score
 
 Round = tuple[tuple[Turn, ...], str]  # (the round's turns, the departure of its pencil)
+Draws = tuple[tuple[int, str, str], ...]  # a round's line: (turn index, from, to) per section drawn
 
 
 def lines_of(board: Board, rounds: tuple[Round, ...], draws) -> tuple[list[tuple[str, ...]], list[tuple[int, ...]]]:
@@ -66,7 +67,8 @@ def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...], kick
     n = len(rounds)
     orders = [tuple((k + i) % n for i in range(n)) for k in range(n)]
     orders += [o[::-1] for o in orders]
-    best, best_total = None, -1
+    best: tuple[Draws, ...] | None = None
+    best_total = -1
     for order in orders:
         draws = _settle(board, book, rounds, order)
         total = final_score(board, book, *lines_of(board, rounds, draws)).total
@@ -74,6 +76,7 @@ def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...], kick
             best, best_total = draws, total
     rng = random.Random(KICK_SEED)  # seeded: the same game on any machine
     for _ in range(kicks):
+        assert best is not None  # every order above settles a game (there is one: a game has rounds)
         erased = rng.sample(range(n), min(2, n))
         draws = tuple(() if r in erased else d for r, d in enumerate(best))
         draws = _settle(board, book, rounds, tuple(erased) + tuple(r for r in range(n) if r not in erased), draws)
@@ -83,10 +86,11 @@ def best_responses(board: Board, book: RuleBook, rounds: tuple[Round, ...], kick
     return best
 
 
-def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tuple[int, ...], start=None):
+def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tuple[int, ...],
+            start: tuple[Draws, ...] | None = None) -> tuple[Draws, ...]:
     """Redraw the rounds in ``order`` until none improves the game (see the module), from the
     lines ``start`` (per round draws; none drawn by default)."""
-    draws: list[tuple] = list(start) if start else [() for _ in rounds]
+    draws: list[Draws] = list(start) if start else [() for _ in rounds]
     lines: list[tuple[str, ...]] = list(lines_of(board, rounds, draws)[0])
     improved = True
     while improved:  # each pass that goes on raises the score: it ends

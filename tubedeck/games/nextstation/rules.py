@@ -179,6 +179,7 @@ def load_rules(folder: Path | None = None) -> RuleBook:
                 problems.append(Problem(where, None, f"text.{key}", "missing"))
     if problems:
         raise DataError(problems)
+    assert rules is not None  # read_values reports a problem whenever it returns None
     return RuleBook(rules, Scores(track, inter, bands), cards, objectives, powers, dict(colours), texts)
 
 
