@@ -1,6 +1,10 @@
 """Keep Moving's vector art: lava, grassland and dry soil textures and the Function and Replace
 symbols, drawn in code. Each texture has its own pattern (cracks, blades, pebbles) as well as its
-own colour, so the kinds stay apart in greyscale; symbols are black on a white disc."""
+own colour, so the kinds stay apart in greyscale; symbols are black on a white disc.
+
+Symbols, the function cards' pictures and the life-cube hearts are drawn with strokes only (:func:`solid_disc`,
+:func:`solid_triangle`, thick lines): ink-saver mode turns every *fill* into a pale tint (black
+fills print 1.59:1 on white) but keeps strokes, so a stroked symbol prints black in every mode."""
 
 from __future__ import annotations
 
@@ -65,17 +69,35 @@ def _pebbles(pen: Pen, box: Rect, rng: random.Random, ink: str) -> None:
             pen.line(x, y, x + rng.uniform(-2, 2), y + rng.uniform(-1, 1), stroke=ink, width=0.35)
 
 
+def solid_disc(pen: Pen, cx: float, cy: float, r: float, colour: str = INK) -> None:
+    """A solid disc of radius ``r`` drawn as a ring of width ``r`` round radius ``r / 2``: solid
+    ``colour`` in every mode (ink-saver pales fills, never strokes)."""
+    pen.circle(cx, cy, r / 2, stroke=colour, width=r)
+
+
+def solid_triangle(pen: Pen, pts: list[tuple[float, float]], colour: str = INK) -> None:
+    """A solid triangle drawn as a stroke: the triangle shrunk by half about its incentre, stroked
+    (mitred) as wide as the incircle's radius, covers exactly the triangle, in every mode."""
+    (ax, ay), (bx, by), (cx, cy) = pts
+    a, b, c = math.dist((bx, by), (cx, cy)), math.dist((ax, ay), (cx, cy)), math.dist((ax, ay), (bx, by))
+    ix, iy = (a * ax + b * bx + c * cx) / (a + b + c), (a * ay + b * by + c * cy) / (a + b + c)
+    area = abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2
+    rho = 2 * area / (a + b + c)  # the incircle's radius
+    k = 0.48  # a hair under half, so the stroke's inner edges overlap at the incentre
+    inner = [(ix + (x - ix) * k, iy + (y - iy) * k) for x, y in pts]
+    pen.polygon(inner, stroke=colour, width=2 * rho * (1 - k))
+
+
 def symbol(pen: Pen, name: str, cx: float, cy: float, r: float) -> None:
     """The Function symbol (a three-leaf clover) or the Replace symbol (two turning arrows), black on a
-    white disc."""
+    white disc, in strokes only (see the module's note)."""
     pen.circle(cx, cy, r, fill=WHITE, stroke=INK, width=max(0.3, r * 0.06))
     a = r * 0.62
     if name == "function":
+        pen.line(cx, cy, cx, cy - a * 0.95, stroke=INK, width=a * 0.32)
         for k in range(3):
             ang = math.pi / 2 + k * math.tau / 3
-            pen.circle(cx + a * 0.42 * math.cos(ang), cy + a * 0.42 * math.sin(ang), a * 0.36, fill=INK)
-        pen.polygon([(cx - a * 0.12, cy), (cx + a * 0.12, cy), (cx + a * 0.2, cy - a * 0.95),
-                     (cx - a * 0.2, cy - a * 0.95)], fill=INK)
+            solid_disc(pen, cx + a * 0.42 * math.cos(ang), cy + a * 0.42 * math.sin(ang), a * 0.36)
     else:
         for k in (0, 1):
             start = k * math.pi + 0.35
@@ -85,16 +107,16 @@ def symbol(pen: Pen, name: str, cx: float, cy: float, r: float) -> None:
             ang = start + 9 * 0.26 + math.pi / 2
             tip = (ex + a * 0.4 * math.cos(ang), ey + a * 0.4 * math.sin(ang))
             side = (math.cos(ang - math.pi / 2) * a * 0.32, math.sin(ang - math.pi / 2) * a * 0.32)
-            pen.polygon([tip, (ex + side[0], ey + side[1]), (ex - side[0], ey - side[1])], fill=INK)
+            solid_triangle(pen, [tip, (ex + side[0], ey + side[1]), (ex - side[0], ey - side[1])])
 
 
 def heart(pen: Pen, cx: float, cy: float, s: float, colour: str) -> None:
-    """A life cube's mark: a heart of two circles and a point."""
+    """A life cube's mark: a heart of two circles and a point (strokes only, as the symbols)."""
     r = s * 0.27
-    pen.circle(cx - r * 0.9, cy + r * 0.5, r, fill=colour)
-    pen.circle(cx + r * 0.9, cy + r * 0.5, r, fill=colour)
-    pen.polygon([(cx - 2 * r * 0.95, cy + r * 0.25), (cx + 2 * r * 0.95, cy + r * 0.25), (cx, cy - s * 0.5)],
-                fill=colour)
+    solid_disc(pen, cx - r * 0.9, cy + r * 0.5, r, colour)
+    solid_disc(pen, cx + r * 0.9, cy + r * 0.5, r, colour)
+    solid_triangle(pen, [(cx - 2 * r * 0.95, cy + r * 0.25), (cx + 2 * r * 0.95, cy + r * 0.25), (cx, cy - s * 0.5)],
+                   colour)
 
 
 def meeple(pen: Pen, cx: float, base: float, h: float, colour: str, down: bool = False, mark: str = "") -> None:
@@ -124,7 +146,7 @@ def _arrow(pen: Pen, pts: list[tuple[float, float]], width: float) -> None:
     (ax, ay), (bx, by) = pts[-2], pts[-1]
     ang, head = math.atan2(by - ay, bx - ax), width * 3.2
     back = [(bx - head * math.cos(ang + s), by - head * math.sin(ang + s)) for s in (0.45, -0.45)]
-    pen.polygon([(bx + width * math.cos(ang), by + width * math.sin(ang)), *back], fill=INK)
+    solid_triangle(pen, [(bx + width * math.cos(ang), by + width * math.sin(ang)), *back])
 
 
 def card_icon(pen: Pen, name: str, box: Rect) -> None:

@@ -1,7 +1,13 @@
 """Keep Moving print faces: the 28 double-sided ground cards (side B is each card's own back;
 also as fold-over sheets, :mod:`.fold`),
-the two movement sets (each marked for its player, front and back), the function cards, the
-rules reference card, and the dice, meeple and life-token sheets (:mod:`.sheets`).
+the two movement sets (each front marked for its player), the function cards, the rules
+reference card and the setup card (the ``reference`` document: aid cards, each kind with its own
+back), and the dice, meeple and life-token sheets (:mod:`.sheets`).
+
+Movement and function cards share one back (:func:`pile_back`): setup shuffles function cards
+into each player's own pile, played cards cycle through the player's discard, and Steal moves a
+card from one player's hand to the other's, so every card that can sit in a pile must look the
+same from behind. The player a movement card belongs to is on its front only.
 
 Every face draws the edition's own objects (:mod:`tubedeck.games.keepmoving.cards`): nothing
 about the game is restated here. Text always sits on a plain plate (white or paper) so it reads
@@ -17,7 +23,7 @@ from generator.options import PrintOptions
 from generator.pen import Pen
 from generator.sizes import CardGeometry, Rect
 from generator.text import measure, sized
-from generator.theme import BOLD, INK, MIN_PT, PAPER, TEXT, WHITE
+from generator.theme import BOLD, INK, MIN_PT, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.keepmoving.cards import FunctionCard, GroundCard, MovementCard, Side
 from tubedeck.games.keepmoving.edition import Edition
 
@@ -25,6 +31,7 @@ from .art import PLAY_COLOURS, SET_COLOURS, card_icon, meeple, symbol, texture
 from .fold import fold_sheet
 from .sheets import dice_sheet, pieces_sheet
 
+PILE_COLOUR = "#263238"  # the one back of every movement and function card: neither player's colour
 EFFECT = {"lava": "Enter: lose 1 life cube", "grassland": "Enter: take 1 life cube", "dry soil": "Enter: nothing"}
 SYMBOL_TEXT = {"function": "Draw a function card", "replace": "Leaving: replace this card"}
 
@@ -81,15 +88,19 @@ def movement_front(pen: Pen, card: MovementCard, player: int, edition: Edition) 
                  field="figure")
 
 
-def movement_back(pen: Pen, player: int, title: str) -> None:
+def pile_back(pen: Pen, title: str) -> None:
+    """The back every movement and function card shares (see the module's note): the title on a
+    plate between two meeples, one of them upside down, so it reads the same either way round."""
     s = pen.safe
-    pen.background(SET_COLOURS[player])
-    h = min(16.0, s.h * 0.3)
+    pen.background(PILE_COLOUR)
+    h = min(10.0, s.h * 0.2)
     y = s.y + (s.h - h) / 2
-    plate(pen, Rect(s.x, y, s.w, h), f"{title.upper()}\nPLAYER {player + 1}", 11, "back")
+    plate(pen, Rect(s.x, y, s.w, h), title.upper(), 11, "back", max_lines=2)
     tall = min((s.top - y - h) * 0.8, s.w * 0.5)
     if tall > 6:
-        meeple(pen, s.x + s.w / 2, y + h + (s.top - y - h - tall) / 2, tall, WHITE)
+        gap = (s.top - y - h - tall) / 2
+        meeple(pen, s.x + s.w / 2, y + h + gap, tall, WHITE)
+        meeple(pen, s.x + s.w / 2, y - gap, tall, WHITE, down=True)
 
 
 def function_figure(card: FunctionCard, edition: Edition) -> str:
@@ -133,45 +144,52 @@ def function_front(pen: Pen, card: FunctionCard, figure: str = "") -> None:
     pen.text_box(body, card.text, size=9, min_size=MIN_PT, colour=INK, valign="top", field="text")
 
 
-def function_back(pen: Pen, title: str) -> None:
-    s = pen.safe
-    pen.background("#3E2723")
-    h = min(16.0, s.h * 0.3)
-    y = s.y + (s.h - h) / 2
-    plate(pen, Rect(s.x, y, s.w, h), f"{title.upper()}\nFUNCTION", 11, "back")
-    r = min((s.top - y - h) * 0.4, s.w * 0.25)
-    if r > 3:
-        symbol(pen, "function", s.x + s.w / 2, (s.top + y + h) / 2, r)
-
-
-def reference_front(pen: Pen, title: str, lines: tuple[str, ...]) -> None:
+def aid_front(pen: Pen, title: str, lines: tuple[str, ...], min_size: float = MIN_PT) -> None:
+    """An aid card (reference, setup): ``title`` and ``lines`` (each already bulleted or numbered),
+    from 8 pt down to ``min_size``."""
     s = pen.safe
     pen.background(PAPER)
     pen.text_box(Rect(s.x, s.top - 7, s.w, 7), title, font=BOLD, size=10, min_size=MIN_PT, colour=INK, max_lines=1,
                  field="title")
-    pen.text_box(Rect(s.x, s.y, s.w, s.h - 8), "\n".join(f"\u2022 {x}" for x in lines), size=8, min_size=MIN_PT,
-                 colour=INK, align="left", valign="top", field="rules")
+    pen.text_box(Rect(s.x, s.y, s.w, s.h - 8), "\n".join(lines), size=8, min_size=min_size, colour=INK,
+                 align="left", valign="top", field="rules")
 
 
-def reference_back(pen: Pen, title: str) -> None:
+def aid_back(pen: Pen, title: str, word: str) -> None:
     s = pen.safe
     pen.background(PAPER)
     pen.rect(s.x, s.y, s.w, s.h, stroke=INK, width=0.8, radius=2.5)
     h = min(16.0, s.h * 0.3)
-    plate(pen, Rect(s.x + 2, s.y + (s.h - h) / 2, s.w - 4, h), f"{title.upper()}\nREFERENCE", 11, "back")
+    plate(pen, Rect(s.x + 2, s.y + (s.h - h) / 2, s.w - 4, h), f"{title.upper()}\n{word}", 11, "back")
 
 
-def reference_parts(lines: tuple[str, ...], safe: Rect) -> list[tuple[str, ...]]:
-    """The reference lines, split into as few cards as hold them at 6 pt."""
+def aid_parts(lines: tuple[str, ...], safe: Rect, min_size: float = MIN_PT) -> list[tuple[str, ...]]:
+    """``lines`` split into as few cards as hold them at ``min_size`` pt or more."""
     rest, parts = list(lines), []
     while rest:
         n = len(rest)
-        while n > 1 and measure("\n".join(f"\u2022 {x}" for x in rest[:n]), TEXT, 8, MIN_PT, safe.w,
-                                safe.h - 8) is None:
+        while n > 1 and measure("\n".join(rest[:n]), TEXT, 8, min_size, safe.w, safe.h - 8) is None:
             n -= 1
         parts.append(tuple(rest[:n]))
         rest = rest[n:]
     return parts
+
+
+def aid_cards(kind: str, title: str, lines: tuple[str, ...], safe: Rect, size: str, min_size: float,
+              back=None) -> list[Card]:
+    """The aid cards of one kind (``reference``, ``setup``), as many as ``lines`` need."""
+    parts = aid_parts(lines, safe, min_size)
+    cards = []
+    for i, part in enumerate(parts):
+        numbered = title + (f" ({i + 1}/{len(parts)})" if len(parts) > 1 else "")
+        front = sized(partial(aid_front, title=numbered, lines=part, min_size=min_size), size)
+        cards.append(Card(f"{kind}-{i + 1}", front, back=back, label=kind))
+    return cards
+
+
+def setup_lines(edition: Edition) -> tuple[str, ...]:
+    """The setup card's steps, numbered (``data/keepmoving/rules.toml``, ``[text] setup``)."""
+    return tuple(f"{i}. {line}" for i, line in enumerate(edition.texts.setup, 1))
 
 
 def documents(edition: Edition, options: PrintOptions) -> list:
@@ -181,29 +199,25 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     ground = [Card(c.id, sized(partial(ground_face, card=c, side=0), size),
                    back=sized(partial(ground_face, card=c, side=1), size),
                    label=f"{c.id}: {c.sides[0].label} / {c.sides[1].label}") for c in edition.ground]
-    movement = []
-    for p in range(2):
-        back = sized(partial(movement_back, player=p, title=title), size)
-        for m in edition.movement:
-            for k in range(m.copies):
-                movement.append(Card(f"p{p + 1}-{m.id}-{k + 1}", sized(partial(movement_front, card=m, player=p,
-                                                                               edition=edition), size),
-                                     back=back, label=f"player {p + 1} {m.name}"))
+    pile = sized(partial(pile_back, title=title), size)  # one back for every card that can sit in a pile
+    movement = [Card(f"p{p + 1}-{m.id}-{k + 1}", sized(partial(movement_front, card=m, player=p, edition=edition), size),
+                     label=f"player {p + 1} {m.name}")
+                for p in range(2) for m in edition.movement for k in range(m.copies)]
     function = [Card(f"{f.id}-{k + 1}", sized(partial(function_front, card=f, figure=function_figure(f, edition)),
                                               size), label=f.name)
                 for f in edition.function for k in range(f.copies)]
-    parts = reference_parts(edition.texts.reference, CardGeometry(options.card.width, options.card.height).safe)
-    reference = [Card(f"reference-{i + 1}", sized(partial(reference_front, title=title + (
-        f" ({i + 1}/{len(parts)})" if len(parts) > 1 else ""), lines=part), size), label="reference")
-        for i, part in enumerate(parts)]
+    safe = CardGeometry(options.card.width, options.card.height).safe
+    reference = aid_cards("reference", title, tuple(f"\u2022 {x}" for x in edition.texts.reference), safe, size,
+                          MIN_PT)
+    setup = aid_cards("setup", f"{title}: setup", setup_lines(edition), safe, size, PLAY_PT,
+                      back=sized(partial(aid_back, title=title, word="SETUP"), size))
     return [
         Deck("ground", tuple(ground), title=f"{title}: {len(ground)} ground cards (side B on the back)"),
         fold_sheet(edition, options, ground_face),
-        Deck("movement", tuple(movement), title=f"{title}: 2 sets of {len(movement) // 2} movement cards"),
-        Deck("function", tuple(function), back=sized(partial(function_back, title=title), size),
-             title=f"{title}: {len(function)} function cards"),
-        Deck("reference", tuple(reference), back=sized(partial(reference_back, title=title), size),
-             title=f"{title}: reference"),
+        Deck("movement", tuple(movement), back=pile, title=f"{title}: 2 sets of {len(movement) // 2} movement cards"),
+        Deck("function", tuple(function), back=pile, title=f"{title}: {len(function)} function cards"),
+        Deck("reference", tuple(reference + setup), back=sized(partial(aid_back, title=title, word="REFERENCE"), size),
+             title=f"{title}: reference and setup"),
         dice_sheet(edition),
         pieces_sheet(edition),
     ]

@@ -55,3 +55,20 @@ def test_a_symbol_on_side_b_is_refused(tmp_path):
     lines = GOOD.splitlines()
     lines[1] = "g01,lava,,grassland,replace"
     assert "ground.csv:2 [b_symbol]" in str(_bad(tmp_path, "\n".join(lines) + "\n"))
+
+
+def test_a_bad_setup_text_or_deal_is_located(tmp_path):
+    """The setup card's placeholders are rules values (or cards.derived); a deal the function cards
+    cannot cover is refused."""
+    from tubedeck.errors import Problem
+    from tubedeck.games.keepmoving.cards import read_rules
+
+    raw = content("keepmoving", "rules.toml").read_text()
+    raw = raw.replace("Deal {start_function} face down", "Deal {start_functions} face down")
+    raw = raw.replace("start_function = 3 ", "start_function = 9 ")
+    (tmp_path / "rules.toml").write_text(raw)
+    problems: list[Problem] = []
+    read_rules(tmp_path / "rules.toml", problems)
+    text = "\n".join(str(p) for p in problems)
+    assert "[text.setup[2]]: unknown placeholder start_functions" in text
+    assert "16 function cards cannot deal 9 to each player" in text

@@ -101,9 +101,24 @@ class Rules:
 
 @dataclass(frozen=True)
 class Texts:
+    """The printed texts: the turn summary (``reference``) and the setup card (``setup``), their
+    ``{placeholders}`` filled from the rules values and :func:`derived` (``rules.toml``)."""
+
     title: str
     credit: str
     reference: tuple[str, ...]
+    setup: tuple[str, ...]
+
+
+def derived(rules: Rules) -> dict[str, int]:
+    """The rules values and the figures that follow from them, for the printed texts: the ground
+    pile (``ground_pile``), each player's pile at setup (``pile_cards``), the function pile left
+    after the deal (``function_pile``) and the first and last starting card (``start_first``,
+    ``start_last``: a roll of 1 and 6 on the random die, plus ``start_offset``)."""
+    return {**asdict(rules), "ground_pile": rules.ground_cards - rules.row,
+            "pile_cards": rules.movement_set + rules.start_function,
+            "function_pile": rules.function_cards - 2 * rules.start_function,
+            "start_first": rules.start_offset + 1, "start_last": rules.start_offset + 6}
 
 
 def _int(row, col: str, lo: int, hi: int, problems: list[Problem]) -> int:
@@ -216,16 +231,24 @@ def read_rules(path: Path, problems: list[Problem]) -> tuple[Rules | None, Texts
         problems.append(Problem(where, None, "rules", "a rules value is out of range (row 4-40, hand limit 1-10, "
                                 "lives 1-50, start_offset + 6 within the row, max_turns 10-10000)"))
     if rules and texts:
-        values = asdict(rules)
-        filled = []
-        for i, line in enumerate(texts.reference):
-            names = {f for _, f, _, _ in string.Formatter().parse(line) if f}
-            if names - set(values):
-                problems.append(Problem(where, None, f"text.reference[{i}]", f"unknown placeholder {sorted(names - set(values))[0]}"))
-                filled.append(line)
-            else:
-                filled.append(line.format(**values))
-        texts = Texts(texts.title, texts.credit, tuple(filled))
+        values = derived(rules)
+        if rules.function_cards < 2 * rules.start_function:
+            problems.append(Problem(where, None, "rules.start_function", f"{rules.function_cards} function cards "
+                                    f"cannot deal {rules.start_function} to each player"))
+
+        def fill(key: str, lines: tuple[str, ...]) -> tuple[str, ...]:
+            filled = []
+            for i, line in enumerate(lines):
+                names = {f for _, f, _, _ in string.Formatter().parse(line) if f}
+                if names - set(values):
+                    problems.append(Problem(where, None, f"text.{key}[{i}]",
+                                            f"unknown placeholder {sorted(names - set(values))[0]}"))
+                    filled.append(line)
+                else:
+                    filled.append(line.format(**values))
+            return tuple(filled)
+
+        texts = Texts(texts.title, texts.credit, fill("reference", texts.reference), fill("setup", texts.setup))
     return rules, texts
 
 
