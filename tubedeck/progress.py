@@ -1,0 +1,106 @@
+"""Progress for long work, one way for every command.
+
+Work over 2 s shows progress: on a terminal a live line (rich) with what the work reports, else a
+plain line on stderr every 10 s. Progress only prints, to stderr: results and files are the same
+with or without it. Use it as a context manager and call :meth:`Progress.update` as often as you
+like (it is cheap: it looks at the clock and returns)::
+
+    with Progress("solve nextstation", total=len(rounds)) as progress:
+        for r in rounds:
+            ...
+            progress.update(done=i + 1, best=best, bound=bound)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, TextIO
+
+__all__ = ["Progress"]
+
+START_AFTER = 2.0  # seconds of quiet before anything is shown
+EVERY = 10.0  # seconds between plain lines when stderr is not a terminal
+
+
+class Progress:
+    """``label``: what runs; ``total``: how many steps (``done`` counts them), or None.
+    ``fields`` given to :meth:`update` (best, bound, positions, ...) print as ``name value``."""
+
+    def __init__(self, label: str, total: int | None = None, *, stream: TextIO | None = None,
+                 start_after: float = START_AFTER, every: float = EVERY, tty: bool | None = None):
+        self.label, self.total = label, total
+        self.stream = stream if stream is not None else sys.stderr
+        self.start_after, self.every = start_after, every
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.start = time.monotonic()
+        self.last_line = self.start
+        self.done = 0
+        self.fields: dict[str, Any] = {}
+        self._live: Any = None
+        self._task: Any = None
+        self.lines = 0  # plain lines printed (tests read it)
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def text(self) -> str:
+        """What the work has reported, in words: ``3/10, best 41, bound 44, 12 s``."""
+        parts = []
+        if self.total is not None:
+            parts.append(f"{self.done}/{self.total}")
+        elif self.done:
+            parts.append(str(self.done))
+        parts += [f"{k} {_fmt(v)}" for k, v in self.fields.items() if v is not None]
+        parts.append(f"{self.elapsed():.0f} s")
+        return ", ".join(parts)
+
+    def update(self, done: int | None = None, advance: int = 0, **fields: Any) -> None:
+        if done is not None:
+            self.done = done
+        self.done += advance
+        self.fields.update(fields)
+        now = time.monotonic()
+        if now - self.start < self.start_after:
+            return
+        if self.tty:
+            self._show_live()
+        elif now - self.last_line >= self.every or self.lines == 0:
+            self.last_line = now
+            self.lines += 1
+            print(f"{self.label}: {self.text()}", file=self.stream, flush=True)
+
+    def _show_live(self) -> None:
+        if self._live is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+            from rich.progress import Progress as Bar
+
+            columns: list[Any] = [TextColumn(f"[bold]{self.label}")]
+            if self.total is not None:
+                columns += [BarColumn(), MofNCompleteColumn()]
+            columns.append(TextColumn("{task.fields[info]}"))
+            self._live = Bar(*columns, console=Console(file=self.stream), transient=True)
+            self._live.start()
+            self._task = self._live.add_task(self.label, total=self.total, info="")
+        info = ", ".join(f"{k} {_fmt(v)}" for k, v in self.fields.items() if v is not None)
+        self._live.update(self._task, completed=self.done, info=f"{info} {self.elapsed():.0f} s".strip())
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
