@@ -5,7 +5,9 @@ Every file is first made whole in memory, then written through :mod:`tubedeck.at
 text does not fit fails before anything of it is written.
 
 Per deck: ``DECK.pdf`` (print-and-play sheets), ``DECK-contact.png``, and with ``--export``
-``DECK-cards.pdf``, ``png/DECK/``, ``svg/DECK/``, ``DECK-tuckbox.pdf``. Decks sharing a sheet
+``DECK-cards.pdf``, ``png/DECK/``, ``svg/DECK/``, ``DECK-tuckbox.pdf``; per build with ``--export tts``,
+``tts/``: Tabletop Simulator card sheets, backs, boards and ``tts/GAME.json`` (:mod:`generator.tts`,
+GAME = the output folder's name). Decks sharing a sheet
 group (``Deck(share="GROUP")``) have no sheets of their own: ``GROUP.pdf`` holds all their cards
 (the manifest lists its ``decks``); their other files stay per deck. A back shared by a deck's
 cards is exported once, as ``png/DECK/back.png`` and ``svg/DECK/back.svg`` (the manifest gives
@@ -36,7 +38,8 @@ class ManifestFile:
     ``shared_by``: for a deck's shared back (``back.png`` / ``back.svg``), how many cards use it."""
 
     path: str
-    kind: str  # sheets-pdf | cards-pdf | png | svg | contact | sheet-pdf | tuckbox-pdf
+    kind: str  # sheets-pdf | cards-pdf | png | svg | contact | sheet-pdf | tuckbox-pdf | tts-sheet | tts-back
+    # | tts-board | tts-json
     pages: int
     document: str
     decks: tuple[str, ...] = ()
@@ -116,17 +119,34 @@ def render(documents: list[Deck | Sheet], options: PrintOptions, out_dir: Path |
         if group in names and group not in {d.name for d in members}:
             raise UsageError(f"sheet group {group!r} has the name of another document: its {group}.pdf would clash")
 
+    sheet_pdfs: dict[str, bytes] = {}  # kept for --export tts, which rasterises them
     with progress_bar(progress) as bar:
         for doc in documents:
             if isinstance(doc, Sheet):
                 data, pages = pdf.sheet_pdf(doc, options)
                 write(f"{doc.name}.pdf", data, "sheet-pdf", pages, doc.name)
+                sheet_pdfs[doc.name] = data
                 continue
             manifest.decks[prefix + doc.name] = [c.id for c in doc.printed()]
             if doc.share is not None and "pdf" in options.exports and doc is groups[doc.share][0]:
                 _render_group(doc.share, groups[doc.share], options, write, manifest, prefix)
             _render_deck(doc, options, write, manifest, prefix, bar)
+        if "tts" in options.exports:
+            _render_tts(documents, options, write, out.name, bar, sheet_pdfs)
     return manifest
+
+
+def _render_tts(documents: list[Deck | Sheet], options: PrintOptions, write, game: str, bar=None,
+                sheet_pdfs: dict[str, bytes] | None = None) -> None:
+    """``tts/``: the Tabletop Simulator export of every document, built whole before any is written."""
+    from .tts import faces_to_render, tts_files
+
+    tick = None
+    if bar is not None:
+        task = bar.add_task(f"TTS {game}", total=faces_to_render(documents))
+        tick = lambda: bar.advance(task)  # noqa: E731
+    for f in tts_files(documents, options, game, tick, sheet_pdfs):
+        write(f.path, f.data, f.kind, 1, f.document)
 
 
 def _describe(layout, options: PrintOptions) -> str:

@@ -14,7 +14,7 @@ from tubedeck.errors import UsageError
 from .colour import Mode, parse_mode
 from .sizes import CARD_SIZES, CardSize, Paper, parse_card, parse_paper
 
-EXPORTS = ("pdf", "cards", "png", "svg", "contact", "tuckbox")
+EXPORTS = ("pdf", "cards", "png", "svg", "contact", "tuckbox", "tts")  # tts: Tabletop Simulator (generator/tts.py)
 DUPLEX = ("long", "short", "none")
 MARKS = ("short", "edge", "crosses", "none")
 ORIENTATIONS = ("auto", "portrait", "landscape")

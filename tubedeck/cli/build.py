@@ -49,7 +49,8 @@ PRINT_PARAMETERS = [
                                                           "back side reads (measure it: tubedeck build calibration)."),
     _opt("mode", str, "colour", "--mode", help="colour, ink-saver, greyscale or cmyk."),
     _opt("export", str, "pdf,contact", "--export", help="Comma-separated: pdf (sheets), cards (one card per page), "
-                                                        "png, svg, contact, tuckbox."),
+                                                        "png, svg, contact, tuckbox, tts (Tabletop Simulator: "
+                                                        "card sheets and a saved object in tts/)."),
     _opt("pod", Optional[str], None, "--pod", help="Print-on-demand preset for per-card exports: tgc (825x1125 px "
                                                    "poker, 1/8 in bleed) or mpc (822x1122 px, 0.12 in); adds png,cards."),
     _opt("dpi", int, 300, "--dpi", help="PNG resolution."),
