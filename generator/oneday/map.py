@@ -30,6 +30,8 @@ from generator.theme import INK
 from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.edition import Edition
 
+from .chips import chip, chip_size, line_letters
+
 Point = tuple[float, float]
 LABEL_SIZE = 6.0  # pt
 LINE_WIDTH = 1.0  # mm, each line's stroke; lines on one segment are drawn side by side
@@ -329,11 +331,16 @@ def map_page(pen: Pen, edition: Edition) -> None:
             pen.text(lab.x, baseline, text, size=LABEL_SIZE, colour=INK, align=lab.align, field="label")
     cols, _ = _legend_shape(gmap, lay.legend.w)
     top = lay.legend.top
-    items = [(gmap.lines[line].colour, gmap.lines[line].name) for line in sorted(gmap.runs)] + [(None, "station")]
-    for i, (colour, name) in enumerate(items):
+    letters = line_letters(gmap)
+    size = chip_size(letters.values())
+    items: list[tuple[str | None, str]] = [(ln, gmap.lines[ln].name) for ln in sorted(gmap.runs)]
+    items.append((None, "station"))
+    for i, (ln, name) in enumerate(items):
         x, y = lay.legend.x + (i % cols) * LEGEND_COL, top - (i // cols + 1) * LEGEND_ROW
-        if colour:
-            pen.rect(x, y + 0.4, 8, 2.2, fill=colour)
+        if ln is not None:  # the line's stroke, and its chip as the station cards show it
+            colour = gmap.lines[ln].colour
+            pen.rect(x, y + 0.4, 3.4, 2.2, fill=colour)
+            chip(pen, x + 3.9, y + 1.5, size, colour, gmap.lines[ln].text_colour, letters[ln])
         else:
             pen.circle(x + 4, y + 1.5, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
         pen.text(x + 10, y + 0.6, name, size=7.5, colour=INK, field="legend")

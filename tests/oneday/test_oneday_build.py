@@ -46,4 +46,4 @@ def test_the_rules_card_carries_the_setup_and_the_player_count(tmp_path, capsys)
     assert run_cli(capsys, "build", "oneday", "--out", str(tmp_path), "--export", "pdf")[0] == 0
     with pymupdf.open(tmp_path / "oneday" / "rules.pdf") as doc:
         text = " ".join(" ".join(p.get_text().split()) for p in doc)
-    assert "2-4 players" in text and "draws 10 cards one at a time" in text and "3 cards face up" in text
+    assert "2-4 players" in text and "until every rack holds 10 cards" in text and "3 cards face up" in text

@@ -115,16 +115,18 @@ def test_the_page_layout_is_worked_out_once_per_map_and_page(gmap, lay):
 def test_bands_grow_with_fewer_lines_and_numbers_stay_legible(london, card):
     """A one-line card's band is far taller than a five-line card's; every band's numbers >= 7 pt."""
     from generator import CardGeometry
-    from generator.oneday.faces import _bands
+    from generator.oneday.faces import _bands, strip
     from generator.sizes import parse_card
     from tubedeck.games.oneday.edition import load
 
     size = parse_card(card)
     safe = CardGeometry(size.width, size.height).safe
-    deck = load(london).deck
+    ed = load(london)
+    deck = ed.deck
+    pitch = strip(ed.board, deck, size.width, size.height).pitch
     heights = {}
     for c in deck.cards:
-        band_h, _, pt, _ = _bands(c, safe, 6.0, c.id, card)
+        band_h, _, pt, _ = _bands(c, size.height - pitch - 1.0, safe.y + 4.0, c.id, card)
         assert pt >= 7.0
         heights.setdefault(len(c.bands), []).append(band_h)
     assert min(heights[1]) > 1.8 * max(heights[max(heights)])

@@ -1,4 +1,4 @@
-"""One Day in London: is a rack, read left to right, a valid continuous journey?
+"""One Day in London: is a rack, read in slot order (slot 1, the top, first), a valid continuous journey?
 
 The written rules, as this module applies them to the stops ``s1 .. s10`` of a rack:
 

@@ -9,8 +9,8 @@ actions, and replaying them gives the same log.
 
 The turn, in the text's words, is three steps; each is one decision here:
 
-1. **setup**: each player draws 10 cards one at a time and places each in an empty space of
-   their rack, for good (action: ``("place", slot)``), players in turn from seat 1. Then the
+1. **setup**: each player draws 10 cards one at a time and places each in any empty slot of
+   their rack, where it stays (action: ``("place", slot)``), players in turn from seat 1. Then the
    recipe's ``discard_piles`` (3) piles get one card each, face up; the rest is the draw pile.
 2. **draw**: "one card from the top of either one of the discard piles or the draw pile"
    (action: ``("draw", pile)``, pile 0-2 or ``"stock"``).

@@ -1,0 +1,59 @@
+"""One Day in London's line chips: a line's colour with its letter, drawn where a card's top strip
+names the station's lines and in the map's key, so the letter reads in greyscale where colours
+do not."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from generator import fonts
+from generator.icons import DIGIT_HEIGHT, badge_size
+from generator.pen import Pen
+from generator.sizes import PT
+from generator.theme import BOLD, INK, PLAY_PT
+from tubedeck.games.oneday.board import GameMap
+
+CHIP_PT = PLAY_PT  # the chips' letters: play needs them
+CHIP_GAP = 0.5  # mm between two chips in a row
+
+
+def line_letters(gmap: GameMap) -> dict[str, str]:
+    """Each line's chip letter(s): the first letter of its name; lines that share one get their
+    words' initials ("Hammersmith & City": HC), and where those still clash, their first two
+    letters. Distinct letters keep the chips apart in greyscale, where the colours are not."""
+    def initial(name: str) -> str:
+        return next((ch for ch in name if ch.isalnum()), "?").upper()
+
+    def initials(name: str) -> str:
+        return "".join(initial(w) for w in name.split() if any(ch.isalnum() for ch in w))[:2]
+
+    def first_two(name: str) -> str:
+        return "".join(ch for ch in name if ch.isalnum())[:2].title()
+
+    names = {line: gmap.lines[line].name for line in sorted(gmap.lines)}
+    out: dict[str, str] = {}
+    for rule in (initial, initials, first_two):
+        pending = [line for line in names if line not in out]
+        codes = {line: rule(names[line]) for line in pending}
+        for line in pending:
+            if list(codes.values()).count(codes[line]) == 1 and codes[line] not in out.values():
+                out[line] = codes[line]
+    for line in names:  # still clashing: the line's id, which is unique
+        out.setdefault(line, line)
+    return out
+
+
+def chip_size(letters: Iterable[str]) -> tuple[float, float]:
+    """(width, height) mm of a line chip: one width for every chip of a map, so rows line up."""
+    h = badge_size("M", CHIP_PT)[1]
+    return max([h] + [fonts.text_width(t, BOLD, CHIP_PT) + 1.4 for t in letters]), h
+
+
+def chip(pen: Pen, x: float, cy: float, size: tuple[float, float], colour: str, text_colour: str | None,
+         letter: str) -> None:
+    """A chip with its left edge at ``x`` and its centre at height ``cy``: the line's colour, an ink
+    outline (it reads on the paper whatever the colour) and the letter in whichever colour reads on it."""
+    w, h = size
+    pen.rect(x, cy - h / 2, w, h, fill=colour, stroke=INK, width=0.2, radius=h * 0.3)
+    pen.text(x + w / 2, cy - DIGIT_HEIGHT * CHIP_PT * PT / 2, letter, font=BOLD, size=CHIP_PT,
+             colour=pen.text_on(colour, text_colour), align="centre", field="chip")
