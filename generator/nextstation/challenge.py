@@ -6,7 +6,9 @@ districts, so the classic board is never reprinted) and its moves as text. A see
 ``data/nextstation/challenges.csv`` is answered as the sheet is made by the quick search, with
 the command that searches longer.
 
-It follows the map sheet's pages (the played generated map with ``--map SEED``); every text is
+It follows the map sheet's pages and is played on the first of them (page 1 of the file:
+:func:`~tubedeck.games.nextstation.challenge.printed`; the classic board is never printed), which
+its "Map:" line names as that page's title does; every text is
 ``data/nextstation/challenge.toml``'s, the cards and the deal are the edition's own objects.
 """
 
@@ -20,10 +22,10 @@ from generator.sizes import Rect
 from generator.text import fit
 from generator.theme import BOLD, GREY, INK, MUTED, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.board import row_label
-from tubedeck.games.nextstation.challenge import Challenge, Flip, Round, make_challenge
+from tubedeck.games.nextstation.challenge import Challenge, Flip, Round, make_challenge, printed
 from tubedeck.games.nextstation.edition import Edition
 
-from .parts import symbol
+from .parts import mark, mark_size, pencil_marks, symbol
 
 ROW, TALL, SWITCH = 6.0, 9.0, 11.5  # mm per flip row; one that also says the round ends; a Switch's
 STRIP = 98.0  # mm of the fold-under answer strip at the foot of the page
@@ -65,7 +67,11 @@ def round_column(pen: Pen, edition: Edition, ch: Challenge, k: int, box: Rect, s
     pen.rect(box.x, box.top - 7, box.w, 7, fill=colour, radius=1.2)
     pen.text(box.x + 2, box.top - 4.9, f"Round {k + 1}: {rnd.pencil.capitalize()}", font=BOLD, size=9,
              colour=pen.text_on(colour, WHITE), field="round")
-    start = f"{ch.text('departure', pencil=rnd.pencil)} ({coordinate(edition, rnd.departure)})"
+    w, h = mark_size(edition.book, rnd.pencil)  # the departure's mark, on a white halo (the band is its colour)
+    pen.rect(box.right - 2 - w - 0.6, box.top - 3.5 - h / 2 - 0.6, w + 1.2, h + 1.2, fill=WHITE, radius=h / 2 + 0.6)
+    mark(pen, edition.book, rnd.pencil, box.right - 2 - w / 2, box.top - 3.5)
+    marks = pencil_marks(edition.book)
+    start = f"{ch.text('departure', pencil=rnd.pencil, mark=marks[rnd.pencil])} ({coordinate(edition, rnd.departure)})"
     pen.text_box(Rect(box.x, box.top - 15.5, box.w, 8), start, size=PLAY_PT, min_size=PLAY_PT, colour=INK,
                  align="left", valign="middle", max_lines=2, field="departure")
     y = box.top - 16.5
@@ -113,27 +119,30 @@ def flip_row(pen: Pen, edition: Edition, ch: Challenge, flip: Flip, x: float, to
 def score_box(pen: Pen, edition: Edition, ch: Challenge, box: Rect) -> None:
     """Boxes to write in: each round's line, tourist track, interchanges, total."""
     pen.text(box.x, box.top - 3.5, ch.text("score"), font=BOLD, size=9, colour=INK, field="score")
-    heads = [(f"Round {k + 1}", edition.book.colours[r.pencil]) for k, r in enumerate(ch.rounds)]
+    heads: list[tuple[str, str | None]] = [(f"Round {k + 1}", r.pencil) for k, r in enumerate(ch.rounds)]
     heads += [("Tourist", None), ("Interchanges", None), ("Total", None)]
     cell = box.w / len(heads)
-    for i, (head, colour) in enumerate(heads):
+    for i, (head, pencil) in enumerate(heads):
         x = box.x + i * cell
-        if colour:
-            pen.circle(x + 2.2, box.top - 7.4, 1.4, fill=colour)
-        pen.text(x + (4.4 if colour else 0.6), box.top - 8.4, head, size=PLAY_PT, colour=INK, field="score")
+        w = mark_size(edition.book, pencil)[0] if pencil else 0.0
+        if pencil:  # the round's pencil by its mark, as the map and the score card show it
+            mark(pen, edition.book, pencil, x + 0.6 + w / 2, box.top - 7.4)
+        pen.text(x + (w + 1.8 if pencil else 0.6), box.top - 8.4, head, size=PLAY_PT, colour=INK, field="score")
         last = i == len(heads) - 1
         pen.rect(x + 0.6, box.y, cell - 1.2, box.h - 11, fill=WHITE, stroke=INK, width=0.6 if last else 0.3)
 
 
-def map_line(ch: Challenge) -> str:
-    return ch.text(ch.kind, map=f"generated map {ch.map}" if ch.kind == "generated" else ch.map)
+def map_line(ch: Challenge, edition: Edition) -> str:
+    """Which map the challenge is for, by the name its page's title prints."""
+    made = edition.generated
+    return ch.text(ch.kind, map=made.name if ch.kind == "generated" and made is not None else ch.map)
 
 
 def challenge_page(pen: Pen, edition: Edition, ch: Challenge, name: Callable[[str], str]) -> None:
     s = pen.safe
     title = f"{edition.book.texts['title']} - {ch.text('title', seed=ch.seed)}"
     pen.text(s.x, s.top - 5, title, font=BOLD, size=13, colour=INK, field="title")
-    pen.text_box(Rect(s.x, s.top - 11.5, s.w, 5), map_line(ch), font=BOLD, size=9, min_size=PLAY_PT, colour=INK,
+    pen.text_box(Rect(s.x, s.top - 11.5, s.w, 5), map_line(ch, edition), font=BOLD, size=9, min_size=PLAY_PT, colour=INK,
                  align="left", max_lines=1, field="map")
     how = pen.text_box(Rect(s.x, s.top - 26, s.w, 14), ch.text("how"), size=8, min_size=PLAY_PT, colour=INK,
                        align="left", valign="top", field="how")
@@ -262,5 +271,6 @@ def challenge_pages(edition: Edition, names: dict, decks: dict, challenge: Chall
     if challenge is None and edition.challenge is None:
         return ()
     ch = challenge or make_challenge(edition)
-    return (partial(challenge_page, edition=edition, ch=ch,
-                    name=partial(card_name, edition, names=names, decks=decks)),)
+    played = printed(edition)  # the first map of the file: the one the challenge is for
+    return (partial(challenge_page, edition=played, ch=ch,
+                    name=partial(card_name, played, names=names, decks=decks)),)

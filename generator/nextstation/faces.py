@@ -24,7 +24,7 @@ from tubedeck.games.nextstation.rules import Card as StationCard
 
 from .challenge import challenge_pages
 from .map import map_page
-from .parts import score_card, symbol
+from .parts import mark, mark_size, score_card, symbol
 
 NAMES = {JOKER: "Joker", SWITCH: "Railroad Switch"}
 DECK_NAMES = {"street": "Street", "underground": "Underground"}
@@ -99,6 +99,13 @@ def pencil_front(pen: Pen, pencil: str, edition: Edition) -> None:
     pen.polygon([(body, y), (right, y + h / 2), (body, y + h)], fill=WOOD, stroke=INK, width=0.4)
     pen.polygon([(right - cone / 3, y + h / 3), (right, y + h / 2), (right - cone / 3, y + 2 * h / 3)],
                 fill=colour, stroke=INK, width=0.3)
+    # its mark, as its departure station and score card row carry it (black-and-white prints)
+    size = 12.0
+    w, h = mark_size(edition.book, pencil, size)
+    low = art.top - band + 2.0 + h / 2
+    if low + h / 2 + 0.8 < y - 1:  # on a white halo: the band is the pill's own colour
+        pen.rect(s.x + s.w / 2 - w / 2 - 0.8, low - h / 2 - 0.8, w + 1.6, h + 1.6, fill=WHITE, radius=h / 2 + 0.8)
+        mark(pen, edition.book, pencil, s.x + s.w / 2, low, size)
     pen.text_box(Rect(s.x, s.y, s.w, s.h - band - 2), text, size=RULES_PT[0],
                  min_size=RULES_PT[1], colour=INK, align="left", valign="top", field="rules")
 
@@ -160,10 +167,10 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                   sized(partial(text_front, title=title + (f" ({i + 1}/{len(parts)})" if len(parts) > 1 else ""),
                                 body="\n".join(f"\u2022 {r}" for r in part), accent=BLUE), size), label="rules")
              for i, part in enumerate(parts)]
-    objectives = [Card(f"objective-{o.id}", sized(partial(text_front, title="Shared Objective", body=o.text,
+    objectives = [Card(f"objective-{o.id}", sized(partial(text_front, title=book.texts["objective_title"], body=o.text,
                                                             accent=book.colours["underground"]), size),
                        label=f"objective {o.id}") for o in book.objectives]
-    powers = [Card(f"power-{p.id}", sized(partial(text_front, title="Pencil Power (once a round)", body=p.text,
+    powers = [Card(f"power-{p.id}", sized(partial(text_front, title=book.texts["power_title"], body=p.text,
                                                     accent=book.colours["street"]), size), label=f"power {p.id}")
               for p in book.powers]
     pencils = [Card(f"pencil-{p}", sized(partial(pencil_front, pencil=p, edition=edition), size), label=f"{p} pencil")

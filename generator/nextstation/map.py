@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import math
 
+from generator.fonts import text_width
 from generator.pen import Pen
 from generator.sizes import Rect
 from generator.text import measure
 from generator.theme import BOLD, GREY, INK, MIN_PT, PLAY_PT, TEXT, WHITE, short_line_name
-from tubedeck.games.nextstation.board import row_label
+from tubedeck.errors import UsageError
+from tubedeck.games.nextstation.board import Station, row_label
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.generate import STATION_AT, river_path
 from tubedeck.games.nextstation.rules import QUESTION_MARK
 
-from .parts import score_card, symbol
+from .parts import mark, mark_size, pencil_marks, score_card, symbol
 
 RIVER = "#9CC9E8"
 DISTRICT = "#FFF3C4"
@@ -26,6 +28,8 @@ CORNER = "#FCE3A0"  # a corner district: its own, darker box
 RIVER_W = 0.12  # the Thames's width, in cells (it runs along tubedeck's river_path)
 SYMBOL_R = 0.17  # a station's circle, in cells (its symbol is drawn 1.2 times that)
 TOURIST_R = 1.7 * SYMBOL_R  # to the tips of a tourist site's compass points
+DEPARTURE_R = 1.5 * SYMBOL_R  # a departure's symbol, drawn larger to hold its pencil's mark
+CAP = 0.7 * 0.3528  # mm of cap height per pt
 
 
 ABBREVIATIONS = {"Station": "Stn", "Street": "St", "Road": "Rd", "Junction": "Jn", "Broadway": "Bdwy"}
@@ -73,13 +77,72 @@ CARD_H = 72.0  # mm of the score card below the map
 LABEL = 4.0  # mm beside and above the grid for its coordinates (row letters, column numbers)
 
 
-def _acceptance(made) -> str:
-    """Why this map was accepted: its par beside the classic's, and the candidates refused."""
-    fig = made.figures
-    text = f"par {fig['par']:g} (classic {fig['classic_par']:g}); candidate {made.tries}"
-    if made.rejected:
-        text += f": {len(made.rejected)} refused for " + ", ".join(sorted({why.split()[0] for why in made.rejected}))
-    return text
+HEAD = 9.5  # mm above the grid's coordinates: the title, the map's name and the legend
+GAP = 4.0  # mm between two items of the legend
+
+
+def _tourist_icon(pen: Pen, cx: float, cy: float, r: float, width: float = 0.5) -> None:
+    """A tourist site's compass points: 8 strokes from 1.3 ``r`` out to ``reach``."""
+    for k in range(8):
+        ang = math.radians(k * 45)
+        pen.line(cx + math.cos(ang) * r * 1.3, cy + math.sin(ang) * r * 1.3,
+                 cx + math.cos(ang) * r * TOURIST_R / SYMBOL_R, cy + math.sin(ang) * r * TOURIST_R / SYMBOL_R,
+                 stroke=INK, width=width)
+
+
+def _question(pen: Pen, cx: float, cy: float, r: float, size: float = 10) -> None:
+    pen.circle(cx, cy, r, fill=WHITE, stroke=INK, width=0.5)
+    pen.text(cx, cy - size * CAP / 2, "?", font=BOLD, size=size, colour=INK, align="centre", field="symbol")
+
+
+def legend(pen: Pen, edition: Edition, box: Rect) -> None:
+    """Two lines right-aligned in ``box``, each item its mark as the map draws it and its words
+    (``legend_*`` in rules.toml): tourist site, the ? station, the Thames; then each departure's
+    mark and its pencil (the marks tell the departures apart in black and white)."""
+    book = edition.book
+    texts = book.texts
+    row = box.h / 2
+    words = [texts["legend_tourist"], texts["legend_question"], texts["legend_thames"]]
+    icon = 2 * TOURIST_R / SYMBOL_R * 1.2  # the tourist icon's width (the widest)
+    first = sum(icon + 1.2 + text_width(w, TEXT, PLAY_PT) for w in words) + GAP * (len(words) - 1)
+    pencils = book.rules.pencils
+    heading = texts["legend_departures"]
+    second = text_width(heading, BOLD, PLAY_PT) + sum(GAP + mark_size(book, p)[0] + 1.2 + text_width(
+        p.capitalize(), TEXT, PLAY_PT) for p in pencils)
+    if max(first, second) > box.w:
+        raise UsageError(f"the map's legend needs {max(first, second):.0f} mm beside the title, has {box.w:.0f}")
+    mid = box.top - row / 2
+    x = box.right - first
+    for k, text in enumerate(words):
+        cx = x + icon / 2
+        if k == 0:
+            _tourist_icon(pen, cx, mid, 1.2, width=0.4)
+        elif k == 1:
+            _question(pen, cx, mid, 1.7, size=PLAY_PT)
+        else:
+            pen.line(x, mid, x + icon, mid, stroke=RIVER, width=1.8)
+        pen.text(x + icon + 1.2, mid - PLAY_PT * CAP / 2, text, size=PLAY_PT, colour=INK, field="legend")
+        x += icon + 1.2 + text_width(text, TEXT, PLAY_PT) + GAP
+    mid = box.top - row * 1.5
+    x = box.right - second
+    pen.text(x, mid - PLAY_PT * CAP / 2, heading, font=BOLD, size=PLAY_PT, colour=INK, field="legend")
+    x += text_width(heading, BOLD, PLAY_PT)
+    for p in pencils:
+        w = mark_size(book, p)[0]
+        mark(pen, book, p, x + GAP + w / 2, mid)
+        x += GAP + w + 1.2
+        pen.text(x, mid - PLAY_PT * CAP / 2, p.capitalize(), size=PLAY_PT, colour=INK, field="legend")
+        x += text_width(p.capitalize(), TEXT, PLAY_PT)
+
+
+def departure_mark(pen: Pen, edition: Edition, station: Station, cx: float, cy: float, r: float) -> None:
+    """A departure station: its symbol large in its pencil's colour, the pencil's mark inside
+    (in the triangle's wide lower part), so that a greyscale print still tells which it is."""
+    colour = edition.book.colours[station.departure]
+    symbol(pen, station.symbol, cx, cy, r, INK, fill=colour)
+    low = r * 0.595 - max(0.5, r * 0.16) / 2 - 0.5 if station.symbol == "triangle" else PLAY_PT * CAP / 2
+    pen.text(cx, cy - low, pencil_marks(edition.book)[station.departure], font=BOLD, size=PLAY_PT,
+             colour=pen.text_on(colour, WHITE), align="centre", field="mark")
 
 
 def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
@@ -87,16 +150,13 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
     board = made.board
     s = pen.safe
     book = edition.book
-    title = f"{book.texts['title']} - {board.title}, map {made.seed}"
-    note_w = 62.0
-    pen.text_box(Rect(s.x, s.top - 7, s.w - note_w, 7), title, font=BOLD, size=12, min_size=PLAY_PT, colour=INK,
-                 max_lines=1, align="left", field="title")
-    pen.text_box(Rect(s.x + s.w - note_w, s.top - 7, note_w, 7), _acceptance(made), size=PLAY_PT, min_size=PLAY_PT,
-                 colour=INK, max_lines=2, align="right", field="acceptance")
-    side = min(s.w - 2 * LABEL, s.h - 9 - LABEL - CARD_H - 3)
+    title_w = max(text_width(book.texts["title"], BOLD, 12), text_width(made.name, BOLD, 9)) + 1
+    pen.text(s.x, s.top - 4.2, book.texts["title"], font=BOLD, size=12, colour=INK, field="title")
+    pen.text(s.x, s.top - HEAD + 1.2, made.name, font=BOLD, size=9, colour=INK, field="title")
+    side = min(s.w - 2 * LABEL, s.h - HEAD - 0.5 - LABEL - CARD_H - 3)
     step = side / board.cols
     x0 = s.x + (s.w - side) / 2
-    y0 = s.top - 9 - LABEL  # top of the grid
+    y0 = s.top - HEAD - 0.5 - LABEL  # top of the grid
 
     def at(row: float, col: float) -> tuple[float, float]:
         return x0 + (col + 0.5) * step, y0 - (row + SYMBOL_AT) * step
@@ -120,17 +180,14 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
     for st in board.stations:
         cx, cy = at(st.row, st.col)
         if st.tourist:  # compass points round a tourist site
-            for k in range(8):
-                ang = math.radians(k * 45)
-                pen.line(cx + math.cos(ang) * r * 1.3, cy + math.sin(ang) * r * 1.3,
-                         cx + math.cos(ang) * step * TOURIST_R, cy + math.sin(ang) * step * TOURIST_R, stroke=INK, width=0.5)
-        fill = book.colours[st.departure] if st.departure else WHITE
+            _tourist_icon(pen, cx, cy, r)
         if st.symbol == QUESTION_MARK:
-            pen.circle(cx, cy, r, fill=fill, stroke=INK, width=0.5)
-            pen.text(cx, cy - 1.4, "?", font=BOLD, size=10, colour=INK, align="centre", field="symbol")
+            _question(pen, cx, cy, r)
+        elif st.departure:
+            departure_mark(pen, edition, st, cx, cy, step * DEPARTURE_R)
         else:
-            pen.circle(cx, cy, r * 1.05, fill=WHITE) if not st.departure else None
-            symbol(pen, st.symbol, cx, cy, r * 1.2, INK, fill=fill)
+            pen.circle(cx, cy, r * 1.05, fill=WHITE)
+            symbol(pen, st.symbol, cx, cy, r * 1.2, INK, fill=WHITE)
     for st in board.stations:  # names last and without a plate: sections and the Thames show through
         cx = x0 + (st.col + 0.5) * step
         top = y0 - (st.row + NAME_AT) * step
@@ -148,3 +205,4 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
         pen.text(x0 + (k + 0.5) * step, y0 + 1.0, str(k + 1), font=BOLD, size=PLAY_PT, colour=INK,
                  align="centre", field="coordinate")
     score_card(pen, Rect(s.x, s.y, s.w, CARD_H), edition)
+    legend(pen, edition, Rect(s.x + title_w + GAP, s.top - HEAD, s.w - title_w - GAP, HEAD))  # (after the map)

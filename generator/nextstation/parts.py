@@ -10,6 +10,7 @@ from generator.pen import Pen
 from generator.sizes import Rect
 from generator.text import measure
 from generator.theme import BOLD, INK, PLAY_PT, TEXT, WHITE
+from tubedeck.errors import DataError, Problem
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
 
@@ -43,6 +44,42 @@ def symbol(pen: Pen, face: str, cx: float, cy: float, r: float, colour: str = IN
         pen.circle(cx - r * 0.1, cy, r * 0.16, fill=colour)
     else:
         raise ValueError(f"no drawing for symbol {face!r}")
+
+
+# -- pencil marks -------------------------------------------------------------------------------
+def pencil_marks(book) -> dict[str, str]:
+    """Each pencil's mark (``mark_<pencil>`` in ``rules.toml`` ``[text]``: G, Pk, Pu, B): printed
+    on its departure station, its score card row, its pencil card and the challenge page, so a
+    black-and-white print tells the departures apart (their colours print as one grey).
+    DataError when a mark is missing or two are alike."""
+    marks = {p: book.texts.get(f"mark_{p}") for p in book.rules.pencils}
+    problems = [Problem("rules.toml", None, f"text.mark_{p}", "missing or empty: every pencil needs a mark")
+                for p, m in marks.items() if not isinstance(m, str) or not m.strip()]
+    seen = [m for m in marks.values() if isinstance(m, str)]
+    if not problems and len(set(seen)) < len(seen):
+        problems.append(Problem("rules.toml", None, "text.mark_green", f"pencil marks must differ, got {seen}"))
+    if problems:
+        raise DataError(problems)
+    return {p: str(m) for p, m in marks.items()}
+
+
+MARK_PAD = 0.8  # mm of a mark's pill on either side of its letters
+
+
+def mark_size(book, pencil: str, size: float = PLAY_PT) -> tuple[float, float]:
+    """(width, height) in mm of :func:`mark`'s pill."""
+    return text_width(pencil_marks(book)[pencil], BOLD, size) + 2 * MARK_PAD, size * CAP + 2 * MARK_PAD
+
+
+def mark(pen: Pen, book, pencil: str, cx: float, cy: float, size: float = PLAY_PT) -> float:
+    """A pencil's mark: its letters, bold, on a pill of the pencil's colour (outlined, so an
+    ink-saver tint still shows its edge); returns the pill's width."""
+    colour = book.colours[pencil]
+    w, h = mark_size(book, pencil, size)
+    pen.rect(cx - w / 2, cy - h / 2, w, h, fill=colour, stroke=INK, width=0.25, radius=h / 2)
+    pen.text(cx, cy - size * CAP / 2, pencil_marks(book)[pencil], font=BOLD, size=size,
+             colour=pen.text_on(colour, WHITE), align="centre", field="mark")
+    return w
 
 
 # -- the score pad ------------------------------------------------------------------------------
@@ -99,11 +136,12 @@ def score_card(pen: Pen, box: Rect, edition: Edition) -> None:
                      colour=INK, max_lines=2, valign="bottom", field="head")
     rows = band["pencils"]
     unit = rows.h / len(pencils)
+    widest = max(mark_size(book, p)[0] for p in pencils)
     for i, pencil in enumerate(pencils):
         row = Rect(rows.x, rows.top - (i + 1) * unit, rows.w, unit)
         mid = row.y + row.h / 2
-        pen.circle(x0 + 2.5, mid, min(2.0, row.h / 2 - 0.3), fill=book.colours[pencil])
-        pen.text(x0 + 6, _baseline(row, 8), pencil.capitalize(), size=8, colour=INK, field="pencil")
+        mark(pen, book, pencil, x0 + widest / 2, mid)  # its departure's mark
+        pen.text(x0 + widest + 1.2, _baseline(row, 8), pencil.capitalize(), size=8, colour=INK, field="pencil")
         for k in range(len(heads)):
             _field(pen, x0 + label_w + k * cell + 2, row, cell - 4, 7.4)
             if k < len(ops):

@@ -162,22 +162,73 @@ def test_map_sheets_are_consecutive_seeds(net):
 
 def test_the_build_says_which_candidates_were_refused(capsys, tmp_path):
     """'otherwise the next candidate seed is tried and the output says so': on the console too."""
-    code, out, err = run_cli(capsys, "build", "nextstation", "--map", "0", "--out", str(tmp_path))
+    code, out, err = run_cli(capsys, "build", "nextstation", "--map", "4", "--out", str(tmp_path))
     assert code == 0, err
-    assert "map 0: candidate 2 accepted" in err and "refused before it: crossings" in err
-    code, out, _ = run_cli(capsys, "build", "nextstation", "--map", "0", "--out", str(tmp_path), "--json")
+    assert "map 4: candidate 2 accepted" in err and "refused before it: crossings" in err
+    code, out, _ = run_cli(capsys, "build", "nextstation", "--map", "4", "--out", str(tmp_path), "--json")
     assert code == 0 and "refused" not in out
 
 
-def test_stations_keep_their_real_bank(net):
-    """The drawn river follows the real banks: over maps 0-3 at most one station lies on the other
-    bank (the river bent too little at first: Putney Bridge south, Southwark north)."""
+def _stray_and_long(board, longest: int) -> list[str]:
+    """Sections that run through a district box holding neither of their stations, or run
+    longer than ``longest`` cells: the engine's geometry (a station is its cell's point, so a
+    section runs through the cells between its two stations; District.holds says whose box a
+    cell is in)."""
+    out = []
+    for sec in board.sections:
+        a, b = board.by_id[sec.a], board.by_id[sec.b]
+        cells = board.cells_between(sec)
+        assert len(cells) == board.span(sec) - 1 and all(c not in {(s.row, s.col) for s in board.stations}
+                                                        for c in cells)
+        boxes = {d.id for c in cells for d in board.districts if d.holds(*c)}
+        if boxes - {a.district, b.district}:
+            out.append(f"{a.name or a.id}-{b.name or b.id} through {sorted(boxes - {a.district, b.district})}")
+        if board.span(sec) > longest:
+            out.append(f"{a.name or a.id}-{b.name or b.id}: {board.span(sec)} cells")
+    return out
+
+
+def _off_bank(net, made) -> list[str]:
+    """Stations drawn on the other bank of the printed river from their real one."""
     river = thames()
-    wrong = []
-    for seed in range(4):
+    return [st.name for st in made.board.stations
+            if south_of_river(river, net.stations[st.id].lon, net.stations[st.id].lat) != (st.row > made.river[st.col])]
+
+
+def test_the_classic_has_no_section_straying_or_longer_than_5_cells():
+    """The measure generated maps are held to: the classic map passes it, its longest section
+    runs 5 cells; the geometry itself: a diagonal only touches the cells beside it."""
+    classic = load(None).board
+    assert _stray_and_long(classic, 5) == [] and max(classic.span(s) for s in classic.sections) == 5
+    sec = next(s for s in classic.sections if classic.span(s) == 5)
+    assert len(classic.cells_between(sec)) == 4
+
+
+def test_map_2_keeps_southwark_south_and_no_section_strays(net):
+    """Map 2 drew Southwark north of the river, had 10 sections through a district box holding
+    neither of their stations (Angel-Hampstead across the north box ...) and Canary
+    Wharf-Stratford 7 cells long (maps version 3)."""
+    made = load(net, map="2").sheet_maps[0]
+    assert _off_bank(net, made) == []
+    southwark = next(s for s in made.board.stations if s.name == "Southwark")
+    assert south_of_river(thames(), net.stations[southwark.id].lon, net.stations[southwark.id].lat)
+    assert southwark.row > made.river[southwark.col]
+    assert _stray_and_long(made.board, 5) == []
+
+
+@pytest.mark.slow
+def test_maps_0_to_49_keep_every_station_on_its_bank_and_no_section_strays(net):
+    """Over maps 0-49 (about a minute): every station on its real bank of the printed river
+    (bends priced against banks left 12 stations off, Southwark north on 7 maps), no section
+    through a district box holding neither of its stations (7-15 a map), none longer than the
+    classic's longest, 5 cells (maps had 6-8), no dead-end station."""
+    classic = load(None).board
+    longest = max(classic.span(s) for s in classic.sections)
+    faults = {}
+    for seed in range(50):
         made = load(net, map=str(seed)).sheet_maps[0]
-        for st in made.board.stations:
-            real = net.stations[st.id]
-            if south_of_river(river, real.lon, real.lat) != (st.row > made.river[st.col]):
-                wrong.append((seed, st.name))
-    assert len(wrong) <= 1, wrong
+        bad = _off_bank(net, made) + _stray_and_long(made.board, longest)
+        bad += [f"{s.name}: dead end" for s in made.board.stations if len(made.board.incident[s.id]) < 2]
+        if bad:
+            faults[seed] = bad
+    assert faults == {}

@@ -12,7 +12,20 @@ import pytest
 import generator
 from generator.document import Deck, Sheet
 from generator.nextstation.faces import documents
-from generator.nextstation.map import CORNER, DISTRICT, RIVER, RIVER_W, SYMBOL_AT, SYMBOL_R, TOURIST_R, _fitting
+from generator.nextstation.map import (
+    CORNER,
+    DEPARTURE_R,
+    DISTRICT,
+    INSET,
+    NAME_AT,
+    RIVER,
+    RIVER_W,
+    SYMBOL_AT,
+    SYMBOL_R,
+    TOURIST_R,
+    _fitting,
+)
+from generator.nextstation.parts import pencil_marks
 from generator.pen import recording
 from generator.sizes import MM, PT, Rect
 from generator.text import measure
@@ -217,17 +230,22 @@ def test_the_thames_runs_clear_of_every_symbol_and_between_the_banks(seed):
     segments = list(zip(river, river[1:]))
     for st in made.board.stations:
         centre = (st.col + 0.5, st.row + SYMBOL_AT)
-        reach = (TOURIST_R if st.tourist else 1.2 * SYMBOL_R) + RIVER_W / 2
+        reach = max(TOURIST_R if st.tourist else 1.2 * SYMBOL_R, DEPARTURE_R if st.departure else 0) + RIVER_W / 2
         assert min(_gap(centre, a, b) for a, b in segments) > reach, st.name
         y = next(a[1] for a, b in segments if a[1] == b[1] and a[0] <= centre[0] <= b[0])
         assert (centre[1] > y) == (st.row > made.river[st.col]), st.name
 
 
-def test_every_station_name_fits_its_box_on_the_smallest_map():
-    """Letter's name box (14.5 x 5.5 mm) takes every name of the network, shortened as it must be:
-    'Heathrow Terminals 2 & 3' stopped map builds with wide zones; a name with no way to shorten
-    ends in an ellipsis."""
-    box = Rect(0, 0, 14.4, 5.5)
+def test_every_station_name_fits_its_box_on_the_smallest_map(sheets):
+    """Letter's name box (13.9 x 5.3 mm, measured off the printed grid) takes every name of the
+    network, shortened as it must be: 'Heathrow Terminals 2 & 3' stopped map builds with wide
+    zones; a name with no way to shorten ends in an ellipsis."""
+    _, log, _ = sheets["map"]
+    centres = sorted(w.x + w.width / 2 for w in log if w.field == "coordinate" and w.text.isdigit())
+    step = (centres[-1] - centres[0]) / (len(centres) - 1)
+    box = Rect(0, 0, 13.9, 5.3)
+    pad = INSET + 0.6  # the map's name box: inside its cell's district box, under the symbol
+    assert box.w <= step - 2 * pad + 0.01 and box.h <= (1 - NAME_AT) * step - pad + 0.01, step
     names = [s.name for s in network(None).stations.values()]
     names += ["Abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz Abcdefghijklmnopqrstuvwxyz",
               "Abcde Fghij Klmno Pqrst Uvwxy Zabcd Efghi Jklmn Opqrs"]
@@ -284,3 +302,117 @@ def test_the_printed_thames_sections_are_those_crossing_the_printed_river(sheets
         (_, p, q), = [i for i in d["items"] if i[0] == "l"]
         crossed = any(_cross(p, q, a, b) for a, b in river)
         assert crossed == sec.thames, (board.by_id[sec.a].name, board.by_id[sec.b].name)
+
+
+# -- item 4: departures and pencil rows told apart in black and white ---------------------------
+@pytest.fixture(scope="module", params=["greyscale", "ink-saver"])
+def bw(request, ed, tmp_path_factory):
+    """The map sheet printed in black-and-white modes: (page, recording, faces-quality report)."""
+    from engine.test_faces_quality import inspect
+
+    opts = generator.PrintOptions.parse(export="pdf", mode=request.param)
+    tmp = tmp_path_factory.mktemp(f"ns-{request.param}")
+    doc = next(d for d in documents(ed, opts) if d.name == "map")
+    with recording() as log:
+        generator.render([doc], opts, tmp)
+    pdf = tmp / "map.pdf"
+    return pymupdf.open(pdf)[0], list(log), inspect(pdf, list(log), "map", cards=False), request.param
+
+
+def test_each_departure_and_each_pencil_row_carries_its_mark_in_black_and_white(bw, ed):
+    """The four pencils' colours print as one grey (pink, purple and blue within 2% of each
+    other) and as pale tints in ink-saver: each departure station carries its pencil's mark
+    inside its symbol, each score card row the same mark before the pencil's name, all distinct
+    and readable (>= 4.5:1 against what is printed behind them, read off the raster)."""
+    page, log, report, mode = bw
+    marks = pencil_marks(ed.book)
+    assert len(set(marks.values())) == len(marks) == len(ed.rules.pencils)
+    board = ed.sheet_maps[0].board
+    labels = [w for w in log if w.field == "coordinate"]
+    cols = {w.text: w.x + w.width / 2 for w in labels if w.text.isdigit()}
+    rows = {w.text: w.y for w in labels if w.text.isalpha()}
+    step = cols["2"] - cols["1"]
+    on_map = [w for w in log if w.field == "mark" and w.y > min(rows.values()) - step]
+    assert len(on_map) == len(marks) + len(marks)  # a mark in each departure, each one in the legend
+    for pencil, text in marks.items():
+        st = board.departure(pencil)
+        label = board.coordinate(st.id)
+        x, y = cols[label[1:]], rows[label[0]]
+        inside = [w for w in on_map if abs(w.x + w.width / 2 - x) < 0.2 * step and abs(w.y - y) < 0.5 * step]
+        assert [w.text for w in inside] == [text], (pencil, label, [w.text for w in inside])
+    card_top = max(r[3] for r in _card_borders(page))
+    names = [w for w in log if w.field == "pencil" and w.y < card_top]
+    assert [w.text for w in names] == [p.capitalize() for p in ed.rules.pencils]
+    for w in names:  # the row's mark, left of its pencil's name on the same line
+        row = [m.text for m in log if m.field == "mark" and abs(m.y - w.y) < 2.5 and m.x < w.x]
+        assert row == [marks[w.text.lower()]], (w.text, row)
+    shown = {s.text for s in report.spans if s.field == "mark"}
+    assert shown == set(marks.values())
+    worst = {text: ratio for ratio, _, text in report.contrasts if text in shown}
+    assert worst and min(worst.values()) >= 4.5, (mode, worst)
+
+
+def test_the_pencil_cards_carry_their_mark(ed, tmp_path):
+    opts = generator.PrintOptions.parse(export="pdf", mode="greyscale")
+    deck = next(d for d in documents(ed, opts) if d.name == "pencils")
+    with recording() as log:
+        generator.render([deck], opts, tmp_path / "pencils")
+    marks = pencil_marks(ed.book)
+    fronts = [w for w in log if w.page == 1]
+    for p in ed.rules.pencils:
+        title = next(w for w in fronts if w.text == f"{p.capitalize()} pencil")
+        mine = [w.text for w in fronts if w.field == "mark" and abs(w.x - title.x) < 30 and w.y < title.y
+                and title.y - w.y < 40]
+        assert mine == [marks[p]], (p, mine)
+
+
+# -- item 5: the map's words are for players; cards say their points ----------------------------
+def test_the_map_title_names_the_map_and_keys_its_marks(sheets, ed):
+    """No 'par 40 (classic 40); candidate 1' (the build's console says that): the map's name,
+    and a legend for tourist sites, the ? station, the Thames and each departure's mark."""
+    page, log, _ = sheets["map"]
+    made = ed.sheet_maps[0]
+    top = max(w.y for w in log if w.field == "coordinate")
+    head = [w for w in log if w.y > top + 1]
+    words = " ".join(w.text for w in head)
+    assert "par" not in words.split() and "candidate" not in words and "classic" not in words
+    assert made.name in {w.text for w in head if w.field == "title"}
+    texts = ed.book.texts
+    legend = [w.text for w in head if w.field == "legend"]
+    for key in ("legend_tourist", "legend_question", "legend_thames", "legend_departures"):
+        assert texts[key] in legend, key
+    assert f"+{ed.rules.thames_points}" in texts["legend_thames"]
+    assert legend[-len(ed.rules.pencils):] == [p.capitalize() for p in ed.rules.pencils]
+    marks = [w.text for w in head if w.field == "mark"]
+    assert marks == [pencil_marks(ed.book)[p] for p in ed.rules.pencils]
+    assert min(w.size for w in head) >= PLAY_PT - 0.01
+
+
+def test_objective_cards_say_their_points_and_the_reference_covers_both_modules(ed, tmp_path):
+    """Each Shared Objective card says its +10, and the rules reference (7 pt, as many cards as
+    that takes) says how both modules are played, in the numbers the engine plays them with."""
+    from tubedeck.games.nextstation.play import new_game
+    from tubedeck.games.nextstation.powers import deal_powers
+
+    rules = ed.rules
+    for card in ("poker", "mini"):
+        opts = generator.PrintOptions.parse(card=card, export="pdf")
+        decks = {d.name: d for d in documents(ed, opts) if d.name in ("objectives", "reference")}
+        logs = {}
+        for name, deck in decks.items():
+            with recording() as log:
+                generator.render([deck], opts, tmp_path / card / name)
+            logs[name] = list(log)
+        titles = " ".join(w.text for w in logs["objectives"] if w.field == "title" and w.page == 1)
+        assert " ".join(titles.split()).count(f"Shared Objective: +{rules.objective_points}") == \
+            len(ed.book.objectives), card
+        reference = " ".join(w.text for w in logs["reference"] if w.field == "rules" and w.page == 1)
+        reference = " ".join(reference.split())
+        assert f"Shared Objectives (optional): lay {rules.objectives_drawn} face up" in reference, card
+        assert f"scores +{rules.objective_points} for it" in reference
+        assert "Pencil Powers (optional): lay one face up beside each pencil" in reference
+        assert "Once a round, whoever draws with the pencil may use its power" in reference
+        assert min(w.size for w in logs["reference"] if w.field == "rules") >= PLAY_PT - 0.01
+    state = new_game(ed, 2, 3, objectives=True, powers=True)  # the engine: as printed
+    assert len(state.objectives) == rules.objectives_drawn
+    assert sorted(p for p, _ in deal_powers(ed.book, 3)) == sorted(rules.pencils)

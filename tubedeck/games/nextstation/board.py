@@ -110,6 +110,29 @@ class Board:
         name = self.by_id[station].name
         return f"{self.coordinate(station)} {name}" if name else self.coordinate(station)
 
+    def span(self, section: Section) -> int:
+        """How many cells the section runs, along its direction (1: neighbouring cells)."""
+        a, b = self.by_id[section.a], self.by_id[section.b]
+        return max(abs(b.row - a.row), abs(b.col - a.col))
+
+    def cells_between(self, section: Section) -> tuple[tuple[int, int], ...]:
+        """The cells the section runs through between its two stations, (row, col): all empty,
+        since a section joins the nearest stations. The engine's geometry: a station is the point
+        of its cell, so a straight or diagonal section runs through exactly these cells (a
+        diagonal only touches the corners of the cells beside it)."""
+        a, b = self.by_id[section.a], self.by_id[section.b]
+        n = self.span(section)
+        dr, dc = (b.row - a.row) // n, (b.col - a.col) // n
+        return tuple((a.row + k * dr, a.col + k * dc) for k in range(1, n))
+
+    def strays(self, section: Section) -> frozenset[str]:
+        """The districts whose box the section runs through though neither of its stations is in
+        them: a player who sees the line cross such a box could count a district the engine does
+        not (none on the classic map; generated maps draw no such section)."""
+        ends = {self.by_id[section.a].district, self.by_id[section.b].district}
+        return frozenset(d.id for cell in self.cells_between(section) for d in self.districts
+                         if d.holds(*cell) and d.id not in ends)
+
     def departure(self, pencil: str) -> Station:
         return next(s for s in self.stations if s.departure == pencil)
 

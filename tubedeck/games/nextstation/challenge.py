@@ -19,7 +19,7 @@ the command that searches longer, since it has no bound.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tubedeck.content import Row, content, data_root, game_dir, is_whole_text, read_csv, read_toml
@@ -39,7 +39,8 @@ CLASSIC = "classic"
 DEFAULT_ZONES = "1-2"  # generated maps' answers are for the default zones only
 TEXTS = ("title", "how", "classic", "generated", "folder", "departure", "switch", "switch_ignored", "round_end",
          "score", "fold", "answer", "credit", "answer_found", "credit_found", "credit_searched", "key")
-PLACEHOLDERS = {"seed": 0, "map": "", "score": 0, "bound": 0, "command": "", "pencil": "", "last_row": "J", "cols": 10,
+PLACEHOLDERS = {"seed": 0, "map": "", "score": 0, "bound": 0, "command": "", "pencil": "", "mark": "", "last_row": "J",
+                "cols": 10,
                 "round_end": 5, "switch_ignored_turns": 2}
 MOVE = re.compile(r"^(\d{1,3}):([^>:]+)>([^>:]+)$")
 
@@ -244,13 +245,27 @@ def answers_apply(edition: Edition, kind: str) -> bool:
     return kind == CLASSIC or (kind == "generated" and source == str(data_root()))
 
 
+def printed(edition: Edition) -> Edition:
+    """The edition the challenge is played on: the first map the map sheet prints (page 1 of
+    map.pdf). That is the played map with ``--map SEED``; the classic board and a map folder are
+    never printed, so with them (``make run``'s default) it is the first generated map of the
+    file, as :attr:`Edition.sheet_maps` makes it: a challenge for a board the player does not
+    hold would name empty cells and answer for another map."""
+    made = edition.sheet
+    if edition.generated is made:
+        return edition
+    return replace(edition, board=made.board, generated=made, sheets=1)
+
+
 def make_challenge(edition: Edition, seed: int | None = None, answers: Path | None = None) -> Challenge:
-    """The challenge of ``seed`` (default: the edition's ``--challenge``) on the edition's map,
-    with its answer from ``answers`` (default: the bundled challenges.csv, when it is about this
-    map). DataError, located, for a bad row; UsageError if the edition has no challenge."""
+    """The challenge of ``seed`` (default: the edition's ``--challenge``) on the first printed
+    map (:func:`printed`), with its answer from ``answers`` (default: the bundled challenges.csv,
+    when it is about this map). DataError, located, for a bad row; UsageError if the edition has
+    no challenge."""
     seed = edition.challenge if seed is None else seed
     if seed is None:
         raise UsageError("no --challenge seed given")
+    edition = printed(edition)
     label, kind, flags = which_map(edition)
     rounds = deal_rounds(edition, seed)
     answer: Answer | None = None
