@@ -75,9 +75,16 @@ def front_page(pen: Pen, paper: Paper, duplex: str, offset: tuple[float, float])
         pen.text(x + 4, y + 4, name, font="sans-bold", size=12, field="target")
 
 
+SCALE_PT = 6.0  # the scales' numbers: the smallest type anything prints in
+LABEL_EVERY = 4  # mm between the scales' numbers (6 pt numbers need more than 2 mm)
+
+
 def _scale(pen: Pen, x: float, y: float, name: str) -> None:
     """Two ruled axes crossing at (x, y): ticks every 0.5 mm (below the X axis, right of the Y
-    axis), numbers every 2 mm, + to the right and up; the target's letter in the free quadrant."""
+    axis; longer every mm, longest every 2 mm), numbers every 4 mm (:data:`SCALE_PT`), + to the
+    right and up. The ticks fill the lower-right quadrant, so the numbers go in the others: the X
+    axis' above it, the Y axis' left of it, clear of each other; the target's letter goes
+    lower right, below the ticks."""
     pen.line(x - SCALE, y, x + SCALE, y, stroke=BLUE, width=0.15)
     pen.line(x, y - SCALE, x, y + SCALE, stroke=BLUE, width=0.15)
     for k in range(-2 * SCALE, 2 * SCALE + 1):
@@ -85,13 +92,12 @@ def _scale(pen: Pen, x: float, y: float, name: str) -> None:
         tick = 1.6 if k % 4 == 0 else 1.0 if k % 2 == 0 else 0.6
         pen.line(x + v, y, x + v, y - tick, stroke=BLUE, width=0.1)
         pen.line(x, y + v, x + tick, y + v, stroke=BLUE, width=0.1)
-        if k % 4 == 0 and k:
-            pen.text(x + v, y - 3.3, f"{v:g}", size=4, colour=BLUE, align="centre", field="scale")
-            if v != -2:  # its place is taken by the X axis' "2"
-                pen.text(x + 2.0, y + v - 0.5, f"{v:g}", size=4, colour=BLUE, field="scale")
-    pen.text(x + SCALE + 1, y - 0.6, "+X", font="sans-bold", size=6, colour=BLUE, field="scale")
-    pen.text(x - 0.9, y + SCALE + 1, "+Y", font="sans-bold", size=6, colour=BLUE, field="scale")
-    pen.text(x - 3, y + 3, name, font="sans-bold", size=10, colour=BLUE, align="right", field="target")
+        if k % (2 * LABEL_EVERY) == 0 and k:
+            pen.text(x + v, y + 1.0, f"{v:g}", size=SCALE_PT, colour=BLUE, align="centre", field="scale")
+            pen.text(x - 0.8, y + v - 0.75, f"{v:g}", size=SCALE_PT, colour=BLUE, align="right", field="scale")
+    pen.text(x + SCALE + 1, y - 0.6, "+X", font="sans-bold", size=SCALE_PT, colour=BLUE, field="scale")
+    pen.text(x, y + SCALE + 1.8, "+Y", font="sans-bold", size=SCALE_PT, colour=BLUE, align="centre", field="scale")
+    pen.text(x + 3, y - 6.5, name, font="sans-bold", size=10, colour=BLUE, field="target")
 
 
 def back_page(pen: Pen, paper: Paper, duplex: str, offset: tuple[float, float]) -> None:

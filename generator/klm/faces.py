@@ -29,8 +29,11 @@ from .station import fact_lines, outline, station_front  # noqa: F401
 RULES_PT = (9.0, MIN_PT)
 
 
-def back(pen: Pen, colour: str, ring: str, word: str, ink: str = WHITE, title: str = "KEEP LONDON MOVING") -> None:
-    """Title at the top, the emblem as big as the rest of the frame allows."""
+def back(pen: Pen, colour: str, ring: str, word: str, ink: str = WHITE, title: str = "KEEP LONDON MOVING",
+         word_colour: str = WHITE) -> None:
+    """Title at the top, the emblem (:mod:`generator.emblem`, in ``ring`` with ``word`` on its
+    plate) as big as the rest of the frame allows. A white emblem turns the back's colour in
+    ink-saver mode, where the back is not filled."""
     s = pen.safe
     pen.background(colour)
     frame = ink if not pen.ink_saver else colour
@@ -40,10 +43,13 @@ def back(pen: Pen, colour: str, ring: str, word: str, ink: str = WHITE, title: s
                              title, font=BOLD, size=11, min_size=MIN_PT, colour=ink if not pen.ink_saver else colour,
                              max_lines=2, valign="top", field="title")
     rest = Rect(inner.x, inner.y, inner.w, inner.h - title_fit.height - 2.0)
-    emblem_in(pen, rest, ring, ring, word, largest=min(pen.trim.w, pen.trim.h) * 0.3)
+    mark = colour if pen.ink_saver and ring == WHITE else ring
+    emblem_in(pen, rest, mark, mark, word, text_colour=word_colour, largest=min(pen.trim.w, pen.trim.h) * 0.3)
 
 
-station_back = partial(back, colour=BLUE, ring=RED, word="STATION")
+# The emblem reads at >= 3:1 on its back in every mode: white on the Station blue (red there is 2.5:1),
+# red on the Fortune yellow (3.4:1), blue on the reference paper (11:1).
+station_back = partial(back, colour=BLUE, ring=WHITE, word="STATION", word_colour=BLUE)
 fortune_back = partial(back, colour=YELLOW, ring=RED, word="FORTUNE", ink=INK)
 # Aid cards get a back of their own (paper, not the blue of a Station Card): face down they never
 # pass for game cards.

@@ -1,8 +1,8 @@
 """Keep London Moving's Fortune Card front, laid out from the card's size.
 
 A band in the action's colour carries the card's name; a white disc shows the duration in the
-playing player's own turns (a number) or, for an instant effect, the action's icon (vector art
-from :mod:`generator.icons`); then the effect and the footer (the Fortune rules every card
+playing player's own turns (a number, its text box 1.5 mm inside the disc's ring) or, for an instant
+effect, the action's icon (vector art from :mod:`generator.icons`); then the effect and the footer (the Fortune rules every card
 repeats). Portrait cards stack these; landscape cards put the disc beside the effect. The disc
 shrinks before the effect's type does; the effect never goes below 6.5 pt.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.fonts import metrics
 from generator.icons import icon
 from generator.pen import Pen
 from generator.sizes import PT, Rect
@@ -24,6 +25,28 @@ ACTION_COLOUR = {"disable": "#B3261E", "block_connection": "#B3261E", "enable": 
 ACTION_ICON = {"disable": "disable", "block_connection": "block", "enable": "enable", "protect": "protect",
                "draw_fortune": "draw", "draw_station": "draw", "take_discard": "take", "discard_fortune": "discard"}
 EFFECT_PT = (11.0, 6.5)
+DIGIT_PT = 30.0  # the duration's digit in the disc, at most
+PAD = 1.5  # mm between the disc's ring (its inner edge) and the digit's text box
+ROUNDING = 0.05  # mm kept spare: PDF coordinates are written rounded
+
+
+def disc_width(r: float) -> float:
+    """The stroke of a disc of radius ``r`` (mm)."""
+    return max(0.8, r * 0.16)
+
+
+DIGIT_RISE = 0.365  # em: the digit's baseline lies this far below the disc's centre (its ink centred)
+
+
+def digit_pt(text: str, room: float) -> float:
+    """The largest size (at most :data:`DIGIT_PT`) at which ``text``'s whole text box (its advance
+    across, the font's ascent and descent up and down, as PDF readers measure a text box), drawn
+    with its baseline :data:`DIGIT_RISE` em below the centre, lies within a circle of radius
+    ``room`` mm about that centre."""
+    w = Pen.text_width(text, BOLD, 1.0) / 2  # mm at 1 pt
+    ascent, descent = metrics(BOLD)
+    reach = max(ascent - DIGIT_RISE, DIGIT_RISE - descent) * PT
+    return min(DIGIT_PT, room / (w ** 2 + reach ** 2) ** 0.5)
 
 
 @dataclass(frozen=True)
@@ -86,11 +109,11 @@ def fortune_front(pen: Pen, card: FortuneCard, footer: str, size: str = "") -> N
     pen.fitted_lines(p.name, s.x + s.w / 2, s.top - p.band / 2 + p.name.height / 2, font=BOLD, colour=name_colour,
                      field="name", align="centre")
     cx, cy = p.disc
-    pen.circle(cx, cy, p.r, fill=WHITE, stroke=colour, width=max(0.8, p.r * 0.16))
+    ring = disc_width(p.r)
+    pen.circle(cx, cy, p.r, fill=WHITE, stroke=colour, width=ring)
     if k.turns:
-        digit = measure(str(k.turns), BOLD, 30.0, 10.0, p.r * 1.3, p.r * 1.2, 1)
-        size_pt = digit.size if digit else 10.0
-        pen.text(cx, cy - 0.365 * size_pt * PT, str(k.turns), font=BOLD, size=size_pt, colour=colour, align="centre",
+        size_pt = digit_pt(str(k.turns), p.r - ring / 2 - PAD - ROUNDING)
+        pen.text(cx, cy - DIGIT_RISE * size_pt * PT, str(k.turns), font=BOLD, size=size_pt, colour=colour, align="centre",
                  field="glyph")
         assert p.turns is not None  # planned whenever the kind lasts turns
         tx, ty = p.turns

@@ -5,10 +5,11 @@ Numbers half a point bigger, in pills that widen for three digits); for each siz
 content tiers and illustrations: everything with the numbered illustration; without the
 description, numbered; everything with a plain-dot illustration or none; without the
 description, dots or none; then without the facts, without the lines' names, and last a compact
-list (tighter rows, no "Nearest stations" heading; TERMINUS stays), each with a numbered, a dot
-or no illustration. Each tries the arrangements that suit the card's shape (portrait: the
-illustration full width above the list, then beside it; landscape: the text column beside it)
-and a one- then two-column list. The first that fits is grown: the illustration as big as it
+list (tighter rows and blocks, no "Nearest stations" heading; TERMINUS stays), then the compact
+list with the neighbours' line qualifiers in short ("Paddington (H&C)"), each with a numbered, a
+dot or no illustration. The list's heading always fits its column. Each tries the arrangements
+that suit the card's shape (portrait: the illustration full width above the list, then beside
+it; landscape: the text column beside it) and a one- then two-column list. The first that fits is grown: the illustration as big as it
 may be (the description keeping room at 7.5 pt when it had it, a list beside it not wrapping
 more), then the description's type up to 8 pt; what space remains is shared out between the
 blocks. Nothing fits: :class:`~generator.text.FaceFitError`, naming the card and the size.
@@ -28,11 +29,13 @@ from tubedeck.games.klm.cards import StationCard
 from .schematic import content_height, ring_layout
 
 GAP = 1.3  # mm between blocks
+COMPACT_GAP = 0.8  # mm between blocks on a compact card (the last resort of the smallest sizes)
+NAME_GAP = 1.0  # mm between the station's name and the zone chip
 HEAD_PT = 6.5  # "Nearest stations" / "TERMINUS"
 FACT_PT = (6.5, 6.0)
 DESC_PT = (8.0, 6.0)
 LIST_PT = (8.0, 7.5, PLAY_PT)  # neighbour names; numbers are half a point bigger
-TIERS = (("description", "facts", "label"), ("facts", "label"), ("label",), (), ("compact",))
+TIERS = (("description", "facts", "label"), ("facts", "label"), ("label",), (), ("compact",), ("compact", "short"))
 # What to try, best first: the description gives way to the numbered illustration, the facts do not.
 ORDER = ((TIERS[0], ("numbers",)), (TIERS[1], ("numbers",)), (TIERS[0], ("dots", "none")),
          (TIERS[1], ("dots", "none"))) + tuple((t, ("numbers", "dots", "none")) for t in TIERS[2:])
@@ -91,6 +94,7 @@ class Plan:
     desc_w: float
     gap: float = GAP
     compact: bool = False
+    short: bool = False  # neighbours' line qualifiers in short ("Paddington (H&C)")
     ring_d: float = 0.0  # stacked: the height the ends' ellipse is laid out for (its content is ``d`` high)
 
 
@@ -100,7 +104,7 @@ def _header(card: StationCard, s: Rect) -> tuple[FittedText, tuple[float, float,
     zw, zh = Pen.text_width(zone, BOLD, zpt) + 2.0, ink_height(zpt) + 1.0
     top = min(max(s.h * 0.17, 6.5), 15.0)
     big = min(max(s.w * 0.235, 9.0), 14.0)
-    name = measure(card.name, BOLD, big, PLAY_PT, s.w - zw - 1.5, top, 3)
+    name = measure(card.name, BOLD, big, PLAY_PT, s.w - zw - NAME_GAP, top, 3)
     if name is None:
         return None
     return name, (zw, zh, zpt), max(name.height, zh)
@@ -116,13 +120,29 @@ def _label(card: StationCard, w: float) -> FittedText | None:
     return None
 
 
+def short_station_name(name: str) -> str:
+    """A name's line qualifier in short: ``Edgware Road (Hammersmith & City)`` -> ``Edgware Road
+    (H&C)``. Only the last tier uses it, on the smallest cards (compact, short names)."""
+    head, paren, rest = name.partition(" (")
+    if not paren or not rest.endswith(")"):
+        return name
+    return f"{head} ({short_line_name(rest[:-1])})"
+
+
 def heading_height(card: StationCard, compact: bool) -> float:
     return 0.0 if compact and not card.terminus else ink_height(HEAD_PT) + 0.8
 
 
-def _rows(card: StationCard, w: float, pt: float, cols: int, compact: bool = False
+def heading(card: StationCard) -> str:
+    return "TERMINUS" if card.terminus else "Nearest stations"
+
+
+def _rows(card: StationCard, w: float, pt: float, cols: int, compact: bool = False, short: bool = False
           ) -> tuple[tuple, float, float, float] | None:
-    """The list at ``pt``: (rows, pill width, column width, height), or None if a name will not fit."""
+    """The list at ``pt``: (rows, pill width, column width, height), or None if a name (or the
+    list's heading) will not fit its width."""
+    if heading_height(card, compact) and Pen.text_width(heading(card), BOLD, HEAD_PT) > w:
+        return None
     numbers = [str(c.number) for c in card.connections]
     pill_w = max((badge_size(n, number_pt(pt, compact))[0] for n in numbers), default=0.0)
     pill_h = badge_size("0", number_pt(pt, compact))[1]
@@ -132,7 +152,8 @@ def _rows(card: StationCard, w: float, pt: float, cols: int, compact: bool = Fal
         return None
     rows = []
     for c in card.connections:
-        fitted = measure(c.neighbour_name, TEXT, pt, pt, text_w, 1e4, 3 if cols == 1 else 4)
+        name = short_station_name(c.neighbour_name) if short else c.neighbour_name
+        fitted = measure(name, TEXT, pt, pt, text_w, 1e4, 3 if cols == 1 else 4)
         if fitted is None:
             return None
         rows.append((str(c.number), fitted))
@@ -204,8 +225,8 @@ def _try(card: StationCard, s: Rect, head, tier, arrangement: str, style: str, p
     text_w = s.w - d - GAP if arrangement in ("side", "wide") else s.w
     if cols > 1 and (arrangement not in ("stack", "none") or len(card.connections) < 3):
         return None
-    compact = "compact" in tier
-    rows = _rows(card, text_w, pt, cols, compact)
+    compact, short = "compact" in tier, "short" in tier
+    rows = _rows(card, text_w, pt, cols, compact, short)
     if rows is None:
         return None
     facts_w = text_w if arrangement == "wide" else s.w
@@ -217,7 +238,7 @@ def _try(card: StationCard, s: Rect, head, tier, arrangement: str, style: str, p
         return None
     p = Plan(name, zone, header_h, bars_h, label, arrangement if style != "none" else "none", d,
              style == "numbers", pt, rows[0], rows[1], cols, rows[2], rows[3], facts[0] if facts else None,
-             facts[1] if facts else 0.0, desc, facts_w, GAP, compact, ring_d)
+             facts[1] if facts else 0.0, desc, facts_w, COMPACT_GAP if compact else GAP, compact, short, ring_d)
     return p if _total(p, s, desc.height if desc else 0.0) <= s.h + 1e-6 else None
 
 
@@ -261,7 +282,7 @@ def _grow(p: Plan, card: StationCard, s: Rect) -> Plan:
         fitted = measure(card.description, ITALIC, DESC_PT[0], DESC_PT[1], p.desc_w, room)
         if fitted:
             p = replace(p, desc=fitted)
-    lo, hi = GAP, GAP + 3.0  # share what is left between the blocks
+    lo, hi = p.gap, p.gap + 3.0  # share what is left between the blocks
     desc_h = p.desc.height if p.desc else 0.0
     for _ in range(20):
         mid = (lo + hi) / 2
@@ -277,7 +298,7 @@ def _resized(p: Plan, card: StationCard, s: Rect, d: float, desc_pt: float = DES
     if ring_layout(card, ring_d or d, number_pt(p.list_pt, p.compact) if p.numbered else None, wide) is None:
         return None
     text_w = s.w - d - GAP if p.arrangement in ("side", "wide") else s.w
-    rows = _rows(card, text_w, p.list_pt, p.cols, p.compact)
+    rows = _rows(card, text_w, p.list_pt, p.cols, p.compact, p.short)
     if rows is None:
         return None
     q = replace(p, d=d, ring_d=ring_d, rows=rows[0], pill_w=rows[1], list_w=rows[2], list_h=rows[3])

@@ -5,7 +5,8 @@ illustration (:mod:`generator.klm.schematic`: the station and its in-scope neigh
 bearing, links in line colours, each end marked with the shared Connection Number) above or
 beside the Nearest Stations list (number badge + neighbour); the facts (Interchange, Borough,
 Built, Heritage, Easy Access); the Card Description. The outline is black for a tunnel station,
-white for an open section, and left off when the dataset does not know. What a card size cannot
+white for an open section, and left off when the dataset does not know; everything else lies in
+:func:`content_box`, 1.5 mm inside the outline's inner edge on every card size. What a card size cannot
 carry is left off in the plan's order; nothing play needs goes below 7 pt.
 """
 
@@ -18,10 +19,40 @@ from generator.text import size_label
 from generator.theme import BOLD, GREY, INK, ITALIC, MUTED, PAPER, PLAY_PT, RED_TEXT, TEXT, WHITE
 from tubedeck.games.klm.cards import StationCard
 
-from .plan import GAP, HEAD_PT, ROW_GAP, Plan, fact_lines, heading_height, ink_height, number_pt, plan, row_height  # noqa: F401
+from .plan import (  # noqa: F401
+    GAP,
+    HEAD_PT,
+    ROW_GAP,
+    Plan,
+    fact_lines,
+    heading,
+    heading_height,
+    ink_height,
+    number_pt,
+    plan,
+    row_height,
+)
 from .schematic import schematic
 
 OUTLINE = (3.0, 3.9)  # mm inside the trim: clear of a miscut and of the drift margin, outside the text
+EDGE = 0.2  # mm: the black lines edging a white outline, centred on its two edges
+PAD = 1.5  # mm between the outline's inner edge (its edging line included) and anything inside it
+
+
+CORNER = 2.4  # mm: the outline's outer corner radius; its edges are concentric with it
+
+
+def corner(inset: float) -> float:
+    """The corner radius of the outline's line ``inset`` mm inside the trim: concentric curves, so
+    the inner edge's radius (1.4 mm) stays under :data:`PAD` and the content's corners keep the
+    padding too (a corner of radius r > PAD comes within r - (r - PAD) * sqrt 2 of them)."""
+    return CORNER - (inset - OUTLINE[0])
+
+
+def content_box(trim: Rect) -> Rect:
+    """Where a Station Card's content goes: :data:`PAD` inside the outline's inner edge (5.5 mm
+    inside the trim), on every card, outlined or not, so every size keeps the padding."""
+    return trim.inset(OUTLINE[1] + EDGE / 2 + PAD)
 
 
 def outline(pen: Pen, card: StationCard) -> None:
@@ -32,18 +63,17 @@ def outline(pen: Pen, card: StationCard) -> None:
     mid, width = (a + b) / 2, b - a
     box = t.inset(mid)
     if card.outline == "black":
-        pen.rect(box.x, box.y, box.w, box.h, stroke=INK, width=width, radius=2.5)
+        pen.rect(box.x, box.y, box.w, box.h, stroke=INK, width=width, radius=corner(mid))
     elif card.outline == "white":
-        pen.rect(box.x, box.y, box.w, box.h, stroke=WHITE, width=width, radius=2.5)
+        pen.rect(box.x, box.y, box.w, box.h, stroke=WHITE, width=width, radius=corner(mid))
         for edge in (a, b):
             e = t.inset(edge)
-            pen.rect(e.x, e.y, e.w, e.h, stroke=INK, width=0.2, radius=2.5)
+            pen.rect(e.x, e.y, e.w, e.h, stroke=INK, width=EDGE, radius=corner(edge))
 
 
 def _nearest(pen: Pen, p: Plan, card: StationCard, x: float, top: float) -> None:
     if heading_height(card, p.compact):
-        tag = "TERMINUS" if card.terminus else "Nearest stations"
-        pen.text(x, top - 0.928 * HEAD_PT * PT, tag, font=BOLD, size=HEAD_PT,
+        pen.text(x, top - 0.928 * HEAD_PT * PT, heading(card), font=BOLD, size=HEAD_PT,
                  colour=RED_TEXT if card.terminus else MUTED, field="terminus")
         top -= heading_height(card, p.compact)
     pill_h = badge_size("0", number_pt(p.list_pt, p.compact))[1]
@@ -65,7 +95,7 @@ def _nearest(pen: Pen, p: Plan, card: StationCard, x: float, top: float) -> None
 
 
 def station_front(pen: Pen, card: StationCard, size: str = "") -> None:
-    s = pen.safe
+    s = content_box(pen.trim)
     p = plan(card, s, size or size_label(pen.trim.w, pen.trim.h), pen.label)
     pen.background(PAPER)
     outline(pen, card)

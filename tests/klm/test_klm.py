@@ -78,10 +78,10 @@ def test_london_cards_show_facts_and_leave_unknowns_off(london):
         st = london.stations[card.station]
         assert (card.heritage is None) == (st.listed is None)
         assert card.outline == {"tunnel": "black", "open": "white", None: None}[st.surface]
-        # Terminus: ends every line serving it in the scope (one neighbour on each of them)
-        sub = london.subnetwork(zones=[1])
-        lines = sub.lines_at(card.station)
-        assert card.terminus == all(len(sub.neighbours(card.station, line)) == 1 for line in lines)
+        # Terminus: ends every line serving it in the whole network (one neighbour on each of
+        # them); a scope's edge is not a line's end (issue 27)
+        lines = london.lines_at(card.station)
+        assert card.terminus == all(len(london.neighbours(card.station, line)) == 1 for line in lines)
         assert not st.opened or f"Opened in {st.opened[:4]}" in card.description  # made from facts only
         assert st.zone in card.description
     assert len(deck) == len(london.subnetwork(zones=[1]).stations)
@@ -95,8 +95,8 @@ def test_every_adjacent_pair_in_scope_has_exactly_one_number(london):
         joining.setdefault((min(a, b), max(a, b)), set()).add(line)
     numbered = {(e.a, e.b) for e in deck.edges}
 
-    def ends(s, line):
-        return len(sub.neighbours(s, line)) == 1
+    def ends(s, line):  # a real end of the line: one neighbour on it in the whole network
+        return len(london.neighbours(s, line)) == 1
 
     # a pair gets no number only when both of them end every line joining them (rule 3.4)
     assert numbered == {p for p, ls in joining.items() if not all(ends(p[0], l) and ends(p[1], l) for l in ls)}

@@ -10,14 +10,17 @@ Decisions where the rulebook is silent (also in the README):
 
 * **Terminus** follows the glossary: "a station which is the last one in the underground line.
   Terminus stations can form one Connection only and they do not connect to each other." A
-  station *ends* a line when it has one neighbour on that line inside the scope (a scope's edge
-  is a line's end in that deck). Decision for a station that ends one line and continues another
-  (Elephant & Castle ends the Bakerloo, the Northern runs on): it is a **Terminus card only when
-  it ends every line serving it** in the scope (Ealing Broadway, Morden, Bank in a W&C-only
-  scope); otherwise it is an ordinary card. A Terminus card forms one Connection only, so in a
-  winning path it can only be an end (the checker enforces it). A pair adjacent only on lines
-  that both of them end (Bank-Waterloo on the Waterloo & City) gets **no** Connection Number;
-  such cards may print "no connection in this deck". The checker sees the same graph.
+  station *ends* a line when it has one neighbour on that line in the **whole network**: a
+  scope's edge is not a line's end (the line goes on; the scope only limits which cards are in
+  the deck), so Aldgate East, Paddington (H&C) and Vauxhall are ordinary cards in ``core``.
+  Decision for a station that ends one line and continues another (Elephant & Castle ends the
+  Bakerloo, the Northern runs on): it is a **Terminus card only when it ends every line serving
+  it** (Ealing Broadway, Morden, Battersea Power Station); otherwise it is an ordinary card. So a
+  station is a Terminus card in every scope that holds it, or in none. A Terminus card forms one
+  Connection only, so in a winning path it can only be an end (the checker and the play engine
+  read the same set, :attr:`tubedeck.games.klm.edition.Edition.termini`). A pair adjacent only on
+  lines that both of them end (Bank-Waterloo on the Waterloo & City) gets **no** Connection
+  Number; such cards may print "no connection in this deck". The checker sees the same graph.
 * Numbering runs along each line: lines in dataset order, branches in name order, stops in
   order; a pair gets the next number the first time it is met, so Bakerloo pairs are 1, 2, 3...
   and a pair shared by two lines (Circle and Hammersmith & City) keeps its first number.
@@ -148,18 +151,22 @@ def line_ends(net: Network) -> dict[str, frozenset[str]]:
     return {s: frozenset(ls) for s, ls in ends.items()}
 
 
-def number_connections(net: Network) -> tuple[tuple[Edge, ...], frozenset[str]]:
-    """Number every scope-adjacent pair along the lines; return the edges and the Terminus cards
-    (stations that end every line serving them: see the module docstring)."""
-    ends = line_ends(net)
-    serving: dict[str, set[str]] = {s: set() for s in net.stations}
+def number_connections(net: Network, full: Network | None = None) -> tuple[tuple[Edge, ...], frozenset[str]]:
+    """Number every adjacent pair of ``net`` (the scope) along its lines; return the edges and the
+    Terminus cards of ``net``. Line ends are read in ``full`` (the whole network; default ``net``):
+    a Terminus card ends every line serving it in the full network, and a pair gets no number
+    when both of them end every line joining them there (see the module docstring). A scope's edge
+    is never a line's end: it only limits which cards are in the deck."""
+    full = full or net
+    ends = line_ends(full)
+    serving: dict[str, set[str]] = {s: set() for s in full.stations}
     joining: dict[tuple[str, str], set[str]] = {}
-    for b in net.branches:
+    for b in full.branches:
         for a, c in b.pairs:
             serving[a].add(b.line)
             serving[c].add(b.line)
             joining.setdefault((min(a, c), max(a, c)), set()).add(b.line)
-    termini = frozenset(s for s, ls in serving.items() if ls and ls <= ends[s])
+    termini = frozenset(s for s in net.stations if serving[s] and serving[s] <= ends[s])
     order = {line: i for i, line in enumerate(net.lines)}
     edges: list[Edge] = []
     seen: set[tuple[str, str]] = set()
@@ -216,7 +223,7 @@ def build_deck(full: Network, scope: Scope) -> StationDeck:
     """The Station deck of ``scope`` cut from ``full`` (facts always come from ``full``). Every
     card carries what its face prints, so the faces never look anything up in the network."""
     net = scope.cut(full)
-    edges, termini = number_connections(net)
+    edges, termini = number_connections(net, full)
     by_station: dict[str, list[Connection]] = {s: [] for s in net.stations}
     for e in edges:
         linking = tuple(_mark(full, l) for l in sorted(net.graph[e.a][e.b]))

@@ -10,7 +10,10 @@
   ``first`` present exactly when the deal is winnable and naming the earliest winner).
 
 Versions: simulate 2 (``turns`` of a game without a winner is the turns played, was one more;
-the header says its mode and facts), check 3 (the header says ``"mode": "check"``).
+the header says its mode and facts), check 4 (Terminus cards are the ends of every line serving
+them in the whole network, no longer a scope's edge: of 8,000 player answers on 2,000 four-player
+deals, seeds 0-1999, 23 changed in zone 1 and 31 in zones 1-2, none in the wider scopes; 3 was the
+header saying ``"mode": "check"``).
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ def check_rule(record: dict, players: int) -> str | None:
 
 
 CHECK = Schema(
-    game="klm", mode="check", version=3,
+    game="klm", mode="check", version=4,
     what="one seeded deal: every player's earliest possible win, playing alone on the deal's cards",
     fields=(
         Field("status", "status", "CP-SAT status of the deal (OPTIMAL: every answer proven)",
