@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-fast lint bench clean install browser-test
+.PHONY: run test test-fast lint bench clean install install-cluster install-report browser-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,16 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# The optional extras (what tubedeck's messages advise): Dask for --runner dask, matplotlib for report.
+install-cluster: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[cluster]'
+
+install-report: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[report]'
+
+# Every game once: Next Station and Tube Dice with their extra sheets and challenge cards.
 run: $(STAMP)
-	$(BIN)/tubedeck build all --out output
+	$(BIN)/tubedeck build all --skip nextstation,dice --out output
 	$(BIN)/tubedeck build nextstation --sheets 4 --challenge 1 --out output
 	$(BIN)/tubedeck build dice --sheets 10 --challenge 1 --out output
 

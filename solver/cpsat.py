@@ -17,10 +17,12 @@ from __future__ import annotations
 import math
 import signal
 import threading
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from tubedeck.errors import UsageError
+
+if TYPE_CHECKING:  # OR-Tools' cp_model imports pandas and numpy: paid for only when a model is built
+    from ortools.sat.python import cp_model
 
 MAX_TIME_LIMIT = 7 * 24 * 3600.0  # a week: anything longer is a typo
 
@@ -43,6 +45,8 @@ def configure(solver: cp_model.CpSolver, time_limit: float, workers: int = 1) ->
 
 def small_model_solver(time_limit: float, workers: int = 1) -> cp_model.CpSolver:
     """A CpSolver tuned for many small models; ``time_limit`` only guards (UNKNOWN beyond it)."""
+    from ortools.sat.python import cp_model
+
     solver = configure(cp_model.CpSolver(), time_limit, workers)
     p = solver.parameters
     p.cp_model_presolve = False
@@ -53,16 +57,18 @@ def small_model_solver(time_limit: float, workers: int = 1) -> cp_model.CpSolver
     return solver
 
 
-def solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> str:
-    """Solve and return the status name; an interrupt stops the search and propagates."""
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel,
+          callback: cp_model.CpSolverSolutionCallback | None = None) -> str:
+    """Solve and return the status name; an interrupt stops the search and propagates.
+    ``callback``: CP-SAT's solution callback (progress: each better solution, from the search thread)."""
     if threading.current_thread() is not threading.main_thread():
-        return solver.status_name(solver.solve(model))
+        return solver.status_name(solver.solve(model, callback))
     box: dict = {}
     done = threading.Event()  # not Thread.join: an interrupted join marks a running thread stopped (3.11)
 
     def run() -> None:
         try:
-            box["status"] = solver.solve(model)
+            box["status"] = solver.solve(model, callback)
         except BaseException as exc:  # pragma: no cover - handed to the main thread
             box["error"] = exc
         finally:

@@ -6,8 +6,8 @@ them: one process, a local pool, or a cluster. Dask's ``Client.get_executor()`` 
 executor; a worker that dies loses only the chunks it held, which the scheduler gives to another
 worker. Each worker builds a check's evaluator once (keyed by the pickled check) and keeps it.
 
-Dask is an optional extra (``pip install 'tubedeck[cluster]'``); without it ``--runner dask``
-says how to install it (exit 2).
+Dask is an optional extra (``make install-cluster`` in a source tree); without it ``--runner dask``
+says how to install it for the way tubedeck was installed (exit 2: :mod:`tubedeck.install`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,9 @@ def dask_executor(workers: int, scheduler: str | None = None) -> Iterator[cf.Exe
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise UsageError("--runner dask needs Dask: pip install 'tubedeck[cluster]' (or: make install-cluster)") from None
+        from tubedeck.install import install_advice
+
+        raise UsageError(f"--runner dask needs Dask: {install_advice('cluster')}") from None
     import logging
 
     logging.getLogger("distributed").setLevel(logging.ERROR)  # the progress bar speaks, not the cluster

@@ -213,9 +213,10 @@ def test_readme_command_list_is_the_cli(cli):
 
 
 def _commands_in(path: Path):
-    """(line, words after ``tubedeck``) for every command shown in the file's code."""
+    """(line, words after ``tubedeck``) for every command shown in the file's code (``pipx inject
+    tubedeck PACKAGE`` names pipx's environment, not a command)."""
     for line, code in _code(path):
-        for m in re.finditer(r"(?<![\w/.`'\[-])(?:\.venv/bin/)?tubedeck(?=\s|$)", code):
+        for m in re.finditer(r"(?<![\w/.`'\[-])(?<!inject )(?:\.venv/bin/)?tubedeck(?=\s|$)", code):
             rest = re.split(r"(?<![\w/.`'\[-])(?:\.venv/bin/)?tubedeck(?=\s|$)|;|&&|\|\|", code[m.end():])[0]
             yield line, rest
 
@@ -327,14 +328,16 @@ def written(tmp_path_factory, cli) -> list[str]:
     folder = tmp_path_factory.mktemp("docs-build")
     started = time.perf_counter()
     builds = _makefile_builds() + [["build", "calibration"]]
-    export = ["build", "klm", "--scope", "victoria", "--export", "pdf,cards,png,svg,contact,tuckbox", "--dpi", "72"]
+    export = ["build", "klm", "--scope", "victoria", "--export", "pdf,cards,png,svg,contact,tuckbox,tts", "--dpi", "72"]
     check = ["check", "klm", "--deals", "1", "--players", "2", "--scope", "victoria", "--no-progress"]
-    answers = _tubedeck([*builds, export, check], folder)
+    tts = ["build", "keepmoving", "--export", "tts"]  # cards with backs of their own, many-page sheets
+    answers = _tubedeck([*builds, export, tts, check], folder)
     paths = {f["path"] for manifest in answers[:len(builds)] for f in manifest["files"]}
-    for k in [*range(len(builds)), len(builds) + 1]:  # on disk too (the export build's files are checked below)
+    paths |= {f["path"] for f in answers[len(builds) + 1]["files"]}
+    for k in [*range(len(builds)), len(builds) + 2]:  # on disk too (the export build's files are checked below)
         root = folder / str(k) / "output"
         paths |= {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")}
-    decks = {d: cards for manifest in answers[:-1] for d, cards in manifest["decks"].items()}
+    decks = {d: cards for manifest in answers[:len(builds) + 1] for d, cards in manifest["decks"].items()}
     # The engine's per-deck export names (generator/engine.py) for every deck built ...
     derived = set()
     for deck, cards in decks.items():
@@ -343,8 +346,10 @@ def written(tmp_path_factory, cli) -> list[str]:
         for ext in ("png", "svg"):
             derived.add(f"{game}/{ext}/{name}/back.{ext}")
             derived |= {f"{game}/{ext}/{name}/{card}-{side}.{ext}" for card in cards for side in ("front", "back")}
-    # ... must explain every file the real export build wrote
-    unexplained = {f["path"] for f in answers[len(builds)]["files"]} - derived - paths
+    # ... must explain every file the real export build wrote (tts/: generator/tts.py names its own, tested there)
+    unexplained = {f["path"] for f in answers[len(builds)]["files"]
+                   if "/tts/" not in f["path"]} - derived - paths
+    paths |= {f["path"] for f in answers[len(builds)]["files"] if "/tts/" in f["path"]}
     assert not unexplained, f"an export build wrote files the engine's naming here does not explain: {unexplained}"
     for path in _other_writers(cli):
         derived |= {f"{g}/{path[5:]}" for g in registry()} if path.startswith("GAME/") else {path}
@@ -429,3 +434,70 @@ def test_the_docs_are_linked_from_the_index():
                and anchor not in headings[(src.parent / target).resolve()]]
     assert not anchors, "links to headings that do not exist:\n" + "\n".join(anchors)
     assert "(docs/README.md)" in readme
+
+
+# ---------------------------------------------------------------------------------------------
+# (d) every `tubedeck` command in README.md's fenced examples runs as written
+
+
+def _readme_examples() -> list[tuple[int, str]]:
+    """(line, command) for every fenced README line that starts with ``tubedeck`` (comment cut)."""
+    out = []
+    fenced = False
+    for n, line in enumerate(README.read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif fenced:
+            code = re.split(r"\s#\s", line, maxsplit=1)[0].strip()
+            if code.startswith("tubedeck "):
+                out.append((n, code))
+    return out
+
+
+def _example_skip(code: str) -> str | None:
+    """Why an example is not run here (it is long and run elsewhere), or None."""
+    args = shlex.split(code)[1:]
+    builds = _makefile_builds()
+    everything = next((b for b in builds if b[1] == "all"), [])
+    left_out = everything[everything.index("--skip") + 1].split(",") if "--skip" in everything else []
+    by_all = {g.id for g in registry().values() if g.faces} - set(left_out) if everything else set()
+    if args[0] == "build" and (args == ["build", *sorted(by_all & {args[1]})] or args in [b[:-2] for b in builds]):
+        return ("a build of several seconds to a minute: the same build runs in the `written` fixture "
+                "(the Makefile's `make run` builds, tests/test_docs.py)")
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line,code", _readme_examples(), ids=[f"README.md:{n}" for n, _ in _readme_examples()])
+def test_readme_examples_run_as_written(line, code, tmp_path):
+    """Each example, word for word, in an empty folder: exit 0, no traceback."""
+    reason = _example_skip(code)
+    if reason:
+        pytest.skip(reason)
+    run = "import sys; from tubedeck.cli import main; sys.exit(main())"
+    proc = subprocess.run([sys.executable, "-c", run, *shlex.split(code)[1:]], cwd=tmp_path, text=True,
+                          capture_output=True, timeout=600)
+    assert proc.returncode == 0, f"README.md:{line}: `{code}` exited {proc.returncode}:\n{proc.stderr[-2000:]}"
+    assert "Traceback" not in proc.stderr
+
+
+def test_make_run_builds_every_game_once():
+    """`make run`: `build all` (less its --skip) and the extra lines build each game exactly once."""
+    built: list[str] = []
+    for args in _makefile_builds():
+        if args[1] == "all":
+            left_out = args[args.index("--skip") + 1].split(",") if "--skip" in args else []
+            built += [g.id for g in registry().values() if g.faces and g.id not in left_out]
+        else:
+            built.append(args[1])
+    assert sorted(built) == sorted({g.id for g in registry().values() if g.faces}), built
+
+
+def test_pyproject_license_is_an_spdx_string():
+    """A license table makes setuptools warn on every install (`make run` printed 39 lines of it)."""
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert isinstance(meta["project"]["license"], str)
+    assert any(r.startswith("setuptools>=") and int(r.split(">=")[1].split(".")[0]) >= 77
+               for r in meta["build-system"]["requires"])  # PEP 639 strings need setuptools 77

@@ -29,7 +29,7 @@ very objects the generator prints.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -81,11 +81,26 @@ class Command:
     # A "deals" command's record declarations (:class:`tubedeck.records.Schema`, "module:attribute"),
     # one per mode it writes (check nextstation: "par" and "par-game"): what report and resume read.
     records: tuple[str, ...] = ()
+    # The shared options of a "deals" command it reads (names from CHECK_OPTIONS); None: its verb's
+    # default (CHECK_OPTIONS for a check, SIMULATE_OPTIONS for a simulation). A command takes only
+    # the options it uses: Next Station's par check is solo, so it leaves out "players".
+    shared: tuple[str, ...] | None = None
+    # Options that only work with others: {"time_limit": ("optimum",)} refuses --time-limit without
+    # --optimum (a shared or a declared option, by name), so no option is accepted and ignored.
+    needs: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
 
     def as_dict(self) -> dict:
         return {"command": self.name, "kind": self.kind, "help": self.help,
                 "options": [o.as_dict() for o in self.options], "example": list(self.example),
                 "records": [resolve(r).as_dict() for r in self.records]}
+
+
+# The options shared by "deals" commands (``tubedeck.cli.run`` defines them): a check's, and a
+# simulation's (bots play no CP-SAT, and a played game is never undecided, so no --time-limit and
+# no --retry-unknown unless the command declares them in ``Command.shared``).
+CHECK_OPTIONS = ("deals", "players", "seed", "workers", "results", "time_limit", "progress", "require_all",
+                 "retry_unknown", "runner", "scheduler", "shard")
+SIMULATE_OPTIONS = tuple(o for o in CHECK_OPTIONS if o not in ("time_limit", "retry_unknown"))
 
 
 @dataclass(frozen=True)

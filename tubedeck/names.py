@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 from .errors import UsageError
@@ -19,6 +20,7 @@ from .errors import UsageError
 _WORDS = {"st": "st", "saint": "st", "street": "st", "rd": "rd", "road": "rd", "and": "&", "&": "&"}
 
 
+@lru_cache(maxsize=8192)  # a rack of 10 names folds every station's name per name: once each is enough
 def fold(name: str) -> str:
     """The comparison key of a name: lower case, no accents or punctuation, St/& folded."""
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()

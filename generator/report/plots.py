@@ -34,7 +34,9 @@ def _pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise UsageError("tubedeck report needs matplotlib: pip install 'tubedeck[report]'") from None
+        from tubedeck.install import install_advice  # what works for the way tubedeck was installed
+
+        raise UsageError(f"tubedeck report needs matplotlib: {install_advice('report')}") from None
     matplotlib.use("Agg")
     matplotlib.rcParams.update({"svg.hashsalt": "tubedeck", "svg.fonttype": "none", "font.size": 9,
                                 "axes.spines.top": False, "axes.spines.right": False})

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
@@ -44,7 +44,8 @@ from tubedeck.games.oneday.board import GameMap, parse_stations
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.journey import Journey, Verdict, validate
 
-from .model import JourneyTemplate, build_model, build_template, extract, solve_model
+if TYPE_CHECKING:  # .model imports OR-Tools' cp_model (pandas): only when CP-SAT runs
+    from .model import JourneyTemplate
 
 NEG = -(10**6)
 
@@ -67,6 +68,8 @@ class StateSpace:
     def template(self) -> JourneyTemplate:
         """The CP-SAT model's rack-independent part, built on first use and kept."""
         if "template" not in self._cache:
+            from .model import build_template
+
             self._cache["template"] = build_template(self.runs, len(self.stations), self.slots, self.reversals)
         return self._cache["template"]
 
@@ -261,9 +264,8 @@ def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.n
     idx = space.index
     r = np.array([idx[s] for s in rack], dtype=np.int64)
     n = space.slots
-    tpl = space.template()
     if engine == "cp-sat":
-        return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat")
+        return _cp_sat(gmap, space, space.template(), r, caps, time_limit, "cp-sat")
     if engine != "auto":
         raise ValueError(f"unknown engine {engine!r}")
     value, states, exact = lazy_best(space, r, caps)
@@ -273,6 +275,7 @@ def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.n
     if exact:
         kept = tuple(k + 1 for k in range(n) if stations[k] == r[k])
         return Solution("OPTIMAL", n - value, n - value, kept, _journey(gmap, space, stations), "bound")
+    tpl = space.template()  # CP-SAT from here on: the bound's journey over-uses a capped station
     ride_of = {rd: i for i, rd in enumerate(tpl.rides)}
     line_of = {line: i for i, line in enumerate(space.lines)}
     hint = [(stations[0], None)] + [(stations[k], ride_of[(line_of[space.hops[h][1]], space.hops[h][2])])
@@ -283,6 +286,8 @@ def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.n
 def _cp_sat(gmap: GameMap, space: StateSpace, tpl: JourneyTemplate, r: np.ndarray, caps: np.ndarray,
             time_limit: float, label: str, hint: Sequence = (), upper: int | None = None) -> Solution:
     """Build, solve, extract; the status as CP-SAT reports it (UNKNOWN is never INFEASIBLE)."""
+    from .model import build_model, extract, solve_model
+
     n = space.slots
     rm = build_model(tpl, r, caps, hint, upper)
     status, solver = solve_model(rm, time_limit)

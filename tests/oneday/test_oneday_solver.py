@@ -197,6 +197,10 @@ def test_solve_command(capsys):
     assert run(*["solve", "oneday", "--rack", WIN, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["validation"]["valid"] and out["solution"]["exchanges"] == 0
+    # the default engine is auto: the exact bound decides a rack whose journey breaks no copy limit
+    assert out["solution"]["engine"] == "bound" and out["solution"]["status"] == "OPTIMAL"
+    assert run(*["solve", "oneday", "--rack", WIN, "--engine", "cp-sat", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
     assert out["solution"]["engine"] == "cp-sat" and out["solution"]["status"] == "OPTIMAL"
     swapped = WIN.replace("Farringdon", "Pimlico")
     assert run(*["solve", "oneday", "--rack", swapped, "--json"]) == 0

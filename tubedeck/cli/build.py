@@ -9,6 +9,7 @@ dataset is skipped with a note: NotApplicable).
 from __future__ import annotations
 
 import inspect
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import partial
@@ -37,7 +38,7 @@ PRINT_PARAMETERS = [
     _opt("orientation", str, "auto", "--orientation", help="auto (whichever fits more cards), portrait or landscape."),
     _opt("card", str, "poker", "--card", help="poker (63.5x88.9), bridge, mini, tarot, square, NAME-landscape, "
                                               "or WxH in mm (e.g. 60x90)."),
-    _opt("bleed", float, 0.0, "--bleed", help="Bleed in mm (0 or 3): art extends past the trim."),
+    _opt("bleed", float, 0.0, "--bleed", help="Bleed in mm, 0 to 6 (3 is usual): art extends past the trim."),
     _opt("gap", float, 0.0, "--gap", help="Gap between cards in mm (0: shared cut lines)."),
     _opt("marks", str, "short", "--marks", help="Cut marks: short, edge (to the printable edge, 6.35 mm in), "
                                                 "crosses (at every card corner) or none."),
@@ -72,13 +73,53 @@ class BuildJob:
 
     def render(self, name: str, documents: list):
         """Write ``documents`` to ``OUT/name/`` whole or not at all (built in a staging folder and
-        swapped in); the manifest, nothing printed."""
+        swapped in); the manifest. On a terminal (not --json) each document's files are listed on
+        stderr as they are written, so a long build shows what it has done."""
         from generator import render
 
+        listing = not self.as_json and terminal()
         with staged_dir(self.out / name) as stage:
-            manifest = render(documents, self.options, stage / name, root=stage, progress=not self.as_json)
+            if not listing:
+                manifest = render(documents, self.options, stage / name, root=stage, progress=not self.as_json)
+            else:
+                from generator import Manifest
+
+                manifest = Manifest(str(stage))
+                bar = bool({"png", "tts"} & set(self.options.exports))  # the engine's bar counts those
+                for batch in batches(documents, "tts" in self.options.exports):
+                    part = render(batch, self.options, stage / name, root=stage, progress=bar)
+                    for f in part.files:
+                        pages = f" ({f.pages} pages)" if f.pages > 1 else ""
+                        console(stderr=True).print(f"[dim]wrote[/dim] {self.out / f.path}{pages}", highlight=False,
+                                                   soft_wrap=True)
+                    manifest.extend(part)
         manifest.root = str(self.out)
         return manifest
+
+
+def terminal() -> bool:
+    """Is stderr a terminal (where ``build`` lists files as it writes them)?"""
+    return sys.stderr.isatty()
+
+
+def batches(documents: list, whole: bool = False) -> list[list]:
+    """``documents`` cut into the runs the engine can render one after another with the same files
+    as one call: the decks of a shared sheet (``Deck.share``) and everything between them stay
+    together; ``whole`` (a TTS export, built over every document) or a repeated name (the engine
+    refuses it) keeps one batch."""
+    names = [d.name for d in documents]
+    shares = [getattr(d, "share", None) for d in documents]
+    if whole or len(set(names)) != len(names) or set(s for s in shares if s) & set(names):
+        return [list(documents)] if documents else []
+    last = {s: i for i, s in enumerate(shares) if s is not None}
+    out: list[list] = []
+    end = -1
+    for i, doc in enumerate(documents):
+        if i > end:
+            out.append([])
+        out[-1].append(doc)
+        end = max(end, last.get(shares[i], i))
+    return out
 
 
 def job_from(values: dict) -> BuildJob:
@@ -142,12 +183,19 @@ def build_all(values: dict) -> None:
     from .data import print_stats
 
     job = job_from(values)
-    net = network(None if job.data is None else str(job.data))
-    if not job.as_json:
-        print_stats(net)
     games = buildable()
     if not games:
         raise UsageError("no game with print files is registered")
+    skip = [g.strip() for g in (values["skip"] or "").split(",") if g.strip()]
+    unknown = [g for g in skip if g not in games]
+    if unknown:
+        raise UsageError(f"--skip: no game {unknown[0]!r} to build (games: {', '.join(games)})")
+    games = {name: documents for name, documents in games.items() if name not in skip}
+    if not games:
+        raise UsageError("--skip leaves no game to build")
+    net = network(None if job.data is None else str(job.data))
+    if not job.as_json:
+        print_stats(net)
     manifest = Manifest(str(job.out))
     skipped: dict[str, str] = {}
     for name, documents in games.items():
@@ -170,29 +218,46 @@ def build_all(values: dict) -> None:
 def build_game(game: Game, values: dict) -> None:
     own = {o.name: values.pop(o.name) for o in game.options}
     check_choices(game.options, own)
-    facts = values.pop("facts")
+    facts, facts_from = values.pop("facts"), values.pop("facts_from")
     job = job_from(values)
+    source = facts_source(game, facts_from) if facts or facts_from is not None else None  # before any work
     docs = documents_of(game, job, **own)
-    if facts:
-        docs.append(facts_document(game))
+    if source is not None:
+        docs.append(facts_document(source))
     print_manifest(job.render(game.id, docs), job.as_json)
 
 
 CHECKS = Path("output") / "checks"  # where check and simulate put results by default
 
 
-def facts_document(game: Game):
-    """``--facts``: a sheet of the latest results of this game in output/checks/ (UsageError if none)."""
-    from generator.report import facts_sheet
-    from generator.report.facts import latest_results
+def facts_source(game: Game, given: Path | None) -> Path:
+    """The results file ``--facts`` reads: ``--facts-from`` (a results file of this game, or a folder
+    to take its newest from), else the newest in ./output/checks/ (UsageError if none)."""
+    from generator.report.facts import latest_results, results_header
 
-    latest = latest_results(CHECKS, game.id)
+    where = CHECKS if given is None else given
+    if where.is_file():
+        header = results_header(where)
+        if not header or header.get("game") != game.id:
+            raise UsageError(f"--facts-from {where}: not a results file of {game.id} (its header names "
+                             f"{(header or {}).get('game', 'no game')!r})")
+        return where
+    if given is not None and not where.is_dir():
+        raise UsageError(f"--facts-from {where}: no such results file or folder")
+    latest = latest_results(where, game.id)
     if latest is None:
-        raise UsageError(f"--facts: no results of {game.id} in {CHECKS}/; run 'tubedeck check {game.id}' or "
-                         f"'tubedeck simulate {game.id}' first")
+        raise UsageError(f"--facts: no results of {game.id} in {where.absolute()}/; run 'tubedeck check {game.id}' "
+                         f"or 'tubedeck simulate {game.id}' there first, or name a results file: "
+                         f"--facts-from FILE")
+    return latest
+
+
+def facts_document(source: Path):
+    """``--facts``: a sheet of the run and headline figures of the results file ``source``."""
+    from generator.report import facts_sheet
     from tubedeck.games import record_schema
 
-    return facts_sheet(latest, record_schema)
+    return facts_sheet(source, record_schema)
 
 
 CALIBRATION_NAMES = ("paper", "duplex", "back_offset", "mode", "out", "as_json")
@@ -209,8 +274,10 @@ def build_calibration(values: dict) -> None:
 
 def register(build_app: typer.Typer) -> None:
     """``build all``, ``build calibration`` and one ``build GAME`` per registered game with faces."""
+    skip = _opt("skip", Optional[str], None, "--skip", help="Games to leave out, comma-separated (to build them "
+                                                             "on their own with their options: make run does).")
     build_app.command("all")(command("all", "Validate the dataset, print its summary, then build every game.",
-                                     PRINT_PARAMETERS, build_all))
+                                     PRINT_PARAMETERS + [skip], build_all))
     build_app.command("calibration")(command(
         "calibration", "A duplex calibration sheet: print it double-sided, read the offset of the back, "
         "pass it as --back-offset DX,DY.", [p for p in PRINT_PARAMETERS if p.name in CALIBRATION_NAMES],
@@ -221,6 +288,8 @@ def register(build_app: typer.Typer) -> None:
         doc = f"Build {game.title}: {', '.join(game.documents)}."
         params = [declared(o) for o in game.options] + PRINT_PARAMETERS + [_opt(
             "facts", bool, False, "--facts", help="Add deck-facts.pdf: the run and headline figures of the latest "
-                                                  "check or simulation of this game in output/checks/.")]
+                                                  "check or simulation of this game in ./output/checks/."), _opt(
+            "facts_from", Optional[Path], None, "--facts-from", help="Add deck-facts.pdf from this results file "
+                                                                     "(or the newest of this game in this folder).")]
         build_app.command(game.id)(command(f"build_{game.id}", doc, params,
                                            lambda values, game=game: build_game(game, values)))

@@ -29,8 +29,8 @@ def parameter(name: str, annotation: Any, default: Any) -> inspect.Parameter:
 def declared(option: Option) -> inspect.Parameter:
     """A game's declared option as a typer parameter."""
     kind = _TYPES[option.type]
-    if option.type == "str" and option.default is None and not option.required:
-        kind = Optional[str]
+    if option.type in ("str", "float") and option.default is None and not option.required:
+        kind = Optional[kind]  # no default: the option may be left off (None)
     help_ = option.help + (f" One of: {', '.join(option.choices)}." if option.choices else "")
     names = [option.flag] + ([option.short] if option.short else [])
     opt = typer.Option(*names, help=help_, dir_okay=False) if option.type == "path" else \

@@ -1,9 +1,11 @@
 """``tubedeck check GAME`` and ``tubedeck solve GAME``, generated from the registry.
 
-A ``"deals"`` check takes the shared deal options (``--deals --players --seed --workers
---results --time-limit --progress --require-all``) plus the game's edition and command options,
-and runs through :func:`solver.runner.run_check`; a ``"report"`` check or a solve prints one
-answer. Either way the command only parses, calls the library and prints.
+A ``"deals"`` check takes the shared deal options it uses (``--deals --players --seed --workers
+--results --time-limit --progress --require-all ...``: ``Command.shared``, by default
+:data:`~tubedeck.game.CHECK_OPTIONS` for a check and :data:`~tubedeck.game.SIMULATE_OPTIONS` for a
+simulation) plus the game's edition and command options, and runs through
+:func:`solver.runner.run_check`; a ``"report"`` check or a solve prints one answer. Either way the
+command only parses, calls the library and prints.
 """
 
 from __future__ import annotations
@@ -15,15 +17,30 @@ import typer
 
 from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
-from tubedeck.game import Command, Game, edition, resolve
+from tubedeck.game import CHECK_OPTIONS, SIMULATE_OPTIONS, Command, Game, edition, resolve
 from tubedeck.games import registry
 
 from .options import DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json, print_lines
 
 
-def deal_parameters(cmd: Command, game: Game | None = None) -> list:
+def shared_options(cmd: Command, simulation: bool = False) -> tuple[str, ...]:
+    """The shared deal options ``cmd`` reads (see ``Command.shared``)."""
+    if cmd.shared is not None:
+        unknown = set(cmd.shared) - set(CHECK_OPTIONS)
+        assert not unknown, f"{cmd.name}: unknown shared options {sorted(unknown)}"
+        return cmd.shared
+    return SIMULATE_OPTIONS if simulation else CHECK_OPTIONS
+
+
+def deal_parameters(cmd: Command, game: Game | None = None, simulation: bool = False) -> list:
     lo, hi = game.players if game is not None and game.players else (4, 4)
     players = min(max(4, lo), hi)  # four at the table where the game allows it (Keep Moving is 2)
+    fails = "any game ends without a winner" if simulation else "any deal is unwinnable (or undecided)"
+    taken = shared_options(cmd, simulation)
+    return [p for p in _deal_parameters(cmd, players, fails) if p.name in taken]
+
+
+def _deal_parameters(cmd: Command, players: int, fails: str) -> list:
     return [
         parameter("deals", Annotated[int, typer.Option(cmd.count_flag, *cmd.count_aliases, "-n",
                                                        help=f"How many ({cmd.count_flag[2:]}: "
@@ -35,16 +52,17 @@ def deal_parameters(cmd: Command, game: Game | None = None) -> list:
         parameter("results", Annotated[Optional[Path], typer.Option(
             "--results", dir_okay=False,
             help="JSON Lines results file (appended, resumable). Default: output/checks/GAME-...-sSEED.jsonl")], None),
-        parameter("time_limit", Annotated[float, typer.Option("--time-limit", help="CP-SAT seconds per deal "
-                                                                                 "(UNKNOWN beyond it).")], 10.0),
+        parameter("time_limit", Annotated[Optional[float], typer.Option(
+            "--time-limit", help=f"CP-SAT seconds per deal (UNKNOWN beyond it; default {TIME_LIMIT:g})"
+                                 + (f"; only with {' and '.join(_flag(o) for o in cmd.needs.get('time_limit', ()))}"
+                                    if cmd.needs.get("time_limit") else "") + ".")], None),
         parameter("progress", Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")], True),
-        parameter("require_all", Annotated[bool, typer.Option("--require-all", help="Exit 1 if any deal is unwinnable "
-                                                                                    "(or undecided).")], False),
+        parameter("require_all", Annotated[bool, typer.Option("--require-all", help=f"Exit 1 if {fails}.")], False),
         parameter("retry_unknown", Annotated[bool, typer.Option(
             "--retry-unknown", help="On resume, recompute the stored deals the time limit left undecided.")], False),
         parameter("runner", Annotated[str, typer.Option(
             "--runner", help="local (this machine's processes) or dask (a local Dask cluster of --workers "
-                             "processes, or the cluster at --scheduler; needs tubedeck[cluster]).")], "local"),
+                             "processes, or the cluster at --scheduler; needs Dask: make install-cluster).")], "local"),
         parameter("scheduler", Annotated[Optional[str], typer.Option(
             "--scheduler", help="A Dask scheduler address (tcp://host:8786) for --runner dask.")], None),
         parameter("shard", Annotated[Optional[str], typer.Option(
@@ -54,6 +72,20 @@ def deal_parameters(cmd: Command, game: Game | None = None) -> list:
 
 
 MAX_SHARDS = 10**6
+TIME_LIMIT = 10.0  # --time-limit's default
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def check_needs(cmd: Command, values: dict) -> None:
+    """Refuse an option given without the option it only works with (``Command.needs``)."""
+    for option, needed in cmd.needs.items():
+        if values.get(option) not in (None, False):
+            missing = [n for n in needed if not values.get(n)]
+            if missing:
+                raise UsageError(f"{_flag(option)} only works with {' and '.join(map(_flag, missing))}")
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:
@@ -89,31 +121,36 @@ def _split(game: Game, cmd: Command, values: dict) -> tuple[dict, dict]:
 def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     from solver.runner import default_results, run_check
 
+    check_needs(cmd, values)  # before _split takes the declared options out
     own, extra = _split(game, cmd, values)
     data, as_json, deals, seed = values["data"], values["as_json"], values["deals"], values["seed"]
+    if values.get("time_limit", 0) is None:
+        values["time_limit"] = TIME_LIMIT
     if not 1 <= deals <= MAX_DEALS:
-        raise UsageError(f"--deals must be 1-{MAX_DEALS}, got {deals}")
+        raise UsageError(f"{cmd.count_flag} must be 1-{MAX_DEALS}, got {deals}")
     lo, hi = game.players or (1, 10**6)
-    if not lo <= values["players"] <= hi:
+    if "players" in values and not lo <= values["players"] <= hi:
         raise UsageError(f"--players must be {lo}-{hi} for {game.title}, got {values['players']}")
     if not 0 <= seed <= MAX_SEED - deals:
         raise UsageError(f"--seed must be 0-{MAX_SEED - deals} for {deals} deals, got {seed}")
     ed = edition(game, data, **own)
     plain = {k: str(v) if isinstance(v, Path) else v for k, v in own.items()}
-    check = resolve(cmd.target)(ed, players=values["players"], time_limit=values["time_limit"],
-                                data=None if data is None else str(data), **plain, **extra)
+    taken = {k: values[k] for k in ("players", "time_limit") if k in values}  # what the command reads
+    check = resolve(cmd.target)(ed, **taken, data=None if data is None else str(data), **plain, **extra)
     from solver.distributed import Runner
 
     runner = Runner(values["runner"], values["scheduler"])
     shard = parse_shard(values["shard"])
     seeds = range(seed + shard[0] - 1, seed + deals, shard[1]) if shard else range(seed, seed + deals)
     path = values["results"] or default_results(check, seed, shard)
+    # Before anything runs: where the results go (a relative default lands in the working directory).
+    console(stderr=True).print(f"results: {Path(path).absolute()}", highlight=False, soft_wrap=True)
     summary = run_check(check, seeds, path, values["workers"], values["progress"] and not as_json,
-                        values["retry_unknown"], runner if runner.kind != "local" else None, shard)
+                        values.get("retry_unknown", False), runner if runner.kind != "local" else None, shard)
     if as_json:
         print_json(summary.as_dict() | {"seed": seed, "results": str(path)})
     else:
-        print_lines(summary.describe() + [f"results: {path}"])
+        print_lines(summary.describe() + [f"results: {Path(path).absolute()}"])
     failed = summary.failures()
     if values["require_all"] and failed:
         console(stderr=True).print(f"[red]{failed}[/red]")
@@ -140,7 +177,7 @@ def register(check_app: typer.Typer, solve_app: typer.Typer, play_app: typer.Typ
             for cmd in commands:
                 params = [declared(o) for o in cmd.options] + [declared(o) for o in _edition_options(game)]
                 if cmd.kind == "deals":
-                    params = deal_parameters(cmd, game) + params
+                    params = deal_parameters(cmd, game, simulation=group is simulate_app) + params
                     body = lambda values, g=game, c=cmd: run_deals_command(g, c, values)  # noqa: E731
                 else:
                     body = lambda values, g=game, c=cmd: run_report_command(g, c, values)  # noqa: E731

@@ -37,8 +37,9 @@ GAME = Game(
                          Option("held", "Cards in the other players' racks (not obtainable).", default=""),
                          Option("buried", "Cards under the tops of the discard piles: not at hand as the text "
                                           "reads it (leave empty for the optimistic bound).", default=""),
-                         Option("engine", "cp-sat (always solve with CP-SAT) or auto (exact bound first).",
-                                default="cp-sat", choices=("cp-sat", "auto")),
+                         Option("engine", "auto (exact bound first; CP-SAT only where it breaks a copy limit) "
+                                          "or cp-sat (always solve with CP-SAT).",
+                                default="auto", choices=("auto", "cp-sat")),
                          Option("time_limit", "CP-SAT time limit in seconds.", "float", 10.0)),
                 # the text's winning example, filled out to 10 stops
                 example=("--rack", "Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,"
