@@ -20,6 +20,7 @@ import csv
 import io
 from pathlib import Path
 
+from solver.cpsat import WALL_GUARD
 from tubedeck.atomic import atomic_open
 from tubedeck.content import content, is_whole_text, read_csv
 from tubedeck.errors import DataError, Problem, UsageError
@@ -151,7 +152,8 @@ def main(argv: list[str] | None = None) -> None:
                 rows[(args.map, str(seed))] = tightened(ed, seed, old, args.columns)
                 write_rows(args.out, list(rows.values()))
             continue
-        result = best_game(ed, seed, time_limit=args.time_limit, workers=args.workers, columns=args.columns)
+        result = best_game(ed, seed, time_limit=args.time_limit * WALL_GUARD, det_limit=args.time_limit,
+                           workers=args.workers, columns=args.columns)
         print(f"seed {seed}: {result.status} {result.score} (bound {result.bound}, {result.wall:.1f} s)", flush=True)
         row = answer_row(ed, args.map, seed, result)
         if row is not None and (old is None or better(row, old)):

@@ -7,18 +7,27 @@ map to set the classic and generated maps side by side).
 * ``--game``: the **best whole game** of the seed (:func:`.game.best_game`): its score as found,
   with status and bound, since the proof is usually out of reach within the time limit.
 
-A result the time limit cut short is stored with its status and bound, never as a proven par.
-The records (:data:`~tubedeck.games.nextstation.records.PAR`, ``PAR_GAME``) hold no wall-clock
-time: the same seeds write the same bytes on any machine.
+A result the budget cut short is stored with its status and bound, never as a proven par. Each
+round's record names the engine that proved it (``engine``: the branch and bound, or CP-SAT where
+the branch and bound ran out of budget).
+
+**Budget.** What is stored must not depend on the machine's load, so each deal gets a
+*deterministic* budget, ``--det-limit`` seconds (default: ``--time-limit``'s value): CP-SAT's
+deterministic time and the branch and bound's nodes (:mod:`.engines`), with the wall clock only
+a guard of ``WALL_GUARD`` times it. The results file's header records the budget. The records
+(:data:`~tubedeck.games.nextstation.records.PAR`, ``PAR_GAME``) hold no wall-clock time: the same
+seeds and budget write the same bytes on any machine.
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from solver.cpsat import WALL_GUARD, check_time_limit
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.nextstation.edition import Edition, generated_maps, map_title
@@ -39,6 +48,11 @@ class ParCheck:
     map: str | None = None
     zones: str = "1-2"
     game: bool = False
+    det_limit: float | None = None  # the deterministic budget per deal (None: time_limit's value)
+
+    @property
+    def det(self) -> float:
+        return self.det_limit if self.det_limit is not None else self.time_limit
 
     def edition(self) -> Edition:
         return cached_edition(get("nextstation"), self.data, map=self.map, zones=self.zones)
@@ -46,15 +60,19 @@ class ParCheck:
     def __call__(self) -> Callable[[int], dict]:
         ed = self.edition()
 
+        wall = self.det * WALL_GUARD
+        shown = not sys.stderr.isatty()  # on a terminal the runner's bar shows; a log gets lines
+
         def evaluate(seed: int) -> dict:
             if self.game:
-                g = best_game(ed, seed, time_limit=self.time_limit)
+                g = best_game(ed, seed, time_limit=wall, det_limit=self.det, progress=shown)
                 return {"status": g.status, "score": g.score, "bound": g.bound, "best_response": g.start,
                         "round_pars": list(g.pars)}
-            r = solve_round(ed, seed=seed, round=1, time_limit=self.time_limit, engine="auto")
+            r = solve_round(ed, seed=seed, round=1, time_limit=wall, det_limit=self.det, engine="auto",
+                            progress=shown)
             assert isinstance(r, RoundReport)
             return {"status": r.result.status, "score": r.result.score, "bound": r.result.bound,
-                    "turns": len(r.turns), "pencil": r.pencil}
+                    "turns": len(r.turns), "pencil": r.pencil, "engine": r.engine}
 
         return evaluate
 
@@ -64,7 +82,7 @@ class ParCheck:
 
     def header(self) -> dict:
         return self.record.header(map=self.map or "classic", zones=self.zones, round=None if self.game else 1,
-                                  **generated_maps(self.map))
+                                  det_limit=self.det, **generated_maps(self.map))
 
     @property
     def results_name(self) -> str:
@@ -88,8 +106,11 @@ class ParCheck:
 
 def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data: str | None = None,
               map: str | None = None, zones: str = "1-2",  # noqa: A002 - the CLI hands the edition options
-              game: bool = False) -> ParCheck:
-    return ParCheck(time_limit, data, map, zones, game)
+              game: bool = False, det_limit: float | None = None) -> ParCheck:
+    check_time_limit(time_limit)
+    if det_limit is not None:
+        check_time_limit(det_limit)
+    return ParCheck(time_limit, data, map, zones, game, det_limit)
 
 
 def _spread(values: list) -> dict | None:

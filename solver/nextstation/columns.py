@@ -56,6 +56,7 @@ from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
 
+from .engines import Budget
 from .game_model import Round, lines_of
 
 GUARD = 600.0  # seconds: a pricing search is exact and takes about a second; this only guards
@@ -103,15 +104,17 @@ def column_of(board: Board, book: RuleBook, stations, sections) -> Column:
 
 
 def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float], mu: float,
-                 pen: dict[int, float], known: Sequence[Column] = ()) -> tuple[float | None, Column]:
-    """Round r's most valuable line under the prices, and its value (None if cut short). The
-    best of the ``known`` lines is the floor the search must beat (it prunes far more)."""
+                 pen: dict[int, float], known: Sequence[Column] = (),
+                 deadline: float | None = None) -> tuple[float | None, Column]:
+    """Round r's most valuable line under the prices, and its value (None if cut short: by
+    :data:`GUARD` or the ``deadline``, ``time.perf_counter``). The best of the ``known`` lines is
+    the floor the search must beat (it prunes far more)."""
     ts, dep = rnd
     sites = sum(s.tourist for s in board.stations)
     gain = [mu * k for k in range(max(sites, 1) + 1)]
     worth = [(_worth(c, lam, mu, pen), k) for k, c in enumerate(known)]
     floor, at = max(worth, default=(None, None))
-    value, line = best_response(board, book, ts, dep, frozenset(), lam, gain, GUARD, pen,
+    value, line = best_response(board, book, ts, dep, frozenset(), lam, gain, _left(deadline), pen,
                                 None if floor is None else floor - lam.get(dep, 0.0) - EPS)
     if value is None:  # no line beats the best known one (only a floor leaves the search none)
         assert floor is not None and at is not None
@@ -119,6 +122,11 @@ def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float]
     if line.status != "OPTIMAL":
         return None, _column(board, book, rnd, line)
     return value + lam.get(dep, 0.0), _column(board, book, rnd, line)
+
+
+def _left(deadline: float | None) -> float:
+    """Seconds a search may take: to the ``deadline`` (``time.perf_counter``), at most :data:`GUARD`."""
+    return GUARD if deadline is None else min(GUARD, deadline - time.perf_counter())
 
 
 def _worth(c: Column, lam: dict[str, float], mu: float, pen: dict[int, float]) -> float:
@@ -140,15 +148,17 @@ def _rest(book: RuleBook, stations: list[str], prices: Prices, n: int) -> float:
 
 
 def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], prices: Prices,
-                     known: list[list[Column]] | None = None) -> tuple[float | None, list[Column]]:
+                     known: list[list[Column]] | None = None,
+                     deadline: float | None = None) -> tuple[float | None, list[Column]]:
     """The bound for these prices (see the module), and each round's best priced line. None if a
-    pricing search was cut short. Prices must not be negative; ``known`` lines (per round, each
-    legal) only speed the search up."""
+    pricing search was cut short (by its guard or the ``deadline``). Prices must not be negative;
+    ``known`` lines (per round, each legal) only speed the search up."""
     pen = prices.penalty()
     total: float | None = 0.0
     best: list[Column] = []
     for r, rnd in enumerate(rounds):
-        value, col = _price_round(board, book, rnd, prices.lam[r], prices.mu, pen, known[r] if known else ())
+        value, col = _price_round(board, book, rnd, prices.lam[r], prices.mu, pen, known[r] if known else (),
+                                 deadline)
         best.append(col)
         total = None if value is None or total is None else total + value
     if total is None:
@@ -206,10 +216,15 @@ def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
                   mix(a.sigma, b.sigma))
 
 
-def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=(), iterations: int = 25) -> ColumnBound:
+def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=(), iterations: int = 25,
+                 budget: Budget | None = None) -> ColumnBound:
     """The least Lagrangian bound over ``iterations`` rounds of column generation, from the lines
-    of the games in ``start`` (each a tuple of per-round draws) and each round's best line."""
+    of the games in ``start`` (each a tuple of per-round draws) and each round's best line. With a
+    ``budget``, iterations stop at its wall-clock deadline (every Lagrangian bound is a bound: the
+    least so far stands; a pricing search stops there too, its iteration then gives no bound;
+    :attr:`.engines.Budget.wall_cut` notes the cut) and report progress."""
     t0 = time.perf_counter()
+    deadline = None if budget is None else budget.wall_deadline()
     cols: list[list[Column]] = [[] for _ in rounds]
     for draws in start:
         stations, sections = lines_of(board, rounds, draws)
@@ -217,16 +232,27 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
             cols[r].append(column_of(board, book, stations[r], sections[r]))
     for r, (ts, dep) in enumerate(rounds):
         cols[r].append(column_of(board, book, (dep,), ()))  # passing throughout: the LP is never infeasible
-        cols[r].append(_column(board, book, (ts, dep), best_round(board, book, ts, dep, time_limit=GUARD)))
+        cols[r].append(_column(board, book, (ts, dep), best_round(board, book, ts, dep, time_limit=_left(deadline))))
     best, value, converged, it, centre = math.inf, 0.0, False, 0, None
+    cut = False
     for it in range(1, iterations + 1):  # noqa: B007 - the iterations run, returned after the loop
+        if budget is not None:
+            if budget.wall_left() <= 0:
+                it -= 1
+                budget.wall_cut = True
+                break
+            budget.update(phase=f"column bound {it}/{iterations}", bound=math.floor(best + EPS) if best < math.inf
+                          else None)
         value, duals = _master(board, book, cols)
         # priced first towards the best prices so far (Wentges smoothing: steadier bounds); if that
         # finds no new line, at the LP's own prices, where no new line means the LP is done
         tries = [duals] if centre is None else [_mix(centre, duals, SMOOTH), duals]
         added = 0
         for prices in tries:
-            bound, lines = lagrangian_bound(board, book, rounds, prices, cols)
+            bound, lines = lagrangian_bound(board, book, rounds, prices, cols, deadline)
+            if bound is None and deadline is not None and time.perf_counter() >= deadline:
+                cut = True  # the deadline stopped a pricing search: the least bound so far stands
+                break
             if bound is not None and bound < best:
                 best, centre = bound, prices
             for r, col in enumerate(lines):
@@ -235,6 +261,10 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
                     added += 1
             if added:
                 break
+        if cut:
+            assert budget is not None
+            budget.wall_cut = True
+            break
         if not added or best <= value + EPS:  # the bound meets the LP: the Dantzig-Wolfe bound
             converged = True
             break

@@ -24,7 +24,9 @@ Objectives count when given (CP-SAT only; the best responses ignore them).
 
 from __future__ import annotations
 
+import math
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from solver.cpsat import check_time_limit
@@ -34,12 +36,14 @@ from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.challenge import deal_rounds
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.flips import Turn
-from tubedeck.games.nextstation.responses import GUARD, KICKS, Round, best_responses, lines_of
+from tubedeck.games.nextstation.responses import GUARD, KICKS, Round, lines_of, search_responses
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
+from tubedeck.progress import Progress
 
 from .columns import column_bound
-from .game_model import solve_game
+from .engines import Budget, ticking
+from .game_model import Solved, solve_game
 
 MAX_SEED = 2**63 - 1
 
@@ -66,13 +70,17 @@ class GameResult:
     wall: float
     pars: tuple[int, ...] = ()  # each round's proven best on an empty sheet
     start: int | None = None  # the best-response game's score (before CP-SAT)
-    bound_by: str = "CP-SAT"  # whose bound (or proof): CP-SAT's, or the column bound's ("columns")
+    bound_by: str = "CP-SAT"  # whose bound (or proof): CP-SAT's, the column bound's ("columns"), the pars' ("pars")
     places: tuple[tuple[str, str], ...] = ()  # station id -> "D8" (and a generated map's name), for people
+    found_by: str = "CP-SAT"  # whose game: CP-SAT's or the best responses' ("best responses")
+    cut: bool = False  # the --time-limit cut a search short: the answer may depend on the machine's load
+    pars_proven: bool = True  # each par is its round's proven best (cut short: some are bounds)
 
     def as_dict(self) -> dict:
         f = self.final
         return {"game": "nextstation", "mode": "game", "status": self.status, "score": self.score,
-                "bound": self.bound, "bound_by": self.bound_by, "round_pars": list(self.pars), "best_response": self.start,
+                "bound": self.bound, "bound_by": self.bound_by, "found_by": self.found_by,
+                "cut_by_time_limit": self.cut, "round_pars": list(self.pars), "best_response": self.start,
                 "seconds": round(self.wall, 3),
                 "final": None if f is None else {"lines": list(f.lines), "tourist_marks": f.tourist_marks,
                                                  "tourist": f.tourist, "interchanges": list(f.interchanges),
@@ -88,13 +96,18 @@ class GameResult:
         f = self.final
         if f is None:
             return [f"whole game: {self.status}, no game found within the time limit (bound {self.bound})"]
-        by = "the column bound" if self.bound_by == "columns" else "CP-SAT"
-        verdict = f"proven best by {by}" if self.status == "OPTIMAL" else \
-            f"best found, not proven: no game scores more than {self.bound} ({by})"
+        by = {"columns": "the column bound", "pars": "the round pars"}.get(self.bound_by, self.bound_by)
+        found = f"found by {self.found_by}"
+        verdict = (f"proven best by {by}" + ("" if by == self.found_by else f", {found}")) if self.status == "OPTIMAL" \
+            else f"{found}, not proven: no game scores more than {self.bound} ({by})" if self.bound is not None else \
+            f"{found}, not proven: no bound within the time limit"
+        if self.cut:
+            verdict += "; cut short by the time limit"
         out = [f"best whole game: {self.score} ({verdict}; {self.wall:.1f} s)",
                f"  lines {' + '.join(map(str, f.lines))}, tourist {f.tourist} ({f.tourist_marks} circles), "
                f"interchanges {f.interchange_points}" + (f", objectives {f.objective_points}" if f.objectives else ""),
-               f"  each round's own best on an empty sheet (proven): {', '.join(map(str, self.pars))}"]
+               f"  each round's own best on an empty sheet ({'proven' if self.pars_proven else 'at most: cut short'}): "
+               f"{', '.join(map(str, self.pars))}"]
         place = dict(self.places)
         for k, r in enumerate(self.rounds, start=1):
             out.append(f"round {k}: {r.pencil} pencil from {place.get(r.departure, r.departure)}, line score {r.score}")
@@ -128,52 +141,110 @@ class Best:
     draws: tuple[tuple[tuple[int, str, str], ...], ...]
     pars: tuple[int, ...]
     start: int
-    bound_by: str = "CP-SAT"  # whose bound: CP-SAT's or the column bound's
+    bound_by: str = "CP-SAT"  # whose bound: CP-SAT's, the column bound's ("columns") or the pars' ("pars")
+    found_by: str = "CP-SAT"  # whose game: CP-SAT's or the best responses'
+    cut: bool = False  # the wall clock cut a search short: the answer may depend on the machine's load
+    pars_proven: bool = True  # every par is the round's proven best (else some are root bounds)
 
 
-def _par(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str) -> int:
-    """The round's proven best on an empty sheet (the branch and bound's bound)."""
-    bound = best_round(board, book, turns, departure, time_limit=GUARD).bound
-    assert bound is not None  # the branch and bound always reports one
-    return bound
+def _par(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
+         budget: Budget | None = None) -> tuple[int, bool]:
+    """The round's proven best on an empty sheet (the branch and bound's bound); with a
+    ``budget``, searched for at most a quarter of the wall clock left (all of it with a
+    deterministic budget): cut short, the root bound (still a bound, the caps it gives CP-SAT
+    hold). Returns (the par, whether it is proven)."""
+    limit = GUARD if budget is None else budget.wall_deadline(0.25) - time.perf_counter()
+    got = best_round(board, book, turns, departure, time_limit=limit)
+    if got.status != "OPTIMAL" and budget is not None:
+        budget.wall_cut = True
+    assert got.bound is not None  # the branch and bound always reports one
+    return got.bound, got.status == "OPTIMAL"
+
+
+def _loose_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pars: tuple[int, ...],
+                 objectives: tuple[Objective, ...]) -> int:
+    """A bound that needs no search, for a game cut short before CP-SAT or the columns gave one:
+    each round's par, the tourist track's top, every station a line visits (at most one a turn
+    and the departure) at the interchange table's best rate per line, every objective."""
+    scores = book.scores
+    visits = sum(len(ts) + 1 for ts, _ in rounds)
+    table = scores.interchange
+    rate = max(table[min(j, len(table) - 1)] / j for j in range(1, len(rounds) + 1))
+    return (sum(pars) + max(scores.tourist_track) + math.floor(visits * rate + 1e-9) + len(board.stations) * max(table[0], 0)
+            + len(objectives) * book.rules.objective_points)
 
 
 def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
-            time_limit: float = 60.0, workers: int = 1, columns: int = 0, kicks: int = KICKS) -> Best:
+            time_limit: float = 60.0, workers: int = 1, columns: int = 0, kicks: int = KICKS,
+            budget: Budget | None = None) -> Best:
     """The best game for these rounds: best responses, then CP-SAT from them (see the module);
-    then, unless CP-SAT proved it, ``columns`` iterations of the column bound (:mod:`.columns`)."""
-    pars = tuple(_par(board, book, ts, dep) for ts, dep in rounds)
-    start = best_responses(board, book, rounds, kicks)
+    then, unless CP-SAT proved it, ``columns`` iterations of the column bound (:mod:`.columns`).
+    ``time_limit``: CP-SAT's deterministic seconds; with a ``budget`` instead (:mod:`.engines`),
+    every phase stops at its share of the wall clock left: the best responses half, CP-SAT (its
+    deterministic budget and) half the rest when columns follow (all of it otherwise), the column
+    iterations the rest. With a deterministic budget every phase may run to the deadline itself,
+    so only the time limit cuts (``budget.wall_cut``). A game cut short still has a bound
+    (:func:`_loose_bound` at worst)."""
+    if budget is not None:
+        budget.update(phase="round pars")
+    searched = [_par(board, book, ts, dep, budget) for ts, dep in rounds]
+    pars = tuple(p for p, _ in searched)
+    if budget is not None:
+        budget.update(phase="best responses")
+    got = search_responses(board, book, rounds, kicks, None if budget is None else budget.wall_deadline(0.5))
+    start = got.draws
+    if got.cut and budget is not None:
+        budget.wall_cut = True
     first = final_score(board, book, *lines_of(board, rounds, start), objectives)
-    cp = solve_game(board, book, rounds, pars, start, objectives, time_limit, workers)
-    if cp.final is not None and cp.final.total >= first.total:
-        draws, final, status = cp.draws, cp.final, cp.status
+    if budget is not None:
+        budget.update(phase="CP-SAT", best=first.total)
+    if budget is not None and budget.wall_left() <= 0:  # no time to build the model
+        budget.wall_cut = True
+        cp = Solved("UNKNOWN", None, None, (), 0.0)
     else:
-        draws, final, status = start, first, "FEASIBLE"
+        cp = solve_game(board, book, rounds, pars, start, objectives, time_limit, workers, budget,
+                        share=0.5 if columns > 0 else 1.0)
+    if cp.final is not None and cp.final.total >= first.total:
+        draws, final, status, found = cp.draws, cp.final, cp.status, "CP-SAT"
+    else:
+        draws, final, status, found = start, first, "FEASIBLE", "best responses"
     bound = final.total if status == "OPTIMAL" else (max(cp.bound, final.total) if cp.bound is not None else None)
     by = "CP-SAT"
+    if budget is not None:
+        budget.update(best=final.total, bound=bound)
     if status != "OPTIMAL" and columns > 0:
-        cb = column_bound(board, book, rounds, (draws,), columns)
+        cb = column_bound(board, book, rounds, (draws,), columns, budget)
         if cb.bound is not None:  # objectives are not priced: every one may be reached
             tight = cb.bound + len(objectives) * book.rules.objective_points
             if bound is None or tight < bound:
                 bound, by = max(tight, final.total), "columns"
             if bound <= final.total:  # the bound meets the game: a proof
                 status, bound = "OPTIMAL", final.total
-    return Best(status, final, bound, tuple(draws), pars, first.total, by)
+    if bound is None and budget is not None:  # cut short before any search gave a bound
+        bound, by = max(_loose_bound(board, book, rounds, pars, objectives), final.total), "pars"
+    return Best(status, final, bound, tuple(draws), pars, first.total, by, found,
+                budget is not None and budget.wall_cut, all(proven for _, proven in searched))
 
 
 def best_game(edition: Edition, seed: int, objectives: tuple[Objective, ...] = (), time_limit: float = 60.0,
-              workers: int = 1, columns: int = 0, kicks: int = KICKS) -> GameResult:
-    """The best whole solo game for seed S's flips and pencils (see the module)."""
+              workers: int = 1, columns: int = 0, kicks: int = KICKS, det_limit: float | None = None,
+              progress: bool = False, started: float | None = None) -> GameResult:
+    """The best whole solo game for seed S's flips and pencils (see the module). ``time_limit``:
+    wall-clock seconds for the whole call; ``det_limit``: CP-SAT's deterministic seconds as well
+    (the same answer on any machine while the wall clock does not cut it). ``progress``: a line
+    on stderr for work over 2 s. ``started``: when the command started (``time.perf_counter``;
+    default now), counted in the time limit."""
     check_time_limit(time_limit)
     t0 = time.perf_counter()
     board = edition.board
     rounds, pencils, flips = rounds_of(edition, seed)
-    b = best_of(board, edition.book, rounds, objectives, time_limit, workers, columns, kicks)
+    with (Progress(f"solve nextstation --game seed {seed}") if progress else nullcontext(None)) as shown, \
+            ticking(shown):
+        budget = Budget.of(time_limit, det_limit, shown, started)
+        b = best_of(board, edition.book, rounds, objectives, time_limit, workers, columns, kicks, budget)
     stations, _ = lines_of(board, rounds, b.draws)
     plans = tuple(RoundPlan(pencils[r], rounds[r][1], flips[r], b.draws[r], stations[r], b.final.lines[r])
                   for r in range(len(rounds)))
     places = tuple((v, board.place(v)) for v in sorted({x for p in plans for x in p.stations}))
     return GameResult(b.status, b.final.total, b.bound, plans, b.final, time.perf_counter() - t0, b.pars, b.start,
-                      b.bound_by, places)
+                      b.bound_by, places, b.found_by, b.cut, b.pars_proven)

@@ -40,6 +40,7 @@ from tubedeck.games.nextstation.responses import Round, lines_of  # noqa: F401 -
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 
+from .engines import Budget, Reporter
 from .model import _Model, build
 
 
@@ -188,16 +189,22 @@ def _hint(g: _Game, draws) -> None:
 
 
 def solve_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: tuple[int, ...], start,
-               objectives: tuple[Objective, ...] = (), time_limit: float = 60.0, workers: int = 1) -> Solved:
+               objectives: tuple[Objective, ...] = (), time_limit: float = 60.0, workers: int = 1,
+               budget: Budget | None = None, share: float = 1.0) -> Solved:
     """CP-SAT from the game ``start`` (draws per round, a hint), each round's line score capped
-    by ``bounds`` (its best on an empty sheet)."""
+    by ``bounds`` (its best on an empty sheet), for ``time_limit`` deterministic seconds or, with
+    a ``budget``, ``share`` of what is left of it (:class:`.engines.Budget`)."""
     t0 = time.perf_counter()
     g, objective = build_game(board, book, rounds, bounds, objectives)
     _hint(g, start)
     g.m.maximize(objective)
     solver = configure(cp_model.CpSolver(), time_limit, workers)
+    if budget is not None:
+        budget.cp_sat(solver, share)
     solver.parameters.linearization_level = 2
-    status = solve(solver, g.m)
+    status = solve(solver, g.m, Reporter(budget) if budget is not None and budget.progress is not None else None)
+    if budget is not None:
+        budget.charge(solver, status)
     wall = time.perf_counter() - t0
     if status not in ("OPTIMAL", "FEASIBLE"):
         return Solved(status, None, None, (), wall)  # UNKNOWN: CP-SAT's bound reads 0 before it has one

@@ -27,21 +27,26 @@ line, M = the most stations of the line in one district. The product's own bound
 proofs (118 against an optimum of 40), so :func:`_by_biggest` solves one linear model per value of
 M. The departure is always on the line: an empty round scores 1 x 1.
 
-The time limit only guards: a cut-short search reports FEASIBLE with its bound, or UNKNOWN,
-never a verdict. :mod:`.exhaustive` is the independent check (tests).
+The budget (:class:`.engines.Budget`) only guards: a cut-short search reports FEASIBLE with its
+bound, or UNKNOWN, never a verdict. The values of M share one budget: CP-SAT's deterministic time
+is charged (``solver.deterministic_time``, the same on any machine) and the wall clock is a
+deadline, so a ``--det-limit`` answer does not depend on the machine's load. :mod:`.exhaustive` is the independent check (tests).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import small_model_solver, solve
+from solver.cpsat import WALL_GUARD, small_model_solver, solve
 from tubedeck.games.nextstation.best import RoundResult
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.flips import Turn
 from tubedeck.games.nextstation.rules import RuleBook
+
+from .engines import Budget, Reporter
 
 
 @dataclass
@@ -156,10 +161,15 @@ def _ends(m: cp_model.CpModel, turns, departure: str, at: dict, children: dict, 
 
 
 def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
-               drawn: frozenset[int] = frozenset(), time_limit: float = 30.0, workers: int = 1) -> RoundResult:
-    """The best line for one round on a sheet where ``drawn`` sections already exist."""
+               drawn: frozenset[int] = frozenset(), time_limit: float = 30.0, workers: int = 1,
+               budget: Budget | None = None) -> RoundResult:
+    """The best line for one round on a sheet where ``drawn`` sections already exist, within
+    ``budget`` (default: ``time_limit`` deterministic seconds, the wall clock a guard of
+    ``WALL_GUARD`` times it: the same answer on any machine)."""
+    if budget is None:
+        budget = Budget.of(time_limit * WALL_GUARD, time_limit)
     model = build(board, book, turns, departure, drawn)
-    return _by_biggest(model, book.rules.thames_points, len(turns), departure, time_limit, workers)
+    return _by_biggest(model, book.rules.thames_points, len(turns), departure, budget, workers)
 
 
 def _draws(model: _Model, solver: cp_model.CpSolver, var) -> tuple[tuple[int, str, str], ...]:
@@ -167,7 +177,7 @@ def _draws(model: _Model, solver: cp_model.CpSolver, var) -> tuple[tuple[int, st
     return tuple(sorted((when[v], u, v) for (u, v), (b, _) in model.y.items() if solver.value(var(b.index))))
 
 
-def _by_biggest(model: _Model, points: int, turns: int, departure: str, time_limit: float,
+def _by_biggest(model: _Model, points: int, turns: int, departure: str, budget: Budget,
                 workers: int) -> RoundResult:
     """One linear model per value k of the biggest district: every count <= k and one count = k,
     so ``k x D + Thames`` is the score exactly. Each must beat the best score so far (infeasible:
@@ -179,10 +189,14 @@ def _by_biggest(model: _Model, points: int, turns: int, departure: str, time_lim
     ks = sorted(range(1, n + 1), key=lambda k: -k * min(len(ons), n + 1 - k))
     best_score: int | None = None
     best_draws: tuple[tuple[int, str, str], ...] = ()
-    bound, decided, wall = 0, True, 0.0
+    bound, decided, t0 = 0, True, time.perf_counter()
+    budget.update(bound=max(k * min(len(ons), n + 1 - k) for k in ks) + thames_cap)
     for k in ks:
         cap = k * min(len(ons), n + 1 - k) + thames_cap
         if best_score is not None and cap <= best_score:
+            continue
+        if budget.spent():  # nothing left for this value: its cap stays in the bound
+            decided, bound = False, max(bound, cap)
             continue
         mk = model.m.clone()
         var = mk.get_int_var_from_proto_index
@@ -195,14 +209,16 @@ def _by_biggest(model: _Model, points: int, turns: int, departure: str, time_lim
         if best_score is not None:
             mk.add(score >= best_score + 1)
         mk.maximize(score)
-        solver = small_model_solver(max(time_limit - wall, 0.01), workers)
-        status = solve(solver, mk)
-        wall += solver.wall_time
+        solver = budget.cp_sat(small_model_solver(1.0, workers))
+        status = solve(solver, mk, Reporter(budget, best_score, bound=False) if budget.progress is not None else None)
+        budget.charge(solver, status)
         if status in ("OPTIMAL", "FEASIBLE"):
             best_score, best_draws = int(solver.objective_value), _draws(model, solver, var)
         if status in ("FEASIBLE", "UNKNOWN"):
             decided = False
             bound = max(bound, min(cap, int(solver.best_objective_bound)) if status == "FEASIBLE" else cap)
+        budget.update(best=best_score, bound=max(bound, best_score or 0) if not decided else None)
+    wall = time.perf_counter() - t0
     if best_score is None:
         return RoundResult("UNKNOWN", None, bound, (), (departure,), wall)
     return RoundResult("OPTIMAL" if decided else "FEASIBLE", best_score, max(bound, best_score), best_draws,

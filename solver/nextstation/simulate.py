@@ -16,6 +16,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.cpsat import WALL_GUARD
 from solver.simulation import Playing, play_command, simulate_command
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
@@ -53,7 +54,7 @@ def measure(played: Played, edition: Edition, optimum: float = 0.0, objectives: 
            "lines": [list(f.lines) for f in finals], "optimum": None}
     if optimum:
         objs = drawn_objectives(edition, state.deal.seed) if objectives else ()
-        best = best_game(edition, state.deal.seed, objs, time_limit=optimum)
+        best = best_game(edition, state.deal.seed, objs, time_limit=optimum * WALL_GUARD, det_limit=optimum)
         out["optimum"] = {"status": best.status, "score": best.score, "bound": best.bound}
     return out
 

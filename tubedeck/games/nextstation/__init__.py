@@ -8,7 +8,7 @@ construction rules), :mod:`.scoring`, :mod:`.powers`, :mod:`.play` (the rules as
 ``generator/nextstation/``; solver: ``solver/nextstation/``.
 """
 
-from tubedeck.game import Command, Game, Option
+from tubedeck.game import CHECK_OPTIONS, SIMULATE_OPTIONS, Command, Game, Option
 
 GAME = Game(
     id="nextstation",
@@ -33,8 +33,13 @@ GAME = Game(
                 help="Par scores over N flip seeds: the proven best first round, or with --game the best "
                      "whole game found (with its bound); a summary.",
                 options=(Option("game", "The best whole solo game of each seed instead of its first round.",
-                                "bool", False),),
+                                "bool", False),
+                         Option("det_limit", "Deterministic budget per deal (CP-SAT deterministic seconds, "
+                                             "branch-and-bound nodes; default: --time-limit's value): the stored "
+                                             "answers are the same on any machine, however loaded.", "float",
+                                None)),
                 example=("--deals", "2", "--seed", "1"),
+                shared=tuple(o for o in CHECK_OPTIONS if o != "players"),  # par is solo: no --players
                 records=("tubedeck.games.nextstation.records:PAR", "tubedeck.games.nextstation.records:PAR_GAME")),
     ),
     solves=(
@@ -47,11 +52,15 @@ GAME = Game(
                          Option("pencil", "green, pink, purple or blue (default: the seeded solo order's).",
                                 default=""),
                          Option("round", "Which round of the seeded game (1-4).", "int", 1),
-                         Option("time_limit", "Time limit in seconds (with --engine auto: for both engines together).",
-                                "float", 30.0),
-                         Option("engine", "cp-sat (the CP-SAT model decides) or auto (an exact branch and bound, "
-                                          "much faster; CP-SAT takes over if it runs out of time).",
-                                default="cp-sat", choices=("cp-sat", "auto")),
+                         Option("time_limit", "Wall-clock seconds for the whole command; a cut-short answer "
+                                              "is reported FEASIBLE or UNKNOWN with its bound.", "float", 30.0),
+                         Option("det_limit", "Also a deterministic budget (CP-SAT deterministic seconds, "
+                                             "branch-and-bound nodes): the same answer on any machine, however "
+                                             "loaded (while --time-limit does not cut it).", "float", None),
+                         Option("engine", "auto (the exact branch and bound, proving most rounds in under a "
+                                          "second; CP-SAT takes over where it cannot prove in half the time) or "
+                                          "cp-sat (the CP-SAT model alone).",
+                                default="auto", choices=("auto", "cp-sat")),
                          Option("game", "The best whole solo game of the seed (4 rounds, interchanges, tourist "
                                         "track) instead of one round.", "bool", False),
                          Option("objectives", "With --game: the seeded game's Shared Objectives count too (as "
@@ -84,6 +93,7 @@ GAME = Game(
                          Option("optimum", "Solo: also solve each seed's whole game with the flips known "
                                            "(within --time-limit) and report the bots against it.", "bool", False)),
                 example=("--games", "3", "--players", "1", "--bots", "greedy"),
+                shared=SIMULATE_OPTIONS + ("time_limit",), needs={"time_limit": ("optimum",)},  # --optimum's seconds
                 records=("tubedeck.games.nextstation.records:SIMULATE",)),
     ),
 )

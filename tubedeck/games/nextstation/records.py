@@ -83,7 +83,7 @@ def _par_rule(record: dict, players: int) -> str | None:
 
 PAR = Schema(
     game="nextstation", mode="par",
-    version=3,  # 3: no wall-clock "seconds" (2: with it)
+    version=4,  # 4: "engine", a deterministic budget (header "det_limit"); 3: no wall-clock "seconds"
     what="the best first round of a flip seed's solo deal, on an empty sheet",
     fields=(
         Field("status", "status", "the solver's answer", choices=STATUSES),
@@ -92,6 +92,8 @@ PAR = Schema(
               null=True),
         Field("turns", "measure", "turns in the round (cards the seats draw for)", "turns", lo=1, hi=MAX_TURNS),
         Field("pencil", "detail", "the round's pencil"),
+        Field("engine", "status", "the engine that proved the round (or found its line)",
+              choices=("branch and bound", "CP-SAT")),
     ),
     rule=_par_rule,
 )
@@ -108,7 +110,7 @@ def _par_game_rule(record: dict, players: int) -> str | None:
 
 PAR_GAME = Schema(
     game="nextstation", mode="par-game",
-    version=4,  # 4: no wall-clock "seconds" (3: with it; the games from kicked best responses)
+    version=5,  # 5: a deterministic budget (header "det_limit"); 4: no wall-clock "seconds"
     what="the best whole solo game found for a flip seed's deal",
     fields=(
         Field("status", "status", "the solver's answer", choices=STATUSES),
