@@ -10,11 +10,13 @@ command only parses, calls the library and prints.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
+import tubedeck
 from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 from tubedeck.game import CHECK_OPTIONS, SIMULATE_OPTIONS, Command, Game, edition, resolve
@@ -159,7 +161,12 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
 
 def run_report_command(game: Game, cmd: Command, values: dict) -> None:
     own, extra = _split(game, cmd, values)
-    report = resolve(cmd.target)(edition(game, values["data"], **own), **extra)
+    ed = edition(game, values["data"], **own)
+    target = resolve(cmd.target)
+    if extra.get("time_limit") is not None:  # wall-clock for the whole command: start-up and loading count
+        spent = time.perf_counter() - tubedeck.STARTED
+        extra["time_limit"] = max(extra["time_limit"] - spent, min(extra["time_limit"], 0.05))
+    report = target(ed, **extra)
     if values["as_json"]:
         print_json(report.as_dict())
     else:
