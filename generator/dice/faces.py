@@ -228,12 +228,16 @@ def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
         pen.text_box(Rect(x, col.y, w, y - col.y - 1), edition.recipe.rules_text(), size=7, min_size=6, colour=INK,
                      align="left", valign="top", field="rules")
         return
-    rolls_table(pen, edition, x, y, w)
-    answer_strip(pen, edition, Rect(x, col.y, w, 13))
+    y = rolls_table(pen, edition, x, y, w)
+    strip = Rect(x, col.y, w, 13)
+    # the solo rules its best score depends on (the end rule, the passes): between rolls and strip
+    pen.text_box(Rect(x, strip.top + 4.5, w, y - strip.top - 5.5), edition.solo_rules(), size=7, min_size=6,
+                 colour=INK, align="left", valign="top", field="solo")
+    answer_strip(pen, edition, strip)
 
 
-def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> None:
-    """The challenge's rolls, turn 1 first: keep any 2 of each row's 5 dice."""
+def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> float:
+    """The challenge's rolls, turn 1 first: keep any 2 of each row's 5 dice; returns the y below."""
     ch = edition.challenge
     assert ch is not None  # drawn on the challenge page only (page(challenge=True): the edition has one)
     pen.text(x, top - 3.2, f"Solo challenge {ch.rolls.seed}: keep any 2 of each roll, in order",
@@ -253,6 +257,7 @@ def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> N
             pen.rect(cx + dice_x + i * pitch, y + 0.5, 4.6, 3.6, stroke=INK, width=0.2)
             pen.text(cx + dice_x + 2.3 + i * pitch, y + 1.3, str(d), font=BOLD, size=7.5, colour=INK, align="centre",
                      field="die")
+    return top - 4.4 - per * ROW - 2.0
 
 
 def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:

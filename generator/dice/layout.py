@@ -1,9 +1,13 @@
 """The Tube Dice map's geometry: station places, line strokes, section boxes and name labels.
 
-Stations start at their real places (equirectangular, fitted to the area), then a fixed number
+Stations start at their real places (equirectangular, stretched to fill the map area: the map
+takes the whole height beside the column, up to ``MAX_STRETCH`` out of true), then a fixed number
 of deterministic relaxation rounds make room for what a player writes and marks: every
-connection long enough for its boxes between two 6.6 mm circles, stations apart, and no line
-passing near a station it does not serve. Labels then take the first free spot round their
+connection long enough for its 3.2 mm boxes between two 6.6 mm circles, stations apart, no line
+passing near a station it does not serve, and no two connections crossing within
+``CROSS_CLEAR`` mm of a station circle (where a player would read the wrong connection, as
+Euston / Euston Square / Warren Street once did): :func:`crossings` is the test's and the
+layout's one definition of a crossing. Labels then take the first free spot round their
 station (no label over a line, a box, a circle or another label): :func:`label_clashes` is the
 test's and the layout's one definition of "over".
 """
@@ -21,12 +25,15 @@ from tubedeck.games.dice.board import Board
 
 Point = tuple[float, float]
 RADIUS = 3.3  # mm: a 6.6 mm circle holds a written digit
-BOX, PITCH, GAP = 2.5, 3.2, 1.4  # section box side, box pitch, clearance from a circle
+BOX, PITCH, GAP = 3.2, 4.0, 1.4  # section box side (a pencil mark needs 3-3.5 mm), box pitch, clearance from a circle
 STROKE = 1.2  # mm per line; lines sharing a connection run side by side
 LABEL_PT = 6.5
 STAR_W = 3.2  # mm the star takes before the star station's name
 MIN_APART = 15.0  # mm between station centres
 CLEAR = RADIUS + 3.2  # mm from a station to a connection it is not on
+CROSS_CLEAR = 8.0  # mm from a crossing of two connections to the nearest station circle's edge
+CROSS_AIR = 1.5  # mm more the layout keeps: side-by-side strokes cross up to this far from the centre lines
+MAX_STRETCH = 1.5  # the projection may stretch one axis up to this much more than the other to fill the area
 
 
 def need(sections: int) -> float:
@@ -55,14 +62,47 @@ class MapLayout:
 
 
 def project(board: Board, box: Rect) -> list[Point]:
+    """Real places (equirectangular), scaled to fill ``box``: each axis to its side, the one
+    stretched at most ``MAX_STRETCH`` times the other (a schematic map, as the tube's is)."""
     lat = sum(s.lat for s in board.stations) / len(board.stations)
     k = math.cos(math.radians(lat))
     xs = [s.lon * k for s in board.stations]
     ys = [s.lat for s in board.stations]
     w, h = (max(xs) - min(xs)) or 1e-9, (max(ys) - min(ys)) or 1e-9
-    scale = min(box.w / w, box.h / h)
-    ox, oy = box.x + (box.w - w * scale) / 2, box.y + (box.h - h * scale) / 2
-    return [(ox + (x - min(xs)) * scale, oy + (y - min(ys)) * scale) for x, y in zip(xs, ys)]
+    sx, sy = box.w / w, box.h / h
+    sx, sy = min(sx, sy * MAX_STRETCH), min(sy, sx * MAX_STRETCH)
+    ox, oy = box.x + (box.w - w * sx) / 2, box.y + (box.h - h * sy) / 2
+    return [(ox + (x - min(xs)) * sx, oy + (y - min(ys)) * sy) for x, y in zip(xs, ys)]
+
+
+def crossing_point(a: Point, b: Point, c: Point, d: Point) -> Point | None:
+    """Where segments ab and cd cross (None if they do not, or are parallel)."""
+    rx, ry, qx, qy = b[0] - a[0], b[1] - a[1], d[0] - c[0], d[1] - c[1]
+    den = rx * qy - ry * qx
+    if abs(den) < 1e-12:
+        return None
+    t = ((c[0] - a[0]) * qy - (c[1] - a[1]) * qx) / den
+    u = ((c[0] - a[0]) * ry - (c[1] - a[1]) * rx) / den
+    if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+        return a[0] + t * rx, a[1] + t * ry
+    return None
+
+
+def crossings(ends: Sequence[tuple[int, int]], at: Sequence[Point]) -> list[tuple[int, int, Point, int, float]]:
+    """Every crossing of two connections with no station in common (``ends``: each connection's
+    stations): (connection, connection, where, nearest station, mm from that station's circle)."""
+    out = []
+    for i, (a, b) in enumerate(ends):
+        for j in range(i + 1, len(ends)):
+            c, d = ends[j]
+            if len({a, b, c, d}) < 4:
+                continue
+            x = crossing_point(at[a], at[b], at[c], at[d])
+            if x is None:
+                continue
+            near = min(range(len(at)), key=lambda s: math.hypot(at[s][0] - x[0], at[s][1] - x[1]))
+            out.append((i, j, x, near, math.hypot(at[near][0] - x[0], at[near][1] - x[1]) - RADIUS))
+    return out
 
 
 def seg_distance(p: Sequence[float], a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
@@ -81,6 +121,7 @@ def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> li
     pos = [list(p) for p in start]
     n = len(pos)
     conns = [(c.a, c.b, need(c.sections)) for c in board.connections]
+    ends = [(c.a, c.b) for c in board.connections]
     for _ in range(rounds):
         moved = 0.0
         for a, b, want in conns:
@@ -113,6 +154,7 @@ def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> li
                     pos[a][0] -= ux * push * 0.2; pos[a][1] -= uy * push * 0.2
                     pos[b][0] -= ux * push * 0.2; pos[b][1] -= uy * push * 0.2
                     moved += push
+        moved += _clear_crossings(pos, ends)
         # shrink to fit the area when pushed out of it, never past its edges
         xs, ys = [p[0] for p in pos], [p[1] for p in pos]
         w, h = max(xs) - min(xs), max(ys) - min(ys)
@@ -124,6 +166,28 @@ def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> li
         if moved < 1e-3:
             break
     return [(round(p[0], 3), round(p[1], 3)) for p in pos]
+
+
+def _clear_crossings(pos: list[list[float]], ends: list[tuple[int, int]]) -> float:
+    """One round of pushes moving each crossing away from every station near it: the station
+    away from the crossing, the other connection's ends (the crossing with them) the other way."""
+    want = RADIUS + CROSS_CLEAR + CROSS_AIR
+    moved = 0.0
+    for i, j, x, _, _ in crossings(ends, [(p[0], p[1]) for p in pos]):
+        for s in range(len(pos)):
+            dx, dy = pos[s][0] - x[0], pos[s][1] - x[1]
+            d = math.hypot(dx, dy)
+            if d >= want:
+                continue
+            ux, uy = (dx / d, dy / d) if d > 1e-6 else (1.0, 0.0)
+            push = (want - d) * 0.3 + 0.05
+            pos[s][0] += ux * push; pos[s][1] += uy * push
+            for k in (i, j):  # the connections not at s carry the crossing away from it
+                if s not in ends[k]:
+                    for e in ends[k]:
+                        pos[e][0] -= ux * push * 0.25; pos[e][1] -= uy * push * 0.25
+            moved += push
+    return moved
 
 
 def strokes(board: Board, at: list[Point]) -> tuple[list, list[float]]:

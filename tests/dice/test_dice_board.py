@@ -25,17 +25,18 @@ def ed():
 
 def test_london_map_from_the_recipe(ed):
     b = ed.board
-    assert b.stations[b.star].id == "oxford-circus"
+    assert b.stations[b.star].id == load_recipe().map.star
     assert 18 <= len(b.stations) <= 30 and len(b.lines) >= 6
     assert Counter(c.sections for c in b.connections).keys() == set(range(1, 7))
     # sections follow real length: every 1-section hop is no longer than any 6-section hop
     ones = max(c.km for c in b.connections if c.sections == 1)
     sixes = min(c.km for c in b.connections if c.sections == 6)
     assert ones <= sixes
-    # connections are pairs, shared by every line there (Baker Street - Great Portland Street: 3 lines)
-    bs, gps = b.index("baker-street"), b.index("great-portland-street")
-    shared = [c for c in b.connections if {c.a, c.b} == {bs, gps}]
-    assert len(shared) == 1 and set(shared[0].lines) == {"circle", "hammersmith-city", "metropolitan"}
+    # connections are pairs, shared by every line there (Euston - Warren Street: Northern and Victoria)
+    eu, ws = b.index("euston"), b.index("warren-street")
+    shared = [c for c in b.connections if {c.a, c.b} == {eu, ws}]
+    assert len(shared) == 1 and set(shared[0].lines) == {"northern", "victoria"}
+    assert len({frozenset((c.a, c.b)) for c in b.connections}) == len(b.connections)
     for line in b.lines:
         for k in line.connections:
             c = b.connections[k]
@@ -58,11 +59,14 @@ def test_scopes(ed):
     assert len(wide.stations) > len(ed.board.stations)
     lines = derive_board(net, r, "central,victoria,bakerloo in zone 1")
     assert {l.id for l in lines.lines} == {"bakerloo", "central", "victoria"}
+    but = derive_board(net, r, "all except circle,hammersmith-city in zones 1-2 within 2.2 km")
+    assert {l.id for l in but.lines} == {l.id for l in derive_board(net, r, "zones 1-2 within 2.2 km").lines} - {
+        "circle", "hammersmith-city"}
 
 
 @pytest.mark.parametrize("scope, message", [
     ("district in zone 1", "no star station"),
-    ("victoria,waterloo & city in zone 1", "disconnected"),
+    ("metropolitan,district in zone 1", "disconnected"),
     ("zone 1 within 0.6 km", "too few"),
     ("zone 99", "unknown zone"),
     ("purple in zone 1", "unknown line"),
@@ -84,7 +88,8 @@ def test_recipe_problems_are_located(tmp_path):
     assert "sections.values" in where and "game.colour" in where
     assert "cannot reach" in str(exc.value)
     scoped = tmp_path / "s.toml"
-    scoped.write_text(text.replace('scope = "zone 1 within 1.9 km"', 'scope = "victoria,waterloo & city in zone 1"'))
+    scope = load_recipe().map.scope
+    scoped.write_text(text.replace(f'scope = "{scope}"', 'scope = "metropolitan,district in zone 1"'))
     with pytest.raises(DataError, match=r"map.scope.*disconnected"):
         load(Network.load(), recipe=scoped)
 

@@ -186,9 +186,10 @@ def test_the_record_is_declared_and_old_files_are_refused():
         "winners": ("winners", ""), "lines": ("detail", ""), "line_first": ("detail", "rolls"),
         "zone_first": ("detail", "rolls")}
     assert all(f.hi for f in SIMULATE.of("measure", "scores"))
-    assert record_schema({"game": "dice", "mode": "simulate", "version": 3}) is SIMULATE
-    with pytest.raises(UsageError, match="re-run"):
-        record_schema({"game": "dice", "mode": "simulate", "version": 2})
+    assert record_schema({"game": "dice", "mode": "simulate", "version": 4}) is SIMULATE
+    for old in (2, 3):  # 3: the old default map (issue 27)
+        with pytest.raises(UsageError, match="re-run"):
+            record_schema({"game": "dice", "mode": "simulate", "version": old})
 
 
 def test_position_names_stations_lines_and_zones(ed):

@@ -188,12 +188,15 @@ def test_later_seats_start_with_their_extra_passes_and_score_them_unused(ed):
     assert new_game(ed, 1, 0).sheets[0].passes == r.passes  # solo = seat 1: the solver's passes
     over = dataclasses.replace(new_game(ed, 4, 0), phase="over")
     assert over.scores() == tuple(r.pass_points * (r.passes + e) for e in r.extra_passes)
-    # the extra passes spend like any other: reading a 1 as a 6 (5 passes) is open to seat 4, not seat 1
+    # the extra passes spend like any other: writing the number farthest from the dice (a 6 read
+    # from 1s costs 5 passes) is open to seat 4, not seat 1
     sheets = new_game(ed, 4, 0).sheets
-    assert sheets[0].passes < 5 <= sheets[3].passes
-    assert 1 in {k for _, k, _ in ed.board.masks.at[ed.board.star]}
-    assert uses(ed.board, sheets[3], (1, 1, 1))[(ed.board.star, 6, 1)] == 5
-    assert (ed.board.star, 6, 1) not in uses(ed.board, sheets[0], (1, 1, 1))
+    k = max({k for _, k, _ in ed.board.masks.at[ed.board.star]}, key=lambda v: (max(6 - v, v - 1), -v))
+    far = 6 if 6 - k >= k - 1 else 1
+    cost = abs(far - k)
+    assert sheets[0].passes < cost <= sheets[3].passes
+    assert uses(ed.board, sheets[3], (k, k, k))[(ed.board.star, far, k)] == cost
+    assert (ed.board.star, far, k) not in uses(ed.board, sheets[0], (k, k, k))
 
 
 def test_illegal_actions_are_refused(ed):

@@ -54,7 +54,7 @@ def test_simulation_summary_reports_length_scores_seats_and_completions(ed, tmp_
     assert d["margin"]["unit"] == "points"
     header = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
     assert header["extra_passes"] == list(ed.rules.extra_passes)  # a file from another pass track is refused
-    assert header["version"] == 3 and header["mode"] == "simulate"
+    assert header["version"] == 4 and header["mode"] == "simulate"
     # the words: rolls are rolls, rounds are rounds
     code, out, _ = run_cli(capsys, "simulate", "dice", "--games", "12", "--players", "3", "--results",
                            str(tmp_path / "r.jsonl"), "--no-progress")

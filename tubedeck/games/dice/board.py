@@ -14,6 +14,11 @@ Derived from any dataset by the recipe (:mod:`.recipe`) and a scope (:mod:`.scop
 
 Refused with a message: a scope without a star station, a disconnected map (some stations cannot
 be reached from the star), fewer connections than section values (a value no connection gets).
+The recipe's own scope must also have no **nested lines** (:func:`nested_lines`: a line whose
+stations on the map are all another line's), else marking the longer line completes the shorter
+one for free: on the old default map one stretch completed the Circle, the Hammersmith & City and
+the Metropolitan, 3 of the 5 lines that end the game (a DataError at ``[map] scope``; a
+``--scope`` of the player's may have them).
 Stations and connections are also numbered (indices) for the rules engine and the solver.
 """
 
@@ -105,6 +110,27 @@ class Board:
         return tuple(l.id for l in self.lines if i in l.stations)
 
 
+def nested_lines(board: Board) -> tuple[tuple[str, str], ...]:
+    """``(inner, outer)`` line ids where every station of ``inner`` on the map is also on
+    ``outer`` (equal sets give both pairs), in the board's line order. A map for the recipe has
+    none: completing ``outer`` would leave ``inner`` complete or one connection away, a free line
+    towards the end of the game."""
+    return tuple((a.id, b.id) for a in board.lines for b in board.lines
+                 if a.id != b.id and set(a.stations) <= set(b.stations))
+
+
+def nested_message(board: Board) -> str:
+    """The recipe validation's message for nested lines ('' when there are none)."""
+    pairs = nested_lines(board)
+    if not pairs:
+        return ""
+    name = {l.id: l.name for l in board.lines}
+    said = "; ".join(f"every station of the {name[a]} is on the {name[b]}" for a, b in pairs)
+    return (f"the map of scope {board.scope.label!r} has nested lines ({said}): completing the longer line "
+            "completes the shorter one almost for free. Choose a scope where they differ, or leave lines out "
+            "('all except LINE in ...')")
+
+
 def _auto_star(net: Network) -> str:
     lat = sum(s.lat for s in net.stations.values()) / len(net.stations)
     lon = sum(s.lon for s in net.stations.values()) / len(net.stations)
@@ -132,7 +158,10 @@ def derive_board(net: Network, recipe: Recipe, scope_text: str | None = None) ->
     try:
         if not scope_text and recipe.map.star not in net.stations:  # another city: London's radius means nothing
             return _derive(net, recipe, recipe.map.fallback_scope)
-        return _derive(net, recipe, scope_text or recipe.map.scope)
+        board = _derive(net, recipe, scope_text or recipe.map.scope)
+        if not scope_text and (problem := nested_message(board)):
+            raise UsageError(problem)
+        return board
     except UsageError as exc:
         if scope_text:
             raise

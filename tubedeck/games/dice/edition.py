@@ -67,6 +67,16 @@ class Edition:
     def rules(self) -> Rules:
         return self.recipe.rules
 
+    @property
+    def lines_to_end(self) -> int:
+        """Lines that end the game on this map: ``lines_to_end``, or every line of a map with fewer
+        (what :func:`tubedeck.games.dice.play.lines_target` applies)."""
+        return min(self.rules.lines_to_end, len(self.board.lines))
+
+    def solo_rules(self) -> str:
+        """The challenge page's solo rules, with the engine's numbers."""
+        return self.recipe.solo_text(self.lines_to_end)
+
     def rolls(self, seed: int, turns: int | None = None) -> Rolls:
         return roll_sequence(self.rules, seed, turns or self.rules.max_turns)
 

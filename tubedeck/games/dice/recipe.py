@@ -18,6 +18,7 @@ from tubedeck.errors import DataError, Problem
 SIDES = 6  # "six-sided dice"
 SECTION_RULES = ("quantile",)
 PLACEHOLDERS = ("lines_to_end", "pass_points", "passes", "players_min", "players_max", "seat_passes")
+SOLO_PLACEHOLDERS = ("turns", "lines_to_end", "passes", "pass_points")
 
 
 def default_recipe() -> Path:
@@ -82,6 +83,23 @@ class PointsRule:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """``[measure]``: how the default map is chosen (``python -m solver.dice.balance --map``): each
+    candidate's points are set by the balance, then ``games`` games per table size 2-4 are played by
+    ``bots``; the map must have at least ``zones_min`` zones and no nested lines, someone must
+    complete a zone in ``zone_share_min``-``zone_share_max`` of the games and a long line (the
+    longer half of the map's lines by size) in at least ``long_share_min`` of them."""
+
+    bots: str
+    games: int
+    zones_min: int
+    zone_share_min: float
+    zone_share_max: float
+    long_share_min: float
+    reason: str
+
+
+@dataclass(frozen=True)
 class Texts:
     title: str
     rules: str
@@ -90,6 +108,7 @@ class Texts:
     answer_credit: str  # the small line under it: how the best was found
     pass_everyone: str  # the pass track's base boxes: every seat's
     pass_seats: str  # the pass track's extra boxes; {seats} is "2nd-4th" or "4th"
+    solo_rules: str  # the challenge page's solo rules: SOLO_PLACEHOLDERS, the engine's numbers
 
 
 @dataclass(frozen=True)
@@ -100,12 +119,20 @@ class Recipe:
     points: PointsRule
     text: Texts
     source: str
+    measure: Measure | None = None
 
     def rules_text(self) -> str:
         r = self.rules
         return self.text.rules.format(lines_to_end=r.lines_to_end, pass_points=r.pass_points, passes=r.passes,
                                       players_min=r.players_min, players_max=r.players_max,
                                       seat_passes=seat_passes(r))
+
+    def solo_text(self, lines_to_end: int) -> str:
+        """The challenge page's solo rules: seat 1's passes, the challenge's rolls and the end rule
+        (``lines_to_end``: the engine's target on the map, :func:`tubedeck.games.dice.play.lines_target`)."""
+        r = self.rules
+        return self.text.solo_rules.format(turns=r.challenge_turns, lines_to_end=lines_to_end,
+                                           passes=r.passes_of(0), pass_points=r.pass_points)
 
 
 def ordinal(n: int) -> str:
@@ -151,6 +178,11 @@ def load_recipe(path: Path | str | None = None) -> Recipe:
     cut = read_values(raw, MapRecipe, where, "map", problems)
     points = read_values(raw, PointsRule, where, "points", problems)
     text = read_values(raw, Texts, where, "text", problems)
+    measure = read_values(raw, Measure, where, "measure", problems) if "measure" in raw else None
+    if measure is not None and not (0 <= measure.zone_share_min <= measure.zone_share_max <= 1
+                                    and 0 <= measure.long_share_min <= 1 and measure.games >= 1
+                                    and measure.zones_min >= 1):
+        problems.append(Problem(where, None, "measure", "shares must be 0-1 (min <= max), games and zones_min at least 1"))
     sections = _sections(raw, where, problems)
     if rules is not None:
         _check_rules(rules, where, problems)
@@ -161,13 +193,14 @@ def load_recipe(path: Path | str | None = None) -> Recipe:
             problems.append(Problem(where, None, "points.scale", "scale must be > 0 and low_share in (0, 1]"))
     if text is not None:
         for key, known in (("rules", PLACEHOLDERS), ("map_name", ("star",)), ("answer", ("best",)),
-                           ("answer_credit", ()), ("pass_everyone", ()), ("pass_seats", ("seats",))):
+                           ("answer_credit", ()), ("pass_everyone", ()), ("pass_seats", ("seats",)),
+                           ("solo_rules", SOLO_PLACEHOLDERS)):
             _placeholders(getattr(text, key), f"text.{key}", known, where, problems)
     if problems:
         raise DataError(problems)
     # each part is None only with a problem recorded
     assert rules is not None and cut is not None and points is not None and text is not None
-    return Recipe(rules, cut, sections, points, text, where)
+    return Recipe(rules, cut, sections, points, text, where, measure)
 
 
 def _placeholders(value: str, key: str, known: tuple[str, ...], where: str, problems: list[Problem]) -> None:

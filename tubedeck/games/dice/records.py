@@ -9,6 +9,8 @@ win (``winners`` lists every seat on it). Per line and per zone (in the board's 
 results header's ``scope`` fixes): how many players completed it and the roll of its first
 completion (null: never).
 
+Version 4 (was 3): the default map changed (issue 27: two zones, no nested lines, star Baker
+Street), so a results file's per-line and per-zone lists describe other lines and zones.
 Version 3 (was 2): ``turns_each`` is now ``rounds`` (the same number, in the one word for it).
 """
 
@@ -48,7 +50,7 @@ def _rule(record: dict, players: int) -> str | None:
 
 
 SIMULATE = Schema(
-    game="dice", mode="simulate", version=3,
+    game="dice", mode="simulate", version=4,
     what="one game of Tube Dice played by bots, to its end",
     fields=(
         Field("rolls", "measure", "rolls of the dice played (the game's length)", "rolls", lo=1, hi=MAX_ROLLS),

@@ -1,8 +1,10 @@
 """Which part of the network a Tube Dice map shows.
 
-A scope is written as a person says it: ``[LINES in] all|zone N|zones N-M|zones N,M [within R km]``,
-e.g. ``zone 1 within 2 km`` (the default: central London), ``zones 1-2``, ``central,victoria in
-zone 1``. The radius is measured from the star station (great-circle distance). Adjacency in the
+A scope is written as a person says it: ``[LINES in | all except LINES in] all|zone N|zones
+N-M|zones N,M [within R km]``, e.g. ``zones 1-2 within 2.7 km``, ``zones 1-2``, ``central,victoria
+in zone 1``, ``all except circle,hammersmith-city in zones 1-2 within 2.2 km`` (every line but
+those named: the way to leave out a line whose stations on the map are all another's). The radius
+is measured from the star station (great-circle distance). Adjacency in the
 scope is adjacency in the full network with both ends kept: a branch is cut into the runs of stops
 that remain. A boundary station (``1/2``) is inside a zone list if any of its zones is.
 """
@@ -89,7 +91,11 @@ def parse_scope(text: str, net: Network) -> Scope:
         if not zm:
             raise UsageError(f"bad scope {text!r}: after 'in' write zones, e.g. 'zones 1-2'")
         zones = _zones(zm.group(1), net)
-    lines = _lines(line_part, net) if line_part else None
+    if line_part.startswith("all except "):
+        dropped = set(_lines(line_part[len("all except "):], net))
+        lines: tuple[str, ...] | None = tuple(i for i in net.lines if i not in dropped)
+    else:
+        lines = _lines(line_part, net) if line_part else None
     return Scope(" ".join(str(text).split()), zones, lines, km)
 
 
