@@ -52,8 +52,9 @@ from .position import read_state, to_json
 
 MAX_TURNS = 3
 # Memory stays bounded: a memo entry (key and value) takes about 0.8 kB (318,879 positions: 253 MB of
-# resident memory for the whole command), so the cap is about 1.6 GB; the largest real case seen is 343,000.
-MAX_POSITIONS = 2_000_000
+# resident memory for the whole command), so the cap is about 0.8 GB, nearly 3x the largest real case
+# seen (343,000): a laptop with 2 GB free still finishes or reports the cap, never swaps to death.
+MAX_POSITIONS = 1_000_000
 SEARCH_BOUND = 400  # turns of a seeded game searched for a decision where the choice matters
 # cards P can always play at a turn's first play without moving (no Lock forbids them): the DRAW
 # movement card, the blue cards but Double, Swap and New Hand (which could discard a Protection)
