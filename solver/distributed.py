@@ -8,13 +8,30 @@ worker. Each worker builds a check's evaluator once (keyed by the pickled check)
 
 Dask is an optional extra (``make install-cluster`` in a source tree); without it ``--runner dask``
 says how to install it for the way tubedeck was installed (exit 2: :mod:`tubedeck.install`).
+
+Failures are stated, never a traceback or a hang (exit 2): ``--scheduler`` is ``[tcp://]HOST[:PORT]``
+(``tls://``, ``ucx://`` and the rest are refused by name, an empty one too); before Dask's own
+client connects, a plain socket connects within :data:`CONNECT_TIMEOUT` and waits
+:data:`GREETING_TIMEOUT` for the scheduler's greeting, at most :data:`MAX_GREETING` bytes read
+(a server that speaks first with a banner, or waits for a request, as HTTP does, is named as not
+a Dask scheduler); a scheduler with no workers is waited on for :data:`WORKER_WAIT` with a line
+to stderr every 10 s. A local cluster's ``--workers`` is bounded by the memory available
+(:data:`WORKER_MEMORY` each), its worker processes never see Ctrl-C (no tracebacks from them),
+and an interrupted run closes the cluster within about a second.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import os
 import pickle
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
@@ -22,6 +39,18 @@ from typing import Callable, Iterable, Iterator
 from tubedeck.errors import UsageError
 
 RUNNERS = ("local", "dask")
+DEFAULT_PORT = 8786  # dask scheduler's
+CONNECT_TIMEOUT = 10.0  # s: a TCP connection to the scheduler (and Dask's client after it)
+GREETING_TIMEOUT = 5.0  # s: a Dask scheduler greets a new connection at once; other servers wait or talk
+MAX_GREETING = 1 << 16  # bytes: a scheduler's greeting is under 100; never read (or allocate) more
+WORKER_WAIT = 60.0  # s: how long a run waits for the first worker to join a scheduler
+WORKER_MEMORY = 110 * 2**20  # bytes: what one local Dask worker process takes, about
+CLOSE_TIMEOUT = 0.5  # s: an interrupted local cluster's graceful close, before its processes are killed
+SCHEMES = {"tls": "needs certificates, which tubedeck does not pass to Dask; on a trusted network use "
+                  "tcp://, or tunnel tcp:// over SSH",
+           "ucx": "needs UCX networking (ucx-py), which tubedeck does not support; use tcp://",
+           "inproc": "is this process's own, for Dask's tests; use tcp://",
+           "ws": "is not supported; use tcp://", "wss": "is not supported; use tcp://"}
 
 
 @dataclass(frozen=True)
@@ -31,38 +60,208 @@ class Runner:
 
     kind: str = "local"
     scheduler: str | None = None
+    worker_wait: float = WORKER_WAIT  # s to wait for a scheduler's first worker
 
     def __post_init__(self) -> None:
         if self.kind not in RUNNERS:
             raise UsageError(f"--runner must be one of {', '.join(RUNNERS)}, got {self.kind!r}")
-        if self.scheduler and self.kind != "dask":
+        if self.scheduler is not None and self.kind != "dask":
             raise UsageError("--scheduler needs --runner dask")
+        if self.scheduler is not None:
+            scheduler_address(self.scheduler)  # refused now, before anything runs
+
+
+def scheduler_address(text: str) -> tuple[str, str, int]:
+    """``[tcp://]HOST[:PORT]`` -> (``tcp://HOST:PORT``, host, port); UsageError saying what is wrong."""
+    shown = repr(text[:80]) + ("..." if len(text) > 80 else "")
+    if not text.strip():
+        raise UsageError("--scheduler is empty: give a Dask scheduler's address (tcp://HOST:8786), or leave "
+                         "--scheduler out for a local cluster of --workers processes")
+    scheme, sep, rest = text.strip().partition("://")
+    if not sep:
+        scheme, rest = "tcp", text.strip()
+    scheme = scheme.lower()
+    if scheme != "tcp":
+        why = SCHEMES.get(scheme, "is not a Dask address scheme tubedeck speaks; use tcp://")
+        raise UsageError(f"--scheduler {shown}: {scheme}:// {why}")
+    if rest.startswith("["):  # an IPv6 address: [::1]:8786
+        host, bracket, port_text = rest[1:].partition("]")
+        if not bracket or (port_text and not port_text.startswith(":")):
+            raise UsageError(f"--scheduler {shown}: an IPv6 address goes in brackets: tcp://[::1]:8786")
+        port_text = port_text[1:]
+    else:
+        host, colon, port_text = rest.rpartition(":") if ":" in rest else (rest, "", "")
+        if ":" in host:
+            raise UsageError(f"--scheduler {shown}: an IPv6 address goes in brackets: tcp://[::1]:8786")
+    if not host or len(host) > 253 or not all(c.isalnum() or c in ".-_:" for c in host) or not host.isascii():
+        raise UsageError(f"--scheduler {shown}: not HOST[:PORT] (e.g. tcp://10.0.0.5:8786)")
+    if not port_text:
+        port = DEFAULT_PORT
+    elif port_text.isascii() and port_text.isdigit() and len(port_text) <= 5 and 1 <= int(port_text) <= 65535:
+        port = int(port_text)
+    else:
+        raise UsageError(f"--scheduler {shown}: the port must be 1-65535")
+    return f"tcp://{'[' + host + ']' if ':' in host else host}:{port}", host, port
+
+
+def _recv(sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def greet(address: str, connect_timeout: float = CONNECT_TIMEOUT, greeting_timeout: float = GREETING_TIMEOUT) -> None:
+    """Check that a Dask scheduler answers at ``address`` before Dask's client is given it: Dask
+    reads a length from the first 8 bytes and allocates it (a banner gave 2.82 EiB), and waits with
+    no limit for a server that never speaks (HTTP). Reads at most :data:`MAX_GREETING` bytes."""
+    _, host, port = scheduler_address(address)
+    where = f"--scheduler {address}"
+    try:
+        sock = socket.create_connection((host, port), timeout=connect_timeout)
+    except socket.gaierror:
+        raise UsageError(f"{where}: unknown host {host!r}") from None
+    except ConnectionRefusedError:
+        raise UsageError(f"{where}: nothing listens there (connection refused); start a scheduler with "
+                         "'dask scheduler', or check the address") from None
+    except TimeoutError:
+        raise UsageError(f"{where}: no answer within {connect_timeout:g} s (a wrong host, or a firewall?)") from None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot connect ({exc.strerror or exc})") from None
+    with sock:
+        sock.settimeout(greeting_timeout)
+        try:
+            head = _recv(sock, 8)
+            size = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+            body = _recv(sock, size) if 16 <= size <= MAX_GREETING else b""
+        except TimeoutError:
+            raise UsageError(f"{where}: connected, but no Dask scheduler greeting within {greeting_timeout:g} s "
+                             "(another kind of server, such as HTTP, at that port?)") from None
+        except OSError as exc:
+            raise UsageError(f"{where}: the connection failed ({exc.strerror or exc})") from None
+        if not head:
+            raise UsageError(f"{where}: the server closed the connection at once; not a Dask scheduler")
+        nframes = struct.unpack("<Q", body[:8])[0] if len(body) >= 8 else 0
+        if len(body) != size or not 1 <= nframes <= 16 or b"pickle-protocol" not in body:
+            said = head[:40].decode("ascii", "replace").strip()
+            said = "".join(c if c.isprintable() else "?" for c in said)
+            raise UsageError(f"{where}: not a Dask scheduler (it answered {said!r}); the scheduler's port is "
+                             f"the one 'dask scheduler' prints (default {DEFAULT_PORT})")
+        with contextlib.suppress(OSError):
+            sock.sendall(head + body)  # its own greeting back: a well-formed handshake, then a quiet close
+
+
+def local_workers_bound(workers: int, available: int | None = None) -> None:
+    """Refuse more local Dask workers than the available memory holds (about :data:`WORKER_MEMORY` each)."""
+    if available is None:
+        try:
+            import psutil
+
+            available = int(psutil.virtual_memory().available)
+        except Exception:  # noqa: BLE001 - no figure: no bound beyond --workers' own
+            return
+    most = max(1, available // WORKER_MEMORY)
+    if workers > most:
+        raise UsageError(f"--workers {workers}: a local Dask cluster takes about {WORKER_MEMORY >> 20} MB a worker, "
+                         f"and {available / 2**30:.1f} GB is available: use --workers {most} or fewer")
+
+
+def _wait_for_workers(client, address: str, wait: float, clock=time.monotonic) -> None:
+    """Wait up to ``wait`` s for a worker to join, saying so on stderr every 10 s."""
+    start = last = clock()
+    said = False
+    while not client.nthreads():
+        now = clock()
+        if now - start >= wait:
+            raise UsageError(f"--scheduler {address}: no Dask worker joined within {wait:g} s; start workers "
+                             f"with 'dask worker {address} --nthreads 1' (with tubedeck installed)")
+        if not said or now - last >= 10:
+            print(f"waiting for Dask workers at {address}: none yet ({now - start:.0f} of {wait:g} s)",
+                  file=sys.stderr, flush=True)
+            said, last = True, now
+        time.sleep(0.2)
 
 
 @contextlib.contextmanager
-def dask_executor(workers: int, scheduler: str | None = None) -> Iterator[cf.Executor]:
+def dask_executor(workers: int, scheduler: str | None = None,
+                  worker_wait: float = WORKER_WAIT) -> Iterator[cf.Executor]:
     """A concurrent.futures executor on a Dask cluster (a LocalCluster of ``workers`` single-threaded
-    processes when no ``scheduler`` address is given)."""
+    processes when no ``scheduler`` address is given). Everything that can fail is checked before
+    this yields, so a caller creates no file before the cluster has answered."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
         from tubedeck.install import install_advice
 
         raise UsageError(f"--runner dask needs Dask: {install_advice('cluster')}") from None
-    import logging
 
-    logging.getLogger("distributed").setLevel(logging.ERROR)  # the progress bar speaks, not the cluster
-    if scheduler:
+    _quiet_logs()  # the progress bar speaks, not the cluster
+    if scheduler is not None:
+        address = scheduler_address(scheduler)[0]
+        greet(address)
         try:
-            client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise UsageError(f"--scheduler {scheduler}: cannot reach a Dask scheduler ({exc})") from None
-        with client:
+            client = Client(address, timeout=f"{CONNECT_TIMEOUT}s")
+        except Exception as exc:  # noqa: BLE001 - whatever Dask raises, the user gets words, not a traceback
+            raise UsageError(f"--scheduler {address}: the Dask scheduler did not take the connection "
+                             f"({type(exc).__name__}: {str(exc)[:200]})") from None
+        with _quick_close(client):
+            _wait_for_workers(client, address, worker_wait)
             yield client.get_executor(pure=False)
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    local_workers_bound(workers)
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    with _quick_close(cluster, kill=True), _quick_close(Client(cluster)) as client:
+        # Ctrl-C goes to the whole process group: the workers ignore it (the parent stops them),
+        # so none prints a traceback.
+        client.run(_quiet_worker)
         yield client.get_executor(pure=False)
+
+
+def _quiet_logs() -> None:
+    """Only critical log lines from Dask and tornado (Dask's configuration sets some of their loggers
+    apart: 'tornado.application' logs every future a stopped run cancels)."""
+    import logging
+
+    names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in ("distributed", "tornado")]
+    for name in ["distributed", "tornado", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _quiet_worker() -> None:
+    """Run on each local worker, in its main thread (its event loop's): Ctrl-C is ignored and only
+    critical log lines are printed (a killed cluster's workers would warn of lost connections)."""
+    _quiet_logs()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _quick_close(thing, kill: bool = False) -> Iterator:
+    """Close a Dask client or local cluster; after an interrupt or error, at once: a local
+    cluster's worker processes are killed rather than asked, which took 30 s with 32 workers."""
+    try:
+        yield thing
+    except BaseException:
+        if kill:
+            for pid in _worker_pids(thing):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            thing.close(timeout=CLOSE_TIMEOUT)
+        raise
+    thing.close()
+
+
+def _worker_pids(cluster) -> list[int]:
+    pids = []
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(getattr(nanny, "process", None), "pid", None)
+        if isinstance(pid, int):
+            pids.append(pid)
+    return pids
 
 
 _EVALUATORS: dict[bytes, Callable[[int], dict]] = {}

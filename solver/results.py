@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 
 try:
@@ -64,6 +63,25 @@ def check_results_path(path: Path) -> None:
         raise UsageError(f"--results {path}: {kind}; results go to a regular file")
 
 
+_INPUT_WORDS = {"data": "the dataset's content (--data)", "content": "the game's bundled content files"}
+
+
+def header_diff(theirs: dict, ours: dict) -> list[str]:
+    """What differs between a stored header and this run's, named: ``players``, ``the content of
+    --ground`` (the ``inputs`` digests, one by one)."""
+    out = []
+    for k in sorted(set(theirs) | set(ours), key=str):
+        a, b = theirs.get(k), ours.get(k)
+        if a == b:
+            continue
+        if k == "inputs" and isinstance(a, dict) and isinstance(b, dict):
+            out += [_INPUT_WORDS.get(n, f"the content of --{str(n)[:40].replace('_', '-')}")
+                    for n in sorted(set(a) | set(b), key=str) if a.get(n) != b.get(n)]
+        else:
+            out.append(str(k)[:60])
+    return out
+
+
 def read_results(path: Path, header: dict, validate: Validator | None = None,
                  decided: Callable[[dict], bool] | None = None) -> Resumed:
     """Scan a results file for resuming, line by line; UsageError on corruption or a mismatch."""
@@ -107,7 +125,7 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
                 found_header = record
                 theirs = {k: v for k, v in record.items() if k != "kind"}
                 if theirs != header:
-                    diff = sorted(k for k in set(theirs) | set(header) if theirs.get(k) != header.get(k))
+                    diff = header_diff(theirs, header)
                     if "version" in diff or "mode" in diff:
                         raise UsageError(f"{path}:{number}: results of another record version ({', '.join(diff)}); "
                                          "re-run: pass another --results path (or move this file away) to start anew")
@@ -199,82 +217,3 @@ def _count(results: Path | None) -> int:
         return 0
     with open(results, "rb") as fh:
         return sum(1 for raw in fh if raw.strip() and b'"kind": "header"' not in raw)
-
-
-def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
-    """(seed, line number, raw line) of a results file's records, checked as they stream."""
-    with open(path, "rb") as fh:
-        last = -1
-        for number, raw in enumerate(fh, 1):
-            if not raw.strip() or number == 1:
-                continue
-            if not raw.endswith(b"\n") or len(raw) > MAX_LINE:
-                raise _corrupt(path, number, "an incomplete or overlong line")
-            try:
-                seed = json.loads(raw).get("seed")
-            except (ValueError, AttributeError, RecursionError):
-                raise _corrupt(path, number, "not a JSON object") from None
-            if not isinstance(seed, int) or isinstance(seed, bool) or seed <= last:
-                raise _corrupt(path, number, "seeds must be whole numbers in rising order")
-            last = seed
-            yield seed, number, raw
-
-
-def shard_header(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            first = fh.readline(MAX_LINE + 1)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
-    try:
-        header = json.loads(first)
-    except ValueError:
-        header = None
-    if not isinstance(header, dict) or header.get("kind") != "header":
-        raise _corrupt(path, 1, "no header line")
-    if "shard" not in header:
-        raise UsageError(f"{path}: not a shard's results (no 'shard' in its header); run with --shard K/N")
-    return header
-
-
-def merge_shards(out: Path, shards: list[Path]) -> int:
-    """Join the files of one run's N shards into the file a single run would have written (same
-    header without 'shard', records in seed order, byte for byte). Returns the records written."""
-    import heapq
-
-    from tubedeck.atomic import atomic_open
-
-    if out.exists() or out.is_symlink():
-        raise UsageError(f"{out} exists; merge writes a new file (pass another path)")
-    seen: dict[Path, Path] = {}
-    for p in shards:
-        if p.resolve() in seen:
-            raise UsageError(f"{p}: given twice ({seen[p.resolve()]})")
-        seen[p.resolve()] = p
-    headers = {p: shard_header(p) for p in shards}
-    common = {k: v for k, v in headers[shards[0]].items() if k != "shard"}
-    parts: dict[int, Path] = {}
-    total = None
-    for p, h in headers.items():
-        if {k: v for k, v in h.items() if k != "shard"} != common:
-            raise UsageError(f"{p}: made with other parameters than {shards[0]}; shards of one run only")
-        k, _, n = str(h["shard"]).partition("/")
-        if not (is_whole_text(k) and is_whole_text(n)) or (total is not None and int(n) != total):
-            raise UsageError(f"{p}: shard {h['shard']!r} does not belong with the others")
-        total = int(n)
-        if int(k) in parts:
-            raise UsageError(f"{p}: shard {k}/{n} given twice ({parts[int(k)]})")
-        parts[int(k)] = p
-    missing = sorted(set(range(1, (total or 0) + 1)) - set(parts))
-    if missing:
-        raise UsageError(f"missing shard(s) {', '.join(f'{k}/{total}' for k in missing[:10])}: merge needs all {total}")
-    written, last = 0, None
-    with atomic_open(out, "wb") as dst:
-        dst.write((json.dumps(common, sort_keys=True) + "\n").encode())
-        for seed, _, raw in heapq.merge(*(_lines(p) for p in shards), key=lambda t: t[0]):
-            if seed == last:
-                raise UsageError(f"seed {seed} is in two shards; shards of one run only")
-            last = seed
-            dst.write(raw)
-            written += 1
-    return written

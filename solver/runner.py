@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sized
 
 from tubedeck.errors import UsageError
+from tubedeck.signals import Terminated, exit_code  # noqa: F401 (re-exported: the CLI's signal contract)
 
 from .results import (  # noqa: F401 (re-exported: the results file is part of the runner's promise)
     MAX_LINE,
@@ -79,9 +80,6 @@ class DealCheck(Protocol):
     def label(self) -> str: ...
 
 
-def exit_code(exc: BaseException) -> int:
-    """130 for Ctrl-C, 143 for SIGTERM (:class:`Terminated`), or the code an exception carries."""
-    return getattr(exc, "code", None) or (143 if isinstance(exc, Terminated) else 130)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -93,10 +91,6 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(f"interrupted: {stored} deals stored{where}; resume with the same command")
 
 
-class Terminated(KeyboardInterrupt):
-    """Raised in the main thread by the SIGTERM handler the CLI installs."""
-
-
 def default_results(check: DealCheck, seed: int, shard: tuple[int, int] | None = None) -> Path:
     """``output/checks/<game and parameters>-s<first seed>[-shardKofN].jsonl``."""
     part = f"-shard{shard[0]}of{shard[1]}" if shard else ""
@@ -105,12 +99,18 @@ def default_results(check: DealCheck, seed: int, shard: tuple[int, int] | None =
 
 def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, workers: int = 1,
               progress: bool = True, retry_unknown: bool = False, runner=None,
-              shard: tuple[int, int] | None = None) -> Summary:
+              shard: tuple[int, int] | None = None, inputs: dict | None = None) -> Summary:
     """Run ``check`` over ``seeds`` (resuming ``results``) and fold every record into its summary.
     ``runner``: a :class:`solver.distributed.Runner` (None: local processes); ``shard`` (k, n)
     is recorded in the header of a shard's file (``tubedeck merge`` joins the shards)."""
     summary = check.summary()
-    header = check.header() | ({"shard": f"{shard[0]}/{shard[1]}"} if shard else {})
+    from .merge import shard_facts
+
+    # A shard's header says which shard and which seeds the whole run had, so merge names what is missing.
+    # ``inputs``: what the input files hold (digests) and their resolved paths, so a resume with
+    # other inputs is refused naming them (see tubedeck.cli.run.input_facts).
+    header = check.header() | (inputs or {}) | (shard_facts(shard, seeds) if shard and isinstance(seeds, range)
+                               else {"shard": f"{shard[0]}/{shard[1]}"} if shard else {})
     try:
         for record in run_deals(check, seeds, header, results, workers, progress, check.label,
                                 validate=check.validate, decided=check.decided if retry_unknown else None,
@@ -167,7 +167,14 @@ def run_deals(
         raise UsageError(f"--workers must be 1-{MAX_WORKERS}, got {workers}")
     assert "kind" not in header, "'kind' marks the header line itself; name the key otherwise"
     out = None
+    cluster = contextlib.ExitStack()
     try:
+        if runner is not None and runner.kind == "dask":  # the cluster answers before the file is touched
+            from .distributed import dask_executor
+
+            if results is not None:
+                check_results_path(results)
+            runner = cluster.enter_context(dask_executor(workers, runner.scheduler, runner.worker_wait))
         if results is not None:
             out = _open_locked(results)
         resumed = read_results(results, header, validate, decided) if results else Resumed({}, None)
@@ -182,12 +189,15 @@ def run_deals(
         total = len(seeds) if isinstance(seeds, Sized) else None
         yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner)
     except Interrupted:
+        cluster.__exit__(*sys.exc_info())  # told of the interrupt, a cluster closes at once
         raise
     except KeyboardInterrupt as exc:
+        cluster.__exit__(*sys.exc_info())
         raise Interrupted(_count(results), results, exit_code(exc)) from None
     finally:
         if out is not None:
             out.close()
+        cluster.close()
 
 
 def _pool(workers: int, factory: Callable[[], Evaluator]):
@@ -232,17 +242,16 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
     bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    disable=not (progress and tty), transient=True)
     pool = None
-    stack = contextlib.ExitStack()
     try:
         pending = None
         if total is not None:
             members = seeds if isinstance(seeds, range) else set(seeds)
             pending = total - sum(1 for s in resumed.done if s in members)
         ticker = Ticker(label, pending) if progress and not tty else None
-        if runner is not None and runner.kind == "dask":
-            from .distributed import dask_executor, ordered
+        if runner is not None:  # an executor on the Dask cluster run_deals connected
+            from .distributed import ordered
 
-            executor = stack.enter_context(dask_executor(workers, runner.scheduler))
+            executor = runner
             # Larger chunks than the local pool's: a cluster task costs about a millisecond to schedule.
             chunk = max(1, min(1000, (pending or 100 * BATCH) // (workers * 8) or 1))
             computed = ordered(executor, factory, _batches(todo, chunk), window=4 * workers)
@@ -276,7 +285,6 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
         if pool is not None:
             pool.terminate()
             pool.join()
-        stack.close()
 
 
 class Ticker:

@@ -9,7 +9,9 @@ Layers, lowest first (an arrow is "may import"):
 * a game's faces (``generator.<id>``) -> the engine, core, the same game's semantics;
 * the solver toolkit (``solver.cpsat``, ``solver.runner``) -> core;
 * a game's models (``solver.<id>``) -> the toolkit, core, the registry, the same game's semantics;
-* the command line (``tubedeck.cli``) -> anything; nothing imports it.
+* the command line (``tubedeck.cli``) -> anything; nothing imports it but the launcher;
+* the launcher (``tubedeck.__main__``, the console script: signal handlers, then the command line)
+  -> core and the command line; nothing imports it.
 
 Every ``import`` counts, including those inside functions (a lazy import is still a dependency).
 """
@@ -58,6 +60,8 @@ def imports(module: str, source: str, is_package: bool) -> set[str]:
 def layer(module: str) -> tuple[str, str | None]:
     parts = module.split(".")
     if parts[0] == "tubedeck":
+        if parts[1:] == ["__main__"]:
+            return "launcher", None
         if len(parts) > 1 and parts[1] == "cli":
             return "cli", None
         if len(parts) > 2 and parts[1] == "games":
@@ -81,6 +85,7 @@ ALLOWED = {
     "toolkit": {"core", "toolkit"},
     "models": {"core", "toolkit", "registry", "models", "game"},
     "cli": {"core", "registry", "game", "engine", "faces", "toolkit", "models", "cli"},
+    "launcher": {"core", "cli"},
 }
 
 

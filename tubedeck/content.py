@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
 
-from .errors import DataError, Problem
+from .errors import DataError, Problem, Unreadable
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -88,21 +88,28 @@ def regular_file(path: Path, problems: list[Problem], what: str = "file") -> boo
     try:
         st = path.stat()
     except FileNotFoundError:
-        problems.append(Problem(name, None, None, f"{what} not found in {path.parent}"))
+        problems.append(Unreadable(name, None, None, f"{what} not found in {path.parent}"))
         return False
     except OSError as exc:
-        problems.append(Problem(name, None, None, f"cannot read: {exc.strerror or exc}"))
+        problems.append(Unreadable(name, None, None, f"cannot read: {exc.strerror or exc}"))
         return False
     if stat.S_ISDIR(st.st_mode):
-        problems.append(Problem(name, None, None, f"is a directory, not a {what}"))
+        problems.append(Unreadable(name, None, None, f"is a directory, not a {what}"))
         return False
     if not stat.S_ISREG(st.st_mode):
-        problems.append(Problem(name, None, None, f"is not a regular {what} (a device, FIFO or socket)"))
+        problems.append(Unreadable(name, None, None, f"is not a regular {what} (a device, FIFO or socket)"))
         return False
     if st.st_size > MAX_FILE:
-        problems.append(Problem(name, None, None, f"is {st.st_size} bytes; more than {MAX_FILE} is not a dataset"))
+        problems.append(Unreadable(name, None, None, f"is {st.st_size} bytes; more than {MAX_FILE} is not a dataset"))
         return False
     return True
+
+
+def unreadable(problems: list[Problem]) -> bool:
+    """Whether a file among ``problems`` could not be read at all (see
+    :class:`~tubedeck.errors.Unreadable`): a loader then stops before the checks that depend on it,
+    so the one real problem is not buried under hundreds it causes."""
+    return any(isinstance(p, Unreadable) for p in problems)
 
 
 def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], allow_empty: bool = False) -> list[Row]:
@@ -115,16 +122,15 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        problems.append(Problem(name, None, None, f"cannot read: {exc.strerror or exc}"))
+        problems.append(Unreadable(name, None, None, f"cannot read: {exc.strerror or exc}"))
         return []
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        problems.append(Problem(name, line, None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}"))
+        problems.append(Unreadable(name, *_not_utf8(raw, exc)))
         return []
     if not text.strip():
-        problems.append(Problem(name, None, None, "file is empty (a header row is required)"))
+        problems.append(Unreadable(name, None, None, "file is empty (a header row is required)"))
         return []
     reader = csv.reader(io.StringIO(text, newline=""))
     start = 1
@@ -132,7 +138,7 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
         header = [h.strip() for h in next(reader)]
         missing = [c for c in required if c not in header]
         for col in missing:
-            problems.append(Problem(name, 1, col, "missing column"))
+            problems.append(Unreadable(name, 1, col, "missing column"))
         if missing:
             return []
         rows: list[Row] = []
@@ -163,27 +169,127 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
     return rows
 
 
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError) -> tuple[int, None, str]:
+    """Line, column and message for bytes that are not UTF-8."""
+    return raw[: exc.start].count(b"\n") + 1, None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}"
+
+
 # -- TOML ---------------------------------------------------------------------------------------
 def read_toml(path: Path) -> dict:
     """Parse a TOML file; DataError naming the file (and TOML's own line and column) otherwise."""
     where = str(path)
     problems: list[Problem] = []
     if not regular_file(path, problems):
-        raise DataError([Problem(where, None, None, problems[0].message)])
+        raise DataError([Unreadable(where, None, None, problems[0].message)])
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
-        raise DataError([Problem(where, None, None, "file not found")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError([Problem(where, None, None, f"cannot read the file: {exc}")]) from None
+        raise DataError([Unreadable(where, None, None, "file not found")]) from None
+    except OSError as exc:
+        raise DataError([Unreadable(where, None, None, f"cannot read the file: {exc.strerror or exc}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError([Unreadable(where, *_not_utf8(raw, exc))]) from None
+    if not text.strip():
+        raise DataError([Unreadable(where, None, None, "file is empty")])
     control = _CONTROL.search(text.replace("\t", " "))
     if control:
         line = text[: control.start()].count("\n") + 1
         raise DataError([Problem(where, line, None, "contains a control character (NUL or the like)")])
+    deep = too_deep(text)
+    if deep:
+        raise DataError([Problem(where, deep, None, f"nested over {MAX_DEPTH} deep (arrays or tables within each other)")])
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError([Problem(where, None, None, f"not valid TOML: {exc}")]) from None
+    except (RecursionError, ValueError) as exc:  # nesting the scan missed; a number Python will not convert
+        raise DataError([Problem(where, long_number(text), None, f"not a file tubedeck reads: {_short(exc)}")]) from None
+
+
+# -- nesting and numbers a reader would choke on ---------------------------------------------------
+MAX_DEPTH = 100  # arrays, objects or inline tables within each other: ours nest a few deep
+MAX_DIGITS = 4000  # below Python's own 4300-digit limit on int(str)
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> int | None:
+    """The line where ``[``/``{`` nest over ``limit`` deep outside quoted strings (JSON or TOML;
+    a TOML comment is skipped), or None. Parsers recurse per level: thousands deep is a
+    RecursionError, not a message, so this scan comes first."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth, line, quote, i, n = 0, 1, "", 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        elif quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return None
+
+
+def long_number(text: str) -> int | None:
+    """The line of the first run of over :data:`MAX_DIGITS` digits in ``text``, or None."""
+    m = _LONG_NUMBER.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def _short(exc: BaseException) -> str:
+    return "nested too deep" if isinstance(exc, RecursionError) else str(exc)[:200]
+
+
+def read_json(path: Path, what: str, limit: int = MAX_FILE) -> Any:
+    """Parse a JSON file given on the command line (``what``: its option, "--state"): a regular
+    file of at most ``limit`` bytes, UTF-8, nested at most :data:`MAX_DEPTH` deep, no number of
+    over :data:`MAX_DIGITS` digits. UsageError naming the file and line otherwise."""
+    from .errors import UsageError
+
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise UsageError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file (a device, FIFO or socket)"
+        raise UsageError(f"{what} {path}: {kind}")
+    if st.st_size > limit:
+        raise UsageError(f"{what} {path}: {st.st_size} bytes; over {limit} is not one of ours")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{what} {path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    deep = too_deep(text)
+    if deep:
+        raise UsageError(f"{path}:{deep}: nested over {MAX_DEPTH} deep (arrays or objects within each other)")
+    digits = long_number(text)
+    if digits:
+        raise UsageError(f"{path}:{digits}: a number of over {MAX_DIGITS} digits")
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}:{exc.lineno}: not JSON ({exc.msg}, column {exc.colno})") from None
+    except (RecursionError, ValueError) as exc:
+        raise UsageError(f"{path}: not JSON tubedeck reads ({_short(exc)})") from None
 
 
 T = TypeVar("T", bound="DataclassInstance")  # read_values fills a dataclass
@@ -228,3 +334,40 @@ def read_values(raw: dict, schema: type[T], where: str, table: str, problems: li
         problems.append(Problem(where, None, f"{table}.{extra}", "unknown key"))
         bad = True
     return None if bad else schema(**out)
+
+
+# -- inputs by content ---------------------------------------------------------------------------
+MAX_INPUT_FILES = 10_000  # files in one input folder: a dataset or map folder holds a few dozen
+
+
+def digest(*roots: Path, recurse: tuple[Path, ...] = ()) -> str:
+    """What a results header records of input files: 16 hex digits of a SHA-256 over each regular
+    file's name (relative to its root) and bytes, streamed. ``roots`` are files or folders read
+    one level deep (a dataset's CSVs); ``recurse`` folders are read whole (a game's content).
+    Devices, FIFOs and sockets are left out (reading one would never end); a missing root counts
+    as empty. Same content, same digest, wherever the files lie."""
+    import hashlib
+
+    h = hashlib.sha256()
+    seen = 0
+    for top, deep in [(r, False) for r in roots] + [(r, True) for r in recurse]:
+        top = Path(top)
+        files = [top] if top.is_file() else sorted(top.rglob("*") if deep else top.glob("*")) if top.is_dir() else []
+        for f in files:
+            try:
+                if not stat.S_ISREG(f.stat().st_mode):
+                    continue
+                seen += 1
+                if seen > MAX_INPUT_FILES:
+                    from .errors import UsageError
+
+                    raise UsageError(f"{top}: over {MAX_INPUT_FILES} files; not an input folder of ours")
+                name = f.name if f == top else f.relative_to(top).as_posix()
+                h.update(name.encode("utf-8", "surrogateescape") + b"\0")
+                with open(f, "rb") as fh:
+                    for block in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(block)
+                h.update(b"\0")
+            except OSError:
+                continue  # unreadable: the reader that needs it names it
+    return h.hexdigest()[:16]

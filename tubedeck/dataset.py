@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .content import Row, read_csv
+from .content import Row, read_csv, unreadable
 from .errors import DataError, Problem
 from .names import fold
 
@@ -199,6 +199,8 @@ def read_dataset(directory: Path | str) -> RawDataset:
     route_rows = read_csv(directory / "routes.csv", ROUTE_COLUMNS, problems)
     stations = check_stations(station_rows, problems)
     lines = check_lines(line_rows, problems)
+    if unreadable(problems):  # routes name stations and lines: a file not read would bury itself
+        raise DataError(problems)
     branches = check_routes(route_rows, stations, lines, problems) if station_rows and line_rows else {}
     if problems:
         raise DataError(problems)

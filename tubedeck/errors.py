@@ -30,6 +30,11 @@ class Problem:
         return {"file": self.file, "line": self.line, "column": self.column, "message": self.message}
 
 
+class Unreadable(Problem):
+    """A file that cannot be read at all (missing, a directory or FIFO, not UTF-8, empty, without
+    its header): listed first, and nothing that depends on the file is checked."""
+
+
 class TubedeckError(Exception):
     """Base of every error caused by input (data, options, names): exit code 2, no traceback."""
 
@@ -42,7 +47,8 @@ class DataError(TubedeckError):
     """A dataset (or game content file) with one or more problems."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems), key=lambda p: (p.file, p.line or 0, p.column or "", p.message))
+        self.problems = sorted(set(problems), key=lambda p: (not isinstance(p, Unreadable), p.file, p.line or 0,
+                                                             p.column or "", p.message))
         super().__init__(self._summary())
 
     def _summary(self) -> str:

@@ -17,7 +17,6 @@ field (exit 2). Card totals are not checked, so a hand-made position may hold fe
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tubedeck.content import MAX_FILE
@@ -119,13 +118,10 @@ def from_json(raw, edition: Edition) -> State:
 
 
 def read_state(path: Path | str, edition: Edition) -> State:
-    path = Path(path)
+    from tubedeck.content import read_json
+
+    raw = read_json(Path(path), "--state", MAX_FILE)
     try:
-        if not path.is_file():
-            raise UsageError(f"--state: {path} is not a file")
-        if path.stat().st_size > MAX_FILE:
-            raise UsageError(f"--state: {path} is too large to be a position")
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"--state: cannot read {path}: {exc}") from None
-    return from_json(raw, edition)
+        return from_json(raw, edition)
+    except UsageError as exc:  # a field's problem: say which file holds it
+        raise UsageError(f"{path}: {str(exc).removeprefix('--state: ')}") from None

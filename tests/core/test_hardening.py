@@ -184,7 +184,7 @@ def test_a_huge_csv_field_is_a_located_problem(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("edit, words", [
-    (lambda t: b"\xff\xfe" + t, "cannot read"),
+    (lambda t: b"\xff\xfe" + t, ":1: not UTF-8: byte 0xff"),
     (lambda t: t.replace(b'map_note = "', b'map_note = "{nope} ', 1), "unknown placeholder {nope}"),
     (lambda t: t.replace(b'map_note = "', b'map_note = "{ ', 1), "malformed placeholder"),
     (lambda t: t.replace(b"slots = 10", b"slots = 10.7", 1), "whole number"),

@@ -10,12 +10,11 @@ use them, so ``tubedeck --help`` and ``--version`` start fast.
 from __future__ import annotations
 
 import json
-import signal
 import sys
 
 import typer
 
-from tubedeck import __version__
+from tubedeck import __version__, signals
 from tubedeck.errors import DataError, Stopped, TubedeckError
 
 from . import build, data, listing, options, results, run
@@ -59,34 +58,32 @@ results.register(app)
 
 
 
-def _on_sigterm(signum, frame) -> None:
-    from solver.runner import Terminated
-
-    options.SIGNALLED.append(143)
-    raise Terminated()
-
-
-def _on_sigint(signum, frame) -> None:
-    options.SIGNALLED.append(130)
-    raise KeyboardInterrupt()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app; input errors -> message + exit 2 (click's own usage errors too);
     Ctrl-C -> 130 and SIGTERM -> 143, each after a one-line account of what was kept."""
     if not _main_thread():
         return _run(argv)
-    previous = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
-    if previous[0] in (signal.SIG_DFL, None):
-        signal.signal(signal.SIGTERM, _on_sigterm)
-    if previous[1] is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _on_sigint)
-    options.SIGNALLED.clear()
+    # The console script (tubedeck.__main__) installed the handlers before importing this module,
+    # and what they recorded counts; called in-process (tests, scripts), main installs them itself.
+    previous = signals.install()
+    if signals.on_signal not in previous:
+        signals.SIGNALLED.clear()
     try:
         return _run(argv)
     finally:
-        for sig, handler in zip((signal.SIGTERM, signal.SIGINT), previous):
-            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+        signals.restore(previous)
+
+
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt (or Terminated) an exception was raised from, if any."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _main_thread() -> bool:
@@ -96,6 +93,7 @@ def _main_thread() -> bool:
 
 
 def _run(argv: list[str] | None) -> int:
+    options.ARGV[:] = sys.argv[1:] if argv is None else list(argv)
     try:
         app(args=argv, prog_name="tubedeck")  # standalone: exits via SystemExit with click's code
     except TubedeckError as exc:
@@ -110,11 +108,15 @@ def _run(argv: list[str] | None) -> int:
     except Stopped as exc:
         typer.secho(str(exc), fg="yellow", err=True)
         return exc.code
+    except SystemExit as exc:  # typer turns a KeyboardInterrupt outside a command into a silent exit 130
+        stop = _interrupt_behind(exc)
+        if stop is None:
+            raise
+        typer.secho(str(stop) or "interrupted", fg="yellow", err=True)
+        return signals.exit_code(stop)
     except KeyboardInterrupt as exc:
-        from solver.runner import exit_code
-
         typer.secho(str(exc) or "interrupted", fg="yellow", err=True)
-        return exit_code(exc)
+        return signals.exit_code(exc)
     except ImportError as exc:
         if not options.interrupted_import(exc):
             raise

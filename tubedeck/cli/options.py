@@ -11,6 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from tubedeck import signals
 from tubedeck.errors import Stopped, UsageError
 from tubedeck.game import Option
 
@@ -47,7 +48,22 @@ def check_choices(options: tuple[Option, ...], values: dict) -> None:
             raise UsageError(f"{o.flag}: unknown value {value!r} (known: {', '.join(o.choices)})")
 
 
-SIGNALLED: list[int] = []  # exit codes of the signals received (130 Ctrl-C, 143 SIGTERM), set by main()
+SIGNALLED = signals.SIGNALLED  # exit codes of the signals received (130 Ctrl-C, 143 SIGTERM)
+ARGV: list[str] = []  # the arguments of the command being run, set by main(): for :func:`typed`
+
+
+def typed(*names: str) -> str:
+    """Which of an option's names the user typed (the last one given; ``--games=3`` counts), so a
+    message speaks of ``--games`` to who typed it, ``--deals`` to who typed that; the first name
+    when none was typed (a default)."""
+    for arg in reversed(ARGV):
+        if arg == "--":
+            continue
+        for name in names:
+            if arg == name or (name.startswith("--") and arg.startswith(name + "=")) or \
+                    (not name.startswith("--") and arg.startswith(name) and len(arg) > len(name)):
+                return name
+    return names[0]
 
 
 def interrupted_import(exc: BaseException) -> bool:

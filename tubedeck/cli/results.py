@@ -13,14 +13,14 @@ from .options import JsonOpt, command, parameter, print_json, print_lines
 
 
 def _merge(values: dict) -> None:
-    from solver.results import merge_shards
+    from solver.merge import merge_shards
+    from tubedeck.games import record_schema
 
-    out, shards = values["out"], values["shards"]
-    written = merge_shards(out, list(shards))
+    merged = merge_shards(values["out"], list(values["shards"]), record_schema, values["allow_partial"])
     if values["as_json"]:
-        print_json({"results": str(out), "records": written, "shards": len(shards)})
+        print_json(merged.as_dict())
     else:
-        print_lines([f"merged {len(shards)} shards: {written} records into {out}"])
+        print_lines(merged.describe())
 
 
 def _report(values: dict) -> None:
@@ -40,6 +40,9 @@ def register(app: typer.Typer) -> None:
                                                         dir_okay=False)], inspect.Parameter.empty),
         parameter("shards", Annotated[list[Path], typer.Argument(help="Every shard's results file (1/N .. N/N).",
                                                                  exists=True, dir_okay=False)], inspect.Parameter.empty),
+        parameter("allow_partial", Annotated[bool, typer.Option(
+            "--allow-partial", help="Write what the shards hold when seeds are missing (and say which); "
+                                    "resuming the check on the merged file computes them.")], False),
         parameter("as_json", JsonOpt, False),
     ]
     app.command("merge")(command("merge", "Join the results files of a run's shards (--shard K/N) into the "

@@ -22,7 +22,18 @@ from tubedeck.errors import UsageError
 from tubedeck.game import CHECK_OPTIONS, SIMULATE_OPTIONS, Command, Game, edition, resolve
 from tubedeck.games import registry
 
-from .options import DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json, print_lines
+from .options import (
+    DataOpt,
+    JsonOpt,
+    check_choices,
+    command,
+    console,
+    declared,
+    parameter,
+    print_json,
+    print_lines,
+    typed,
+)
 
 
 def shared_options(cmd: Command, simulation: bool = False) -> tuple[str, ...]:
@@ -120,6 +131,34 @@ def _split(game: Game, cmd: Command, values: dict) -> tuple[dict, dict]:
     return own, extra
 
 
+def input_facts(game: Game, check, data: Path | None, options: dict) -> dict:
+    """What a results header adds of the run's input files, by content: ``inputs`` holds a digest
+    of the dataset (``--data``, or the bundled one), of the game's bundled content folder, and of
+    every file or folder an option names (``--recipe``, ``--ground``, ``--map DIR``); a header
+    field that holds such a path as typed holds it resolved. So a resume after an edited recipe,
+    another ground file or map folder is refused naming it, and ``./m`` is the same folder as
+    ``m``. Every other option that changes a record is in the game's own header."""
+    from tubedeck.content import data_root, digest
+
+    names = {"data": digest(data if data is not None else data_root()),
+             "content": digest(recurse=(data_root() / game.id,))}
+    header = check.header()
+    resolved: dict = {}
+    if data is not None and isinstance(header.get("data"), str):
+        resolved["data"] = str(Path(data).resolve())
+    for o in _edition_options(game):
+        value = options.get(o.name)
+        if value is None or o.type not in ("path", "str") or (o.type == "str" and value in o.choices):
+            continue
+        where = Path(str(value))
+        if o.type == "str" and not where.exists():
+            continue  # a name or a seed, not a path
+        names[o.name] = digest(where)
+        if header.get(o.name) == str(value) or header.get(o.name) == where.name:
+            resolved[o.name] = str(where.resolve())
+    return {"inputs": names, **resolved}
+
+
 def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     from solver.runner import default_results, run_check
 
@@ -129,12 +168,13 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     if values.get("time_limit", 0) is None:
         values["time_limit"] = TIME_LIMIT
     if not 1 <= deals <= MAX_DEALS:
-        raise UsageError(f"{cmd.count_flag} must be 1-{MAX_DEALS}, got {deals}")
+        raise UsageError(f"{typed(cmd.count_flag, *cmd.count_aliases, '-n')} must be 1-{MAX_DEALS}, got {deals}")
     lo, hi = game.players or (1, 10**6)
     if "players" in values and not lo <= values["players"] <= hi:
-        raise UsageError(f"--players must be {lo}-{hi} for {game.title}, got {values['players']}")
+        raise UsageError(f"{typed('--players', '-p')} must be {lo}-{hi} for {game.title}, got {values['players']}")
     if not 0 <= seed <= MAX_SEED - deals:
-        raise UsageError(f"--seed must be 0-{MAX_SEED - deals} for {deals} deals, got {seed}")
+        raise UsageError(f"{typed('--seed', '-s')} must be 0-{MAX_SEED - deals} for {deals} "
+                         f"{typed(cmd.count_flag, *cmd.count_aliases)[2:]}, got {seed}")
     ed = edition(game, data, **own)
     plain = {k: str(v) if isinstance(v, Path) else v for k, v in own.items()}
     taken = {k: values[k] for k in ("players", "time_limit") if k in values}  # what the command reads
@@ -148,7 +188,8 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     # Before anything runs: where the results go (a relative default lands in the working directory).
     console(stderr=True).print(f"results: {Path(path).absolute()}", highlight=False, soft_wrap=True)
     summary = run_check(check, seeds, path, values["workers"], values["progress"] and not as_json,
-                        values.get("retry_unknown", False), runner if runner.kind != "local" else None, shard)
+                        values.get("retry_unknown", False), runner if runner.kind != "local" else None, shard,
+                        input_facts(game, check, data, own))
     if as_json:
         print_json(summary.as_dict() | {"seed": seed, "results": str(path)})
     else:

@@ -21,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
-from tubedeck.content import is_whole_text, read_csv, read_toml
+from tubedeck.content import is_whole_text, read_csv, read_toml, unreadable
 from tubedeck.errors import DataError, Problem
 
 from .rules import QUESTION_MARK, Rules
@@ -179,15 +180,24 @@ def load_board(folder: Path, rules: Rules, prefix: str = "") -> Board:
     """Read and validate one map folder (DataError listing every problem)."""
     problems: list[Problem] = []
     raw = read_toml(folder / f"{prefix}map.toml").get("map", {})
-    title, rows, cols = raw.get("title"), raw.get("rows"), raw.get("cols")
     where = str(folder / f"{prefix}map.toml")
+    if not isinstance(raw, dict):  # map = 3: a value where the [map] table belongs
+        text = (folder / f"{prefix}map.toml").read_text(encoding="utf-8")
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if t.strip().startswith("map")), None)
+        raise DataError([Problem(where, line, "map", "must be the [map] table (title, rows, cols)")])
+    table: Any = raw  # the values are checked below
+    title, rows, cols = table.get("title"), table.get("rows"), table.get("cols")
     if not isinstance(title, str) or not title:
         problems.append(Problem(where, None, "map.title", "missing or not a string"))
     if not all(isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 40 for v in (rows, cols)):
         raise DataError(problems + [Problem(where, None, "map.rows", "rows and cols must be whole numbers 2-40")])
     before = len(problems)
     districts, listed = _districts(folder / f"{prefix}districts.csv", rows, cols, problems)
+    if unreadable(problems):  # a file that cannot be read is the one problem: stations depend on it
+        raise DataError(problems)
     stations, named = _stations(folder / f"{prefix}stations.csv", rows, cols, rules, districts, listed, problems)
+    if unreadable(problems):  # (every section names stations)
+        raise DataError(problems)
     clean = len(problems) == before
     sections = _sections(folder / f"{prefix}sections.csv", stations, named, problems)
     if clean:  # the whole map's checks, on a clean read only: a bad row is reported once, by itself
