@@ -10,7 +10,11 @@ best score found so far. A success raises the best score (the play found is scor
 score it, extra completions included) and the same set is asked again with the smaller budget;
 a failure means no play completing ``A`` beats the best. When the next set's points plus every
 pass cannot beat the best, nothing can: the best is proven. (Doing nothing scores the passes:
-the search starts from that.)
+the search starts from that.) The sets are asked in rounds: a set's search that
+runs past its node cap (:data:`FIRST_CAP`, growing :data:`ROUND_GROWTH`-fold a round) waits for
+the next round while the sets below it are asked, so a good score comes early even when one set
+is hard to refute; the bound is the best set still open, and each set's search keeps its memo
+between rounds.
 
 **Why the feasibility search is exact.** It follows the rules of :mod:`tubedeck.games.dice.play`
 (its own code, checked against the exhaustive search in the tests): a turn writes ``n`` in an
@@ -28,12 +32,25 @@ Whatever it cuts cannot hold the only success:
   a number costs is what the rules charge, the sum never exceeds the passes); once the station
   has no unmarked connection of ``A`` or to an empty station its number never matters again
   (any later use there is a skipped use) and is forgotten. The moves take the cheapest numbers;
-* **memo**: a position (turn, stations, connections) that failed with ``p`` passes left and its
-  numbers at given extra costs fails with fewer passes and numbers as dear or dearer (its plays
-  are a subset);
+* **memo**: a position (stations, connections) that failed at turn ``t`` with ``p`` passes left
+  and its numbers at given extra costs fails at ``t`` or any later turn with fewer passes and
+  numbers as dear or dearer (its plays are a subset: a play from a later turn is one from ``t``
+  that passes the turns between);
+* **skipped uses, outside the target**: opening a station outside the target is worth a use only
+  while some neighbour of it is neither filled nor open (else writing in it opens nothing);
 * **end rule**: a use completes only lines through its station, and at most ``lines_to_end - 1``
   lines are complete before the last turn, so ``A``'s open lines outside one station's lines
   plus those complete must stay below ``lines_to_end``;
+* **the final use** (:class:`_Target`): when ``A`` has two or more lines beyond
+  ``lines_to_end - 1``, its last use must complete that many of them at once. The search is then
+  split by that use: its station and sections, and whether the station stays empty until then
+  (its first use) or was filled before (the use completes lines by marking). Each part forbids
+  what the final use rules out before it (any use of a station that stays empty; the final use
+  itself and, when it has one connection of ``A``, the use at that connection's other end), puts
+  the final use in the turns-needed cover (on a roll that allows it, every other turn of the
+  cover before it) and keeps enough of ``A``'s lines through its station open. The parts cover
+  every play, so the split is exact; as it costs more per target, a plain search runs first for
+  :data:`PLAIN_NODES` nodes (it settles most targets) and the split takes over past that;
 * **turns needed** (:mod:`.turns`, admissible): every missing station of ``A`` needs a turn
   there, every missing connection of ``A`` a turn at one of its ends with its sections, every
   missing station not yet opened a turn at a neighbour with the sections between them; each turn
@@ -43,21 +60,31 @@ Whatever it cuts cannot hold the only success:
   stations are not connected to the star, at least the stations outside ``A`` on the way.
   A position needing more turns than are left fails.
 
-A time limit only guards: a search cut short reports FEASIBLE with the points of the best set
-not yet refuted as its bound, never a verdict (:mod:`.solve` then hands the rest to CP-SAT).
+Budgets: a wall-clock ``time_limit`` and a deterministic one in search nodes (``nodes``, counted
+over every feasibility search; :data:`NODES_PER_SECOND` converts). A search cut short by either
+reports FEASIBLE with the points of the best set not yet refuted as its bound, never a verdict
+(:mod:`.solve` then hands the rest to CP-SAT).
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 from itertools import combinations
 
 from tubedeck.games.dice.edition import Edition
+from tubedeck.progress import Progress
 
 from .model import ModelResult, pair_cost
-from .turns import Turns
+from .turns import LEAVES, Turns
 
 MAX_AWARDS = 16
+NODES_PER_SECOND = 20_000  # search nodes a deterministic second (about its speed on one core)
+TICK = 127  # nodes between looks at the budget and the clock (a mask)
+FIRST_CAP = 5_000  # nodes a set's search may take in the first round (most need a few hundred)
+ROUND_GROWTH = 4  # the cap's growth from round to round
+PLAIN_NODES = 300  # a target's plain search, before the search split by its final use takes over
 SCHEDULE_SLACK = 1  # the dice-aware check of the turns needed runs with this many turns or fewer to spare
 # per station: 6 numbers x 5 bits, each the extra passes (NO: too many) below a spare top bit,
 # so one subtraction compares all fields (see _Feasible.dominated)
@@ -69,6 +96,10 @@ ZERO = 0  # 2^16 award sets; a bigger map (another scope) goes to CP-SAT
 
 class _Timeout(Exception):
     pass
+
+
+class _SetCut(Exception):
+    """A set's search ran past its node cap for this round: it waits for the next."""
 
 
 class _Board:
@@ -120,6 +151,23 @@ class _Board:
                     self.free_at[q][s] |= self.free_ok[q][k]
         self.later = [((1 << self.T) - 1) & ~((1 << t) - 1) for t in range(self.T + 1)]
         self.turns = Turns(m.at, m.ends, tuple(c.sections for c in b.connections))
+        # the search's budget: nodes over all its feasibility searches (deterministic) and a
+        # wall-clock deadline; every TICK nodes it looks at both and reports progress
+        self.nodes = 0
+        self.node_cap: float = math.inf
+        self.set_cap: float = math.inf  # the current set's nodes this round (see best_sequence)
+        self.deadline = math.inf
+        self.report: Callable[[int], None] | None = None
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes & TICK:
+            if self.nodes > self.node_cap or time.perf_counter() > self.deadline:
+                raise _Timeout
+            if self.nodes > self.set_cap:
+                raise _SetCut
+            if self.report is not None:
+                self.report(self.nodes)
 
     def play(self, moves: tuple) -> int:
         """The final score of ``moves`` (turn, station, number, sections)."""
@@ -139,14 +187,34 @@ class _Board:
 class _Feasible:
     """Can the rolls complete stations ``RS`` and connections ``RC``? Depth-first, see the module."""
 
-    def __init__(self, g: _Board, RS: int, RC: int, lines: int, deadline: float):
+    def __init__(self, g: _Board, RS: int, RC: int, lines: int, deadline: float,
+                 final: tuple[int, int, bool] | None = None):
         self.g, self.RS, self.RC, self.lines, self.deadline = g, RS | 1 << g.star, RC, lines, deadline
-        self.failed: dict[tuple, list] = {}  # (turn, stations, connections) -> [(numbers, passes)]
+        self.final = final
+        self.forbid: set[tuple[int, int]] = set()
+        self.fs, self.fk, self.f_empty = final if final is not None else (-1, 0, False)
+        if final is not None:
+            fs, fk = self.fs, self.fk
+            self.f_conns = g.kmask_at[fs][fk]
+            self.f_lines = [(i, g.line_cn[i] & self.f_conns) for i in g.lines_at[fs] if lines >> i & 1]
+            self.f_line_bits = lines & g.line_bits[fs]
+            # the uses the final one forbids before it: any other of its station while that stays
+            # empty; else the final use itself, and the use at the other end of its one
+            # connection of the target (marking it would leave the final use nothing to complete)
+            if self.f_empty:
+                self.forbid = {(fs, k) for k in g.secs[fs]}
+            else:
+                self.forbid = {(fs, fk)}
+                ends = [o for bit, o in g.by_k[fs][fk] if bit & RC]
+                if len(ends) == 1:
+                    self.forbid.add((ends[0], fk))
+        self.failed: dict[tuple, list] = {}  # (stations, connections) -> [(turn, numbers, passes)]
         self.top = 0  # the spare top bit of every field of every station
         for i in range(g.S * 6):
             self.top |= 1 << (FIELD * i + FIELD - 1)
         self.needs: dict[tuple[int, int], tuple[int, int]] = {}
         self.nodes = 0
+        self.cap: float = math.inf  # nodes, then _PlainCut (the plain search of a split target)
         self.disconnected = self.extra_stations(self.RS, 0) > 0
 
     def extra_stations(self, U: int, filled: int) -> int:
@@ -187,37 +255,101 @@ class _Feasible:
             return got[0]
         missing = self.RS & ~filled
         unopened = missing & ~opened & ~(1 << self.g.star) if filled else missing & ~(1 << self.g.star)
-        n = self.g.turns.needed(missing, self.RC & ~marked, unopened, left)
+        if self.final is None:
+            n = self.g.turns.needed(missing, self.RC & ~marked, unopened, left)
+        else:
+            n = self.needed_final(missing, self.RC & ~marked, unopened, left, None)
         if self.disconnected and missing and n <= left:
             n = max(n, missing.bit_count() + self.extra_stations(self.RS, filled))
         self.needs[key] = (n, left)
         return n
 
+    def final_demands(self, edges: int, unopened: int, early: bool) -> list:
+        """The demands of :meth:`Turns.demands` without the uses the final one forbids (it meets
+        its own connections) and without the final use as an opener (every other station of the
+        target is filled before it); ``early``: the final station's first use comes before it."""
+        fs, fk = self.fs, self.fk
+        forbid = self.forbid
+        demands = [tuple(p for p in d if p == (fs, fk) or p not in forbid) for d in self.g.turns.demands(edges, 0)]
+        bits = unopened
+        at = self.g.at
+        while bits:
+            low = bits & -bits
+            s = low.bit_length() - 1
+            bits ^= low
+            demands.append(tuple((o, k) for _, k, o in at[s] if (o, k) != (fs, fk) and (o, k) not in forbid))
+        if early:
+            demands.append(tuple((fs, k) for k in self.g.secs[fs] if (fs, k) not in forbid))
+        return demands
+
+    def needed_final(self, missing: int, edges: int, unopened: int, cap: int, when) -> int | bool:
+        """The turns needed with the final use ``(fs, fk)`` one of them (its station's free turn
+        when it stays empty until then); with ``when``: is such a cover schedulable within ``cap``?"""
+        fs, fk, empty = self.fs, self.fk, self.f_empty
+        turns = self.g.turns
+        early = not empty and bool(missing >> fs & 1)  # the station's first use is another
+        if not empty:
+            missing &= ~(1 << fs)
+        demands = self.final_demands(edges, unopened, early)
+        base = missing.bit_count() + (0 if empty else 1)
+        if when is not None:
+            turns.when, turns.missing_all, turns.leaves = when, missing, 0
+            ok = turns._cover(demands, missing, {fs: 1 << fk}, cap - base)
+            turns.when = None
+            return ok or turns.leaves > LEAVES
+        turns.when = None
+        for extra in range(cap - base + 1):
+            if turns._cover(demands, missing, {fs: 1 << fk}, extra):
+                return base + extra
+        return cap + 1
+
     def run(self, passes: int) -> tuple | None:
         return self.go(0, 0, 0, 0, 0, 0, passes)
+
+    def allows(self, filled: int, vecs: int, passes: int, s: int, k: int) -> int:
+        """The turns whose roll allows a use of ``s`` with ``k`` sections (``k`` 0: any) within
+        ``passes`` (a filled station: with one of its numbers still open)."""
+        g = self.g
+        if not filled >> s & 1:
+            return g.free_ok[passes][k] if k else g.free_at[passes][s]
+        vec = vecs >> WIDTH * s & MASK
+        ok = g.num_ok
+        out = 0
+        for n in range(1, 7):
+            v = vec >> FIELD * (n - 1) & 15
+            if v <= passes:
+                out |= ok[passes - v][n][k]
+        return out
 
     def schedulable(self, t, filled, marked, opened, vecs, passes, left) -> bool:
         """The turns needed, with the dice: each pair of the cover needs its own turn whose roll
         allows it within the passes left (a filled station: with one of its numbers still open)."""
         g = self.g
         later = g.later[t]
-        free = g.free_ok[passes]
-        ok = g.num_ok
 
         def when(s: int, k: int) -> int:
-            if not filled >> s & 1:
-                return (free[k] if k else g.free_at[passes][s]) & later
-            vec = vecs >> WIDTH * s & MASK
-            out = 0
-            for n in range(1, 7):
-                v = vec >> FIELD * (n - 1) & 15
-                if v <= passes:
-                    out |= ok[passes - v][n][k]
-            return out & later
+            return self.allows(filled, vecs, passes, s, k) & later
 
         missing = self.RS & ~filled
         unopened = missing & ~opened & ~(1 << g.star) if filled else missing & ~(1 << g.star)
         return g.turns.schedulable(missing, self.RC & ~marked, unopened, left, when)
+
+    def schedulable_final(self, t, filled, marked, opened, vecs, passes, final_ok) -> bool:
+        """:meth:`schedulable` with the final use on one of the turns ``final_ok`` and every
+        other turn of the cover before the last of them."""
+        g = self.g
+        fs, fk = self.fs, self.fk
+        last = final_ok.bit_length() - 1
+        before = g.later[t] & ((1 << last) - 1)
+
+        def when(s: int, k: int) -> int:
+            if s == fs and k == fk:
+                return final_ok
+            return self.allows(filled, vecs, passes, s, k) & before
+
+        missing = self.RS & ~filled
+        unopened = missing & ~opened & ~(1 << g.star) if filled else missing & ~(1 << g.star)
+        return bool(self.needed_final(missing, self.RC & ~marked, unopened, last - t + 1, when))
 
     def last_use(self, todo: int, filled: int, marked: int, vecs: int, passes: int, turns: int, last: int) -> bool:
         """The end rule: completing the target ends the game, and at most ``lines_to_end - 1``
@@ -242,12 +374,62 @@ class _Feasible:
                             return True
         return False
 
-    def relevant(self, s: int, filled: int, marked: int) -> bool:
-        """Does station ``s`` have an unmarked connection of the target or to an empty station?"""
-        for c, _, o in self.g.at[s]:
-            if not marked >> c & 1 and (self.RC >> c & 1 or not filled >> o & 1):
+    def final_possible(self, t, filled, marked, opened, vecs, complete, passes, need) -> bool:
+        """With the final use fixed: enough of the target's lines still open for it to complete,
+        a turn left that allows it, and the other turns needed before that turn."""
+        g = self.g
+        fs, fk, empty = self.fs, self.fk, self.f_empty
+        open_lines = self.lines & ~complete
+        if empty:
+            if filled >> fs & 1:
+                return False
+            can = (open_lines & self.f_line_bits).bit_count()
+        else:
+            can = sum(1 for i, cm in self.f_lines if open_lines >> i & 1 and cm & ~marked)
+        if self.lines.bit_count() - can + (complete & ~self.lines).bit_count() > g.target - 1:
+            return False
+        final_ok = self.allows(filled, vecs, passes, fs, fk) & g.later[t]
+        if not final_ok:
+            return False
+        room = final_ok.bit_length() - t  # turns t .. the last allowing the final use
+        if need > room:
+            return False
+        if need >= room - SCHEDULE_SLACK:
+            return self.schedulable_final(t, filled, marked, opened, vecs, passes, final_ok)
+        return True
+
+    def worthy(self, x: int, taken: int) -> bool:
+        """Is opening empty station ``x`` worth a use? It is not when it is open already, or
+        outside the target with every neighbour filled or open (writing it could open nothing:
+        such uses are skipped uses, see the module). ``taken``: the stations filled or open."""
+        return not taken >> x & 1 and bool(self.RS >> x & 1 or self.g.nbr[x] & ~taken)
+
+    def opens(self, new: int, s: int, k: int, taken: int) -> bool:
+        """Does marking ``new`` (the use of ``s`` with ``k`` sections) open a station worth it?"""
+        for bit, o in self.g.by_k[s][k]:
+            if new & bit and self.worthy(o, taken):
                 return True
         return False
+
+    def relevant(self, s: int, marked: int, taken: int) -> bool:
+        """Can station ``s`` still have a use that is not skipped: an unmarked connection of the
+        target, or one to a station worth opening?"""
+        RC = self.RC
+        for c, _, o in self.g.at[s]:
+            if not marked >> c & 1 and (RC >> c & 1 or self.worthy(o, taken)):
+                return True
+        return False
+
+    def forget(self, vecs: int, filled: int, marked: int, taken: int) -> int:
+        """``vecs`` with the numbers of stations that can have no more uses forgotten (all 0)."""
+        bits = filled
+        while bits:
+            low = bits & -bits
+            s = low.bit_length() - 1
+            bits ^= low
+            if vecs >> WIDTH * s & MASK and not self.relevant(s, marked, taken):
+                vecs &= ~(MASK << WIDTH * s)
+        return vecs
 
     def go(self, t, filled, marked, opened, vecs, complete, passes):
         """The uses ``((turn, station, sections), ...)`` completing the target, or None. ``vecs``
@@ -255,27 +437,35 @@ class _Feasible:
         cheapest (``NO``: over the passes left; all 0: the number no longer matters)."""
         g = self.g
         self.nodes += 1
-        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
-            raise _Timeout
+        if self.nodes > self.cap:
+            raise _PlainCut
+        g.tick()
         RS, RC = self.RS, self.RC
         left = g.T - t
         need = self.need(filled, marked, opened, left)
         if need > left:
             return None
-        key = (t, filled, marked)
-        if self.dominated(key, vecs, passes):
+        key = (filled, marked)
+        if self.dominated(key, t, vecs, passes):
             return None
-        if need >= left - SCHEDULE_SLACK and not self.schedulable(t, filled, marked, opened, vecs, passes, left):
-            self.fail(key, vecs, passes)
-            return None
-        todo = self.lines & ~complete
-        last = todo.bit_count() + complete.bit_count() - (g.target - 1)
-        if last > 0 and not self.last_use(todo, filled, marked, vecs, passes, g.later[t + need - 1], last):
-            self.fail(key, vecs, passes)
-            return None
+        if self.final is not None:
+            if not self.final_possible(t, filled, marked, opened, vecs, complete, passes, need):
+                self.fail(key, t, vecs, passes)
+                return None
+        else:
+            if need >= left - SCHEDULE_SLACK and not self.schedulable(t, filled, marked, opened, vecs, passes, left):
+                self.fail(key, t, vecs, passes)
+                return None
+            todo = self.lines & ~complete
+            last = todo.bit_count() + complete.bit_count() - (g.target - 1)
+            if last > 0 and not self.last_use(todo, filled, marked, vecs, passes, g.later[t + need - 1], last):
+                self.fail(key, t, vecs, passes)
+                return None
         cost = g.cost[t]
         moves = []
-        # empty stations at the end of a marked connection (turn 1: the star)
+        taken = filled | opened
+        # empty stations at the end of a marked connection (turn 1: the star); outside the
+        # target, only a use that opens a station worth it
         bits = opened if filled else 1 << g.star
         while bits:
             low = bits & -bits
@@ -283,9 +473,10 @@ class _Feasible:
             bits ^= low
             for k in g.secs[s]:
                 new = g.kmask_at[s][k] & ~marked
-                moves.append(((40 if RS & low else 0) + 8 * (new & RC).bit_count() + (new & ~RC).bit_count(),
-                              s, k, low, new, ZERO))
-        # filled stations: only uses that mark a connection of the target or open a station
+                if RS & low or self.opens(new, s, k, taken):
+                    moves.append(((40 if RS & low else 0) + 8 * (new & RC).bit_count() + (new & ~RC).bit_count(),
+                                  s, k, low, new, ZERO))
+        # filled stations: only uses that mark a connection of the target or open a station worth it
         bits = filled
         while bits:
             low = bits & -bits
@@ -294,15 +485,7 @@ class _Feasible:
             vec = vecs >> WIDTH * s & MASK
             for k in g.secs[s]:
                 new = g.kmask_at[s][k] & ~marked
-                if not new:
-                    continue
-                useful = new & RC
-                if not useful:
-                    for bit, o in g.by_k[s][k]:
-                        if new & bit and not filled >> o & 1:
-                            useful = 1
-                            break
-                if useful:
+                if new and (new & RC or self.opens(new, s, k, taken)):
                     moves.append((8 * (new & RC).bit_count() + (new & ~RC).bit_count(), s, k, 0, new, vec))
         moves.sort(key=lambda mv: -mv[0])
         for _, s, k, low, new, vec in moves:
@@ -314,21 +497,22 @@ class _Feasible:
             room = passes - c
             f2 = filled | low
             m2 = marked | new
-            code = 0
-            if self.relevant(s, f2, m2):  # else the number never matters again: all 0
-                for n in range(6):
-                    code |= (tot[n] - c if tot[n] - c <= room else NO) << FIELD * n
-            v2 = vecs & ~(MASK << WIDTH * s) | code << WIDTH * s
             op2 = opened & ~low
             for bit, o in g.by_k[s][k]:
                 if new & bit and not f2 >> o & 1:
                     op2 |= 1 << o
+            code = 0
+            for n in range(6):
+                code |= (tot[n] - c if tot[n] - c <= room else NO) << FIELD * n
+            v2 = self.forget(vecs & ~(MASK << WIDTH * s) | code << WIDTH * s, f2, m2, f2 | op2)
             comp = complete
             for i in g.lines_at[s]:
                 if not comp >> i & 1 and g.line_st[i] & f2 == g.line_st[i] and g.line_cn[i] & m2 == g.line_cn[i]:
                     comp |= 1 << i
             if RS & f2 == RS and RC & m2 == RC:
                 return ((t, s, k),)
+            if (s, k) in self.forbid:
+                continue  # before the final use (this is not it: the target is still open)
             if comp.bit_count() >= g.target:
                 continue  # the game ends after this turn, the target still open
             got = self.go(t + 1, f2, m2, op2, v2, comp, room)
@@ -338,20 +522,77 @@ class _Feasible:
             got = self.go(t + 1, filled, marked, opened, vecs, complete, passes)
             if got is not None:
                 return got
-        self.fail(key, vecs, passes)
+        self.fail(key, t, vecs, passes)
         return None
 
-    def dominated(self, key: tuple, vecs: int, passes: int) -> bool:
-        """Did a position with these stations and connections fail with at least these passes
-        and every number at most as dear (its plays include these)?"""
+    def dominated(self, key: tuple, t: int, vecs: int, passes: int) -> bool:
+        """Did a position with these stations and connections fail at this turn or an earlier
+        one, with at least these passes and every number at most as dear (its plays include
+        these: a play from turn ``t`` is one from an earlier turn that passes the turns between)?"""
         top = self.top
-        for v, p in self.failed.get(key, ()):
-            if p >= passes and ((vecs | top) - v) & top == top:
+        for te, v, p in self.failed.get(key, ()):
+            if te <= t and p >= passes and ((vecs | top) - v) & top == top:
                 return True
         return False
 
-    def fail(self, key: tuple, vecs: int, passes: int) -> None:
-        self.failed.setdefault(key, []).append((vecs, passes))
+    def fail(self, key: tuple, t: int, vecs: int, passes: int) -> None:
+        self.failed.setdefault(key, []).append((t, vecs, passes))
+
+
+class _PlainCut(Exception):
+    """The plain search of a target ran past :data:`PLAIN_NODES`: the split search takes over."""
+
+
+class _Target:
+    """The feasibility search of one target. When the end rule binds (the last use must complete
+    two or more of its lines at once), the plain search runs first for :data:`PLAIN_NODES`
+    nodes (most targets are settled in a few hundred); past that, the search split by the final
+    use (station, sections, and whether the station stays empty until then) takes over, whose
+    checks are stronger but cost more per target. Both are exact: which one answers changes only
+    the time."""
+
+    def __init__(self, g: _Board, RS: int, RC: int, lines: int, deadline: float):
+        self.g, self.RS, self.RC, self.lines, self.deadline = g, RS, RC, lines, deadline
+        self.plain: _Feasible | None = _Feasible(g, RS, RC, lines, deadline)
+        self.split: list[_Feasible] | None = None
+        self.binds = lines.bit_count() - (g.target - 1) >= 2
+
+    def finals(self) -> list[_Feasible]:
+        g, lines = self.g, self.lines
+        last = lines.bit_count() - (g.target - 1)
+        out = []
+        for s in range(g.S):
+            through = lines & g.line_bits[s]
+            if through.bit_count() < last:
+                continue
+            for k in g.secs[s]:
+                via = sum(1 for i in g.lines_at[s] if through >> i & 1 and g.line_cn[i] & g.kmask_at[s][k])
+                for empty in (True, False):
+                    if (s == g.star if empty else via < last):
+                        continue  # the star is filled first; too few lines through the connections
+                    out.append(_Feasible(g, self.RS, self.RC, lines, self.deadline, final=(s, k, empty)))
+        return out
+
+    @property
+    def nodes(self) -> int:
+        return (self.plain.nodes if self.plain else 0) + sum(f.nodes for f in self.split or ())
+
+    def run(self, passes: int) -> tuple | None:
+        if self.plain is not None:
+            if not self.binds:
+                return self.plain.run(passes)
+            self.plain.cap = self.plain.nodes + PLAIN_NODES
+            try:
+                return self.plain.run(passes)
+            except _PlainCut:
+                self.plain = None
+        if self.split is None:
+            self.split = self.finals()
+        for f in self.split:
+            got = f.run(passes)
+            if got is not None:
+                return got
+        return None
 
 
 def numbered(g: _Board, uses: tuple) -> tuple[tuple[int, int, int, int], ...]:
@@ -392,36 +633,63 @@ def _end_rule_allows(g: _Board, lines: int) -> bool:
     return any((lines & ~at).bit_count() <= g.target - 1 for at in g.line_bits_at)
 
 
-def best_sequence(edition: Edition, rolls: tuple[tuple[int, ...], ...], time_limit: float = 10.0) -> ModelResult:
-    """The best solo score for ``rolls``; OPTIMAL with a proof, else FEASIBLE with the bound."""
+def best_sequence(edition: Edition, rolls: tuple[tuple[int, ...], ...], time_limit: float = 10.0,
+                  nodes: float = math.inf, progress: Progress | None = None) -> ModelResult:
+    """The best solo score for ``rolls``; OPTIMAL with a proof, else FEASIBLE with the bound.
+    ``time_limit``: wall-clock seconds; ``nodes``: a deterministic budget (search nodes; the
+    same rolls give the same answer on any machine when it, not the clock, ends the search)."""
     start = time.perf_counter()
     deadline = start + time_limit
     g = _Board(edition, rolls)
-    g.turns.deadline = deadline
+    g.turns.deadline = g.deadline = deadline
+    g.node_cap = nodes
     P, pp = g.P, g.pp
     best = pp * P
     moves: tuple[tuple[int, int, int, int], ...] = ()  # no use at all
     bound = best
+    if progress is not None:
+        g.report = lambda n: progress.update(best=best, bound=bound, nodes=n)
     if len(edition.lines) + len(edition.zones) > MAX_AWARDS or P >= NO:
         trivial = sum(g.high) + sum(g.zone_high) + pp * P
         return ModelResult("FEASIBLE", best, float(trivial), (), time.perf_counter() - start)
+    # the sets worth trying, most points first; each set's search is asked within a node cap,
+    # and a set it does not settle waits for the next round (cap x ROUND_GROWTH) while the sets
+    # below it are tried: a good score comes early even when one set is hard to refute, and the
+    # bound is the best set still open. Each set's search keeps its memo between rounds.
+    todo = [[pts, RS, RC, lines, None] for pts, RS, RC, lines in _award_sets(g, edition)
+            if pts + pp * P > best and (RS | 1 << g.star).bit_count() <= g.T and _end_rule_allows(g, lines)]
+    cap = FIRST_CAP
     try:
-        for pts, RS, RC, lines in _award_sets(g, edition):
-            bound = pts + pp * P
+        while todo:
+            bound = max(best, todo[0][0] + pp * P)
             if bound <= best:
                 break
-            if (RS | 1 << g.star).bit_count() > g.T or not _end_rule_allows(g, lines):
-                continue
-            search = _Feasible(g, RS, RC, lines, deadline)
-            while pts + pp * P > best:
-                budget = P if pp == 0 else min(P, (pts + pp * P - best - 1) // pp)
-                found = search.run(budget)
-                if found is None:
-                    break
-                moves = numbered(g, found)
-                score = g.play(moves)
-                assert score > best, (score, best)
-                best = score
+            waiting = []
+            for item in todo:
+                pts, RS, RC, lines, search = item
+                if pts + pp * P <= best:
+                    continue  # settled by the score found meanwhile (the list is sorted: so are the rest)
+                if search is None:
+                    search = item[4] = _Target(g, RS, RC, lines, deadline)
+                g.set_cap = g.nodes + cap
+                try:
+                    while pts + pp * P > best:
+                        budget = P if pp == 0 else min(P, (pts + pp * P - best - 1) // pp)
+                        found = search.run(budget)
+                        if found is None:
+                            break
+                        moves = numbered(g, found)
+                        score = g.play(moves)
+                        assert score > best, (score, best)
+                        best = score
+                except _SetCut:
+                    waiting.append(item)
+                bound = max([best] + [w[0] + pp * P for w in waiting] + [pts + pp * P])
+            todo = waiting
+            cap *= ROUND_GROWTH
+            g.set_cap = math.inf
+        bound = best
     except (_Timeout, TimeoutError):
-        return ModelResult("FEASIBLE", best, float(max(bound, best)), moves, time.perf_counter() - start)
-    return ModelResult("OPTIMAL", best, float(best), moves, time.perf_counter() - start)
+        return ModelResult("FEASIBLE", best, float(max(bound, best)), moves, time.perf_counter() - start,
+                           g.nodes / NODES_PER_SECOND)
+    return ModelResult("OPTIMAL", best, float(best), moves, time.perf_counter() - start, g.nodes / NODES_PER_SECOND)

@@ -1,14 +1,17 @@
-"""Tube Dice solo, the exact target search (``--engine auto``): against the exhaustive search and
-CP-SAT, its bound admissible, a cut-short search never a verdict."""
+"""Tube Dice solo, the exact target search (``--engine auto``, the default): against the exhaustive
+search and CP-SAT, its bound admissible, a cut-short search never a verdict; the budgets (wall clock
+for the whole command, a deterministic one for stored answers)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from pathlib import Path
 
 import pytest
 
+import tubedeck
 from solver.dice import bnb
 from solver.dice.model import ModelResult, solve_sequence
 from solver.dice.search import best_score
@@ -23,6 +26,20 @@ TINYCITY = Path(__file__).resolve().parent.parent / "data" / "tinycity"
 
 def with_passes(ed, passes):
     return dataclasses.replace(ed, recipe=dataclasses.replace(ed.recipe, rules=dataclasses.replace(ed.rules, passes=passes)))
+
+
+def with_rules(ed, **values):
+    return dataclasses.replace(ed, recipe=dataclasses.replace(ed.recipe, rules=dataclasses.replace(ed.rules, **values)))
+
+
+def run_command(capsys, monkeypatch, *args):
+    """``run_cli`` as a command of its own: the CLI counts --time-limit from the command's start
+    (``tubedeck.STARTED``), which in this process was the test run's."""
+    monkeypatch.setattr(tubedeck, "STARTED", time.perf_counter())
+    return run_cli(capsys, *args)
+
+
+HARD_SEED = 67  # 20 rolls the target search does not prove within a few seconds (on the old and the new default map)
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +82,31 @@ def test_agrees_with_exhaustive_search_on_short_london_sequences(london, passes)
     agree(with_passes(london, passes), range(3), 3)
 
 
+@pytest.mark.parametrize("plain_nodes", [0, 10**9])  # the split search answers / the plain one does
+@pytest.mark.slow
+def test_the_end_rule_split_agrees_with_exhaustive_search(tiny, tinycity, monkeypatch, plain_nodes):
+    """With few lines to end the game, the last use must complete two or more lines at once: the
+    search split by the final use (and the plain one) against the exhaustive search."""
+    monkeypatch.setattr(bnb, "PLAIN_NODES", plain_nodes)
+    scores = set()
+    for ed, turns in ((tiny, 5), (tinycity, 4)):
+        for lines_to_end, passes in ((1, 2), (2, 0)):
+            scores |= agree(with_rules(ed, lines_to_end=lines_to_end, passes=passes), range(3), turns)
+    assert len(scores) > 2
+
+
+def test_the_split_search_is_used(tiny):
+    """The case above does reach the split: a target of two lines with one to end the game."""
+    ed = with_rules(tiny, lines_to_end=1)
+    g = bnb._Board(ed, ed.rolls(0, 5).turns)
+    lines = (1 << len(g.line_st)) - 1
+    RS = RC = 0
+    for ls, lc in zip(g.line_st, g.line_cn):
+        RS, RC = RS | ls, RC | lc
+    target = bnb._Target(g, RS, RC, lines, float("inf"))
+    assert target.binds and target.finals()  # a final use at a station on two lines
+
+
 def test_agrees_with_cp_sat_on_longer_london_sequences(london):
     for seed in (0, 7):
         rolls = london.rolls(seed, 8).turns
@@ -100,10 +142,10 @@ def test_turns_needed_never_exceed_the_turns_a_best_play_used(tinycity, london):
 
 
 def test_a_cut_short_search_is_never_a_verdict(london):
-    rolls = london.rolls(5, 20).turns  # seed 5: the search takes long to refute 41
+    rolls = london.rolls(HARD_SEED, 20).turns
     got = bnb.best_sequence(london, rolls, time_limit=0.2)
     assert got.status == "FEASIBLE" and got.bound >= got.score and got.bound > 3
-    result = solve_rolls(london, 5, 20, time_limit=0.05, engine="auto")
+    result = solve_rolls(london, HARD_SEED, 20, time_limit=0.05, engine="auto")
     assert result.status in ("FEASIBLE", "UNKNOWN")
     assert result.result.bound >= (result.result.score or 0)
     assert "proven optimal" not in " ".join(result.describe())
@@ -118,9 +160,38 @@ def test_cp_sat_takes_over_with_the_better_score_and_the_tighter_bound():
     assert (merged.status, merged.score, merged.moves) == ("OPTIMAL", 38, first.moves)  # both bounds meet
 
 
-def test_cli_engine_auto(capsys):
-    code, out, _ = run_cli(capsys, "solve", "dice", "--seed", "2", "--turns", "10", "--engine", "auto", "--json")
+def test_cli_defaults_to_the_exact_search_and_names_the_engine(capsys, monkeypatch, london):
+    code, out, _ = run_command(capsys, monkeypatch, "solve", "dice", "--seed", "2", "--turns", "6", "--json")
     payload = json.loads(out)
-    assert code == 0 and payload["status"] == "OPTIMAL" and payload["score"] == 22  # as CP-SAT proved it (the 10-roll challenge 2)
+    model = solve_sequence(london, london.rolls(2, 6).turns, time_limit=60)
+    assert code == 0 and payload["status"] == model.status == "OPTIMAL" and payload["score"] == model.score
+    assert payload["engine"] == "bnb" and [e["engine"] for e in payload["engines"]] == ["bnb"]
+    code, out, _ = run_command(capsys, monkeypatch, "solve", "dice", "--seed", "2", "--turns", "6")
+    assert code == 0 and "target search: proved" in out
+    code, out, _ = run_command(capsys, monkeypatch, "solve", "dice", "--seed", "2", "--turns", "6", "--engine", "cp-sat",
+                               "--json")
+    assert json.loads(out)["engine"] == "cp-sat" and json.loads(out)["score"] == model.score
     code, _, err = run_cli(capsys, "solve", "dice", "--engine", "bogus")
     assert code == 2 and err
+
+
+def test_time_limit_is_wall_clock_for_the_whole_command(capsys, monkeypatch):
+    """A tight limit on a hard seed: the command returns within 10% of it plus a small constant
+    (loading the map), FEASIBLE or UNKNOWN with the bound, each engine's part named."""
+    for limit in (1.0, 4.0):
+        start = time.perf_counter()
+        code, out, _ = run_command(capsys, monkeypatch, "solve", "dice", "--seed", str(HARD_SEED), "--time-limit",
+                                   str(limit))
+        took = time.perf_counter() - start
+        assert code == 0 and took <= 1.1 * limit + 1.5, (limit, took)
+        assert "not proven" in out and "best possible at most" in out and "target search:" in out, out
+    assert "CP-SAT:" in out  # with 4 s CP-SAT took over; with 1 s there was no time to build its model
+
+
+def test_a_deterministic_budget_gives_the_same_answer(london):
+    """--det-limit: the search's nodes and CP-SAT's deterministic time, not the clock, end the run."""
+    runs = [solve_rolls(london, HARD_SEED, 20, time_limit=120, det_limit=0.1) for _ in range(2)]
+    a, b = (r.result for r in runs)
+    assert (a.status, a.score, a.bound, a.moves) == (b.status, b.score, b.bound, b.moves)
+    assert a.status != "OPTIMAL" and [st.engine for st in runs[0].steps] == ["bnb", "cp-sat"]
+    assert runs[0].steps[0].result.det == pytest.approx(0.05, abs=0.06)  # half the budget, in nodes

@@ -31,15 +31,18 @@ GAME = Game(
     setup="tubedeck.games.dice.edition:setup",
     solves=(
         Command("dice", "solver.dice.solve:solve_one",
-                help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), proven by CP-SAT "
-                     "or (--engine auto) an exact target search.",
+                help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), proven by an "
+                     "exact target search (CP-SAT taking over where it cannot prove); the answer names the engine.",
                 options=(Option("seed", "The roll sequence's seed.", "int", 0, short="-s"),
                          Option("turns", "Turns (rolls) to plan for.", "int", 20),
-                         Option("time_limit", "Time limit in seconds (FEASIBLE or UNKNOWN beyond it, with the bound; "
-                                              "with --engine auto: for both engines together).", "float", 10.0),
-                         Option("engine", "cp-sat (the CP-SAT model decides) or auto (an exact target search, "
-                                          "CP-SAT taking over if it runs out of time).", default="cp-sat",
-                                choices=("cp-sat", "auto"))),
+                         Option("time_limit", "Wall-clock seconds for the whole command; a cut-short answer is "
+                                              "reported FEASIBLE or UNKNOWN with its bound.", "float", 10.0),
+                         Option("det_limit", "Also a deterministic budget (search nodes, CP-SAT deterministic "
+                                             "seconds): the same answer on any machine, however loaded (while "
+                                             "--time-limit does not cut it).", "float", None),
+                         Option("engine", "auto (the exact target search; CP-SAT takes over where it cannot prove "
+                                          "in half the budget) or cp-sat (the CP-SAT model alone).", default="auto",
+                                choices=("auto", "cp-sat"))),
                 example=("--seed", "1", "--turns", "4")),
     ),
     plays=(
