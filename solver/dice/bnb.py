@@ -76,6 +76,7 @@ from itertools import combinations
 from tubedeck.games.dice.edition import Edition
 from tubedeck.progress import Progress
 
+from . import turns as _turns
 from .model import ModelResult, pair_cost
 from .turns import LEAVES, Turns
 
@@ -100,6 +101,155 @@ class _Timeout(Exception):
 
 class _SetCut(Exception):
     """A set's search ran past its node cap for this round: it waits for the next."""
+
+
+def _matched(masks: list[int]) -> int:
+    """The most of ``masks`` (each a bit mask of the turns one pair may take) that distinct
+    turns can serve (a maximum bipartite matching by augmenting paths)."""
+    owner: dict[int, int] = {}  # turn bit -> pair index
+
+    def place(i: int, seen: list) -> bool:
+        bits = masks[i] & ~seen[0]
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            seen[0] |= low
+            j = owner.get(low)
+            if j is None or place(j, seen):
+                owner[low] = i
+                return True
+        return False
+
+    return sum(place(i, [0]) for i in range(len(masks)))
+
+
+class _PricedTurns(Turns):
+    """:class:`.Turns` whose schedule check also counts the passes (``when(s, k)`` gives a tuple:
+    the turns allowing the pair within the passes left, then per ``q`` = 0, 1, ... below them the
+    turns where it costs at most ``q``). A play spends at least ``sum_q (pairs - M_q)``, ``M_q`` the
+    most pairs distinct turns serve at a cost of at most ``q`` each (at least that many pairs
+    cost more than ``q``); a cover dearer than the passes left is not one a play can afford."""
+
+    passes = 0  # the passes left, set with ``when``
+    roots: int | None = None  # the stations filled or open (None: no opening check), set by the caller
+
+    def needed(self, missing: int, edges: int, unopened: int, cap: int, start: int = 0) -> int:
+        """:meth:`.Turns.needed`, the deepening from ``start`` turns (a bound known already)."""
+        demands = self.demands(edges, unopened)
+        base = missing.bit_count()
+        self.when = None
+        for extra in range(max(0, start - base), cap - base + 1):
+            if self._cover(demands, missing, {}, extra):
+                return base + extra
+        return cap + 1
+
+    def _cover(self, demands, missing: int, chosen: dict, budget: int) -> bool:
+        """:meth:`.Turns._cover`, and a cover must open its stations from the ``roots``: a station
+        to be filled (missing, or holding a chosen pair) is reached when a chosen pair at a
+        reached station marks the connection to it. When some are not, the first of them a play
+        fills is opened by a pair at a station outside them: that is a new demand (a play's pairs
+        meet it; cyclic openings, which no play makes, do not)."""
+        self.steps += 1
+        if not self.steps & 4095 and time.perf_counter() > self.deadline:
+            raise TimeoutError
+        pick = None
+        for demand in demands:
+            options = []
+            for s, k in demand:
+                ks = chosen.get(s, 0)
+                if ks >> k & 1:
+                    break  # met
+                cost = 0 if missing >> s & 1 and not ks else 1
+                if cost <= budget:
+                    options.append((cost, s, k))
+            else:
+                if not options:
+                    return False
+                if pick is None or len(options) < len(pick):
+                    pick = options
+                    if len(options) == 1:
+                        break
+        if pick is None:
+            if self.roots is not None:
+                cut = self._unreached(missing, chosen)
+                if cut is not None:
+                    return bool(cut) and self._cover([*demands, cut], missing, chosen, budget)
+            return True if self.when is None else self._schedule(chosen)
+        pick.sort()
+        for cost, s, k in pick:
+            before = chosen.get(s, 0)
+            chosen[s] = before | 1 << k
+            ok = self._cover(demands, missing, chosen, budget - cost)
+            if before:
+                chosen[s] = before
+            else:
+                del chosen[s]
+            if ok:
+                return True
+        return False
+
+    def _unreached(self, missing: int, chosen: dict) -> tuple | None:
+        """None when the chosen pairs open every station to fill from the roots, else the demand
+        for a pair opening one of those left out (empty: none can)."""
+        assert self.roots is not None
+        want = missing
+        for s in chosen:
+            want |= 1 << s
+        reach = self.roots
+        grow = reach & want
+        while grow:
+            low = grow & -grow
+            grow ^= low
+            s = low.bit_length() - 1
+            ks = chosen.get(s, 0)
+            if ks:
+                for _, k, o in self.at[s]:
+                    if ks >> k & 1 and not reach >> o & 1:
+                        reach |= 1 << o
+                        if want >> o & 1:
+                            grow |= 1 << o
+        out = want & ~reach
+        if not out:
+            return None
+        cut = []
+        bits = out
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            for _, k, o in self.at[low.bit_length() - 1]:
+                if not out >> o & 1 and (o, k) not in cut:
+                    cut.append((o, k))
+        return tuple(cut)
+
+    def _schedule(self, chosen: dict) -> bool:
+        self.leaves += 1
+        if self.leaves > _turns.LEAVES:
+            return True
+        when = self.when
+        assert when is not None
+        pairs: list = [when(s, k) for s, ks in chosen.items() for k in range(1, 7) if ks >> k & 1]
+        bits = self.missing_all
+        while bits:
+            low = bits & -bits
+            s = low.bit_length() - 1
+            bits ^= low
+            if s not in chosen:
+                pairs.append(when(s, 0))
+        n = len(pairs)
+        full = [p[0] for p in pairs]
+        full.sort(key=int.bit_count)
+        if _matched(full) < n:
+            return False
+        spare = self.passes
+        for q in range(self.passes):
+            level = sorted((p[1 + q] for p in pairs), key=int.bit_count)
+            short = n - _matched(level)
+            if not short:
+                return True
+            spare -= short
+            if spare < 0:
+                return False
+        return True
 
 
 class _Board:
@@ -150,7 +300,7 @@ class _Board:
                 for k in self.secs[s]:
                     self.free_at[q][s] |= self.free_ok[q][k]
         self.later = [((1 << self.T) - 1) & ~((1 << t) - 1) for t in range(self.T + 1)]
-        self.turns = Turns(m.at, m.ends, tuple(c.sections for c in b.connections))
+        self.turns = _PricedTurns(m.at, m.ends, tuple(c.sections for c in b.connections))
         # the search's budget: nodes over all its feasibility searches (deterministic) and a
         # wall-clock deadline; every TICK nodes it looks at both and reports progress
         self.nodes = 0
@@ -247,18 +397,21 @@ class _Feasible:
             reach |= new
             d += 1
 
-    def need(self, filled: int, marked: int, opened: int, left: int) -> int:
-        """Turns still needed (admissible, see :mod:`.turns`); ``left + 1`` stands for "more"."""
+    def need(self, filled: int, marked: int, opened: int, left: int, hint: int = 0) -> int:
+        """Turns still needed (admissible, see :mod:`.turns`); ``left + 1`` stands for "more".
+        ``hint``: a lower bound known already (the parent's need less one: the parent's cover is
+        the child's plus the use between them), where the deepening starts."""
         key = (filled, marked)
         got = self.needs.get(key)
         if got is not None and (got[0] <= got[1] or got[0] > left):
             return got[0]
         missing = self.RS & ~filled
         unopened = missing & ~opened & ~(1 << self.g.star) if filled else missing & ~(1 << self.g.star)
+        self.g.turns.roots = filled | opened if filled else 1 << self.g.star
         if self.final is None:
-            n = self.g.turns.needed(missing, self.RC & ~marked, unopened, left)
+            n = self.g.turns.needed(missing, self.RC & ~marked, unopened, left, hint)
         else:
-            n = self.needed_final(missing, self.RC & ~marked, unopened, left, None)
+            n = self.needed_final(missing, self.RC & ~marked, unopened, left, None, hint)
         if self.disconnected and missing and n <= left:
             n = max(n, missing.bit_count() + self.extra_stations(self.RS, filled))
         self.needs[key] = (n, left)
@@ -282,7 +435,7 @@ class _Feasible:
             demands.append(tuple((fs, k) for k in self.g.secs[fs] if (fs, k) not in forbid))
         return demands
 
-    def needed_final(self, missing: int, edges: int, unopened: int, cap: int, when) -> int | bool:
+    def needed_final(self, missing: int, edges: int, unopened: int, cap: int, when, hint: int = 0) -> int | bool:
         """The turns needed with the final use ``(fs, fk)`` one of them (its station's free turn
         when it stays empty until then); with ``when``: is such a cover schedulable within ``cap``?"""
         fs, fk, empty = self.fs, self.fk, self.f_empty
@@ -298,7 +451,7 @@ class _Feasible:
             turns.when = None
             return ok or turns.leaves > LEAVES
         turns.when = None
-        for extra in range(cap - base + 1):
+        for extra in range(max(0, hint - base), cap - base + 1):
             if turns._cover(demands, missing, {fs: 1 << fk}, extra):
                 return base + extra
         return cap + 1
@@ -321,18 +474,70 @@ class _Feasible:
                 out |= ok[passes - v][n][k]
         return out
 
+    def release(self, t: int, taken: int) -> list[int]:
+        """Per station, the turns from the first that can use it on: a station ``d`` connections
+        beyond the stations filled or open (``taken``) is opened by ``d`` uses in a row at
+        least, so it is written in no sooner than ``d`` turns from now."""
+        g = self.g
+        out = [g.later[t]] * g.S
+        reach, d = taken, 0
+        while True:
+            new, bits = 0, reach
+            while bits:
+                low = bits & -bits
+                new |= g.nbr[low.bit_length() - 1]
+                bits ^= low
+            new &= ~reach
+            if not new:
+                return out
+            d += 1
+            mask = g.later[min(t + d, g.T)]
+            bits = new
+            while bits:
+                low = bits & -bits
+                out[low.bit_length() - 1] = mask
+                bits ^= low
+            reach |= new
+
+    def priced(self, filled: int, vecs: int, passes: int, s: int, k: int, turns: int) -> tuple[int, ...]:
+        """For :class:`_PricedTurns`: among ``turns``, those allowing a use of ``s`` with ``k``
+        sections within ``passes`` (:meth:`allows`), then per ``q`` below ``passes`` those where it
+        costs at most ``q`` passes. A filled station's cost there is its cheapest number still
+        open, without the extra its earlier uses already owe (``vecs``): that extra is owed once
+        per station, not per use, so each use is charged no more than the rules charge it."""
+        g = self.g
+        full = self.allows(filled, vecs, passes, s, k) & turns
+        if not passes or not full:
+            return (full,) * (passes + 1)
+        if not filled >> s & 1:
+            ok = g.free_ok if k else None
+            return (full, *((ok[q][k] if ok is not None else g.free_at[q][s]) & full for q in range(passes)))
+        vec = vecs >> WIDTH * s & MASK
+        nums = [n for n in range(1, 7) if vec >> FIELD * (n - 1) & 15 <= passes]
+        out = [full]
+        for q in range(passes):
+            m = 0
+            for n in nums:
+                m |= g.num_ok[q][n][k]
+            out.append(m & full)
+        return tuple(out)
+
     def schedulable(self, t, filled, marked, opened, vecs, passes, left) -> bool:
         """The turns needed, with the dice: each pair of the cover needs its own turn whose roll
         allows it within the passes left (a filled station: with one of its numbers still open)."""
         g = self.g
         later = g.later[t]
 
-        def when(s: int, k: int) -> int:
-            return self.allows(filled, vecs, passes, s, k) & later
+        release = self.release(t, filled | opened if filled else 1 << g.star)
+
+        def when(s: int, k: int) -> tuple[int, ...]:
+            return self.priced(filled, vecs, passes, s, k, later & release[s])
 
         missing = self.RS & ~filled
         unopened = missing & ~opened & ~(1 << g.star) if filled else missing & ~(1 << g.star)
-        return g.turns.schedulable(missing, self.RC & ~marked, unopened, left, when)
+        g.turns.passes = passes
+        g.turns.roots = filled | opened if filled else 1 << g.star
+        return g.turns.schedulable(missing, self.RC & ~marked, unopened, left, when)  # type: ignore[arg-type]
 
     def schedulable_final(self, t, filled, marked, opened, vecs, passes, final_ok) -> bool:
         """:meth:`schedulable` with the final use on one of the turns ``final_ok`` and every
@@ -342,13 +547,15 @@ class _Feasible:
         last = final_ok.bit_length() - 1
         before = g.later[t] & ((1 << last) - 1)
 
-        def when(s: int, k: int) -> int:
-            if s == fs and k == fk:
-                return final_ok
-            return self.allows(filled, vecs, passes, s, k) & before
+        release = self.release(t, filled | opened if filled else 1 << g.star)
+
+        def when(s: int, k: int) -> tuple[int, ...]:
+            return self.priced(filled, vecs, passes, s, k, (final_ok if s == fs and k == fk else before) & release[s])
 
         missing = self.RS & ~filled
         unopened = missing & ~opened & ~(1 << g.star) if filled else missing & ~(1 << g.star)
+        g.turns.passes = passes
+        g.turns.roots = filled | opened if filled else 1 << g.star
         return bool(self.needed_final(missing, self.RC & ~marked, unopened, last - t + 1, when))
 
     def last_use(self, todo: int, filled: int, marked: int, vecs: int, passes: int, turns: int, last: int) -> bool:
@@ -431,7 +638,7 @@ class _Feasible:
                 vecs &= ~(MASK << WIDTH * s)
         return vecs
 
-    def go(self, t, filled, marked, opened, vecs, complete, passes):
+    def go(self, t, filled, marked, opened, vecs, complete, passes, hint=0):
         """The uses ``((turn, station, sections), ...)`` completing the target, or None. ``vecs``
         holds per filled station the passes each number 1-6 would have cost it beyond the
         cheapest (``NO``: over the passes left; all 0: the number no longer matters)."""
@@ -442,7 +649,7 @@ class _Feasible:
         g.tick()
         RS, RC = self.RS, self.RC
         left = g.T - t
-        need = self.need(filled, marked, opened, left)
+        need = self.need(filled, marked, opened, left, hint)
         if need > left:
             return None
         key = (filled, marked)
@@ -515,11 +722,11 @@ class _Feasible:
                 continue  # before the final use (this is not it: the target is still open)
             if comp.bit_count() >= g.target:
                 continue  # the game ends after this turn, the target still open
-            got = self.go(t + 1, f2, m2, op2, v2, comp, room)
+            got = self.go(t + 1, f2, m2, op2, v2, comp, room, need - 1)
             if got is not None:
                 return ((t, s, k), *got)
         if need < left:  # a turn without a use (before the first use too: turn 1 may pass)
-            got = self.go(t + 1, filled, marked, opened, vecs, complete, passes)
+            got = self.go(t + 1, filled, marked, opened, vecs, complete, passes, need)
             if got is not None:
                 return got
         self.fail(key, t, vecs, passes)

@@ -83,7 +83,7 @@ def commands(monkeypatch):
     def fake_target(target):
         def call(*args, **kwargs):
             handed[target] = kwargs
-            return SimpleNamespace(as_dict=dict, describe=list)
+            return SimpleNamespace(as_dict=dict, describe=list, header=dict)
         return call
 
     monkeypatch.setattr(run_cli, "resolve", fake_target)

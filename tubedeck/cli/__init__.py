@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import typer
 
+import tubedeck
 from tubedeck import __version__, signals
 from tubedeck.errors import DataError, Stopped, TubedeckError
 
@@ -68,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = signals.install()
     if signals.on_signal not in previous:
         signals.SIGNALLED.clear()
+        tubedeck.STARTED = time.perf_counter()  # in-process: --time-limit counts from this call, not the import
     try:
         return _run(argv)
     finally:
