@@ -13,8 +13,8 @@ import pytest
 
 import tubedeck
 from solver.dice import bnb
-from solver.dice.model import ModelResult, solve_sequence
 from solver.dice.exhaustive import best_score
+from solver.dice.model import ModelResult, solve_sequence
 from solver.dice.solve import _then_cp_sat, replay, solve_rolls
 from tubedeck.games.dice.edition import load
 from tubedeck.network import Network

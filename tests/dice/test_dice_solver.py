@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from solver.dice.model import pair_cost, solve_sequence
 from solver.dice.exhaustive import best_score
+from solver.dice.model import pair_cost, solve_sequence
 from solver.dice.solve import replay, solve_rolls
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import load
