@@ -14,7 +14,9 @@ the branch and bound ran out of budget).
 **Budget.** What is stored must not depend on the machine's load, so each deal gets a
 *deterministic* budget, ``--det-limit`` seconds (default: ``--time-limit``'s value): CP-SAT's
 deterministic time and the branch and bound's nodes (:mod:`.engines`), with the wall clock only
-a guard of ``WALL_GUARD`` times it. The results file's header records the budget. The records
+a guard: ``WALL_GUARD`` times it, and never less than ``--time-limit`` (a whole game's best
+responses are fixed work outside the deterministic budget: a 2 s guard for ``--det-limit 0.2``
+cut them on a loaded machine and the same seed stored two different answers). The results file's header records the budget. The records
 (:data:`~tubedeck.games.nextstation.records.PAR`, ``PAR_GAME``) hold no wall-clock time: the same
 seeds and budget write the same bytes on any machine.
 """
@@ -60,7 +62,7 @@ class ParCheck:
     def __call__(self) -> Callable[[int], dict]:
         ed = self.edition()
 
-        wall = self.det * WALL_GUARD
+        wall = max(self.det * WALL_GUARD, self.time_limit)
         shown = not sys.stderr.isatty()  # on a terminal the runner's bar shows; a log gets lines
 
         def evaluate(seed: int) -> dict:
