@@ -24,6 +24,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from solver.mcts import is_spec as is_search
+from solver.mcts import make_bot as search_bot
+from solver.mcts import parse_spec as parse_search
 from tubedeck.errors import UsageError
 from tubedeck.game import resolve
 from tubedeck.play import CHANCE, Bot, Played, play_game
@@ -70,9 +73,13 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any]) -> tuple[str, 
     if len(text) > MAX_BOTS_TEXT:
         raise UsageError(f"--bots: over {MAX_BOTS_TEXT} characters")
     names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in known]
+    for n in names:
+        if n not in known and is_search(n):
+            parse_search(n)  # a bad budget (mcts:abc, mcts:-1) is a UsageError that says why
+    unknown = [n for n in names if n not in known and not is_search(n)]
     if not names or unknown:
-        raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} (known: {', '.join(known)})")
+        raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} "
+                         f"(known: {', '.join(known)}, mcts[:ITERATIONS])")
     if players >= 1 and len(names) > players:  # a bot with no seat would be dropped without a word
         raise UsageError(f"--bots names {len(names)} bots for {players} player(s): one per seat at most")
     return tuple(names[i % len(names)] for i in range(players))
@@ -96,7 +103,12 @@ def play(rules: Playing, edition: Any, players: int, seed: int, bots: tuple[str,
          **variant: Any) -> Played:
     """One game of ``rules`` by the named bots."""
     start = rules.start(edition, players, seed, **variant)
-    return play_game(start, [rules.bots[b] for b in bots], seed, words=words)
+    return play_game(start, [bot_for(rules, b) for b in bots], seed, words=words)
+
+
+def bot_for(rules: Playing, name: str) -> Bot:
+    """The game's bot ``name``, or the search bot (``mcts[:ITERATIONS]``, :mod:`solver.mcts`)."""
+    return rules.bots[name] if name in rules.bots else search_bot(rules.game, name)
 
 
 # -- play GAME ----------------------------------------------------------------------------------

@@ -72,6 +72,15 @@ def sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Acti
     return outcomes[-1][0]
 
 
+def determinize(state: Any, seat: int, rng: random.Random) -> Any:
+    """A state consistent with what ``seat`` observes, every part it cannot see resampled by
+    ``rng``: the game's optional ``determinize(seat, rng)`` hook, else ``state`` (nothing hidden).
+    A hook's result depends only on ``observation(seat)`` and ``rng``, so a search that starts
+    each iteration here never reads the hidden parts of the state it was given."""
+    hook = getattr(state, "determinize", None)
+    return state if hook is None else hook(seat, rng)
+
+
 def chance_outcome(state: State, rng: random.Random) -> Action:
     """The outcome seeded play takes at a chance node: the deal's own, else one drawn by ``rng``."""
     dealt = state.dealt_outcome()

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import factorial
+from random import Random
 from typing import NamedTuple
 
 from tubedeck.errors import UsageError
@@ -302,6 +303,14 @@ class State:
         return replace(self, sheets=tuple(sheets), turn=turn, claimed=(lines_claimed | new_lines, zones_claimed | new_zones),
                        phase="over" if over else "roll", to_move=-1, active=(self.active + 1) % self.players,
                        dice=(), left=(), firsts=firsts)
+
+    def determinize(self, seat: int, rng: Random) -> "State":
+        """A state ``seat`` cannot tell from this one (:func:`tubedeck.play.determinize`): the
+        rolls to come drawn again (the rolls made are replaced by a placeholder: no one reads them)."""
+        n, made = self.edition.rules.dice, self.turn + (self.phase != "roll")
+        rolls = ((1,) * n,) * made + tuple(tuple(rng.randint(1, 6) for _ in range(n))
+                                           for _ in range(len(self.rolls) - made))
+        return replace(self, rolls=rolls)
 
     # -- words ------------------------------------------------------------------------------------
     def describe(self, action: Action) -> str:

@@ -209,6 +209,29 @@ class State:
             "over": self.phase == "over", "winner": None if self.winner is None else self.winner + 1,
         }
 
+    def determinize(self, seat: int, rng: random.Random) -> "State":
+        """A state ``seat`` cannot tell from this one (:func:`tubedeck.play.determinize`): the
+        cards it cannot see (both own piles, the other hand, the function pile) dealt again at
+        random into the same places and sizes (the function pile from function cards only), and
+        the ground pile's order shuffled. Built from what ``observation(seat)`` shows and ``rng``."""
+        o = 1 - seat
+        functions = set(self.edition.function_deck)
+        pool = sorted(self.pile[0] + self.pile[1] + self.hand[o] + self.fpile)
+        rng.shuffle(pool)
+        fn = [c for c in pool if c in functions]
+        fpile, rest = fn[:len(self.fpile)], [c for c in pool if c not in functions] + fn[len(self.fpile):]
+        rng.shuffle(rest)
+        piles, k = [(), ()], 0
+        for p in (0, 1):
+            piles[p], k = tuple(sorted(rest[k:k + len(self.pile[p])])), k + len(self.pile[p])
+        hands = list(self.hand)
+        hands[o] = tuple(sorted(rest[k:]))
+        gpile = sorted(self.gpile)
+        rng.shuffle(gpile)
+        s = self._copy()
+        s.pile, s.hand, s.fpile, s.gpile, s.seed = tuple(piles), tuple(hands), tuple(sorted(fpile)), tuple(gpile), 0
+        return s
+
     # -- views ------------------------------------------------------------------------------------
     def side(self, position: int):
         """The ground card side up at a row position."""

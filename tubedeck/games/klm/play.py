@@ -280,6 +280,30 @@ class State:
             "fast": self.fast, "fortune_plays": [list(p) for p in self.fortune_plays], "winner": self.winner,
         }
 
+    def determinize(self, seat: int, rng: random.Random) -> "State":
+        """A state ``seat`` cannot tell from this one (:func:`tubedeck.play.determinize`): the
+        cards it cannot see (the stocks, the discards under their top card, the other hands) dealt
+        again at random into the same places and sizes, and the rolls and reshuffles to come from a
+        new seed. Built from what ``observation(seat)`` shows and ``rng`` only."""
+        others = [p for p in range(self.players) if p != seat]
+
+        def redeal(stock, discards, hands):
+            pool = sorted(stock + discards[:-1] + tuple(c for p in others for c in hands[p]))
+            rng.shuffle(pool)
+            out, k = list(hands), len(stock)
+            new_stock = tuple(pool[:k])
+            new_discards = tuple(pool[k:k + max(0, len(discards) - 1)]) + discards[-1:]
+            k += max(0, len(discards) - 1)
+            for p in others:
+                out[p], k = tuple(sorted(pool[k:k + len(hands[p])])), k + len(hands[p])
+            return new_stock, new_discards, tuple(out)
+
+        stock, discards, hands = redeal(self.stock, self.discards, self.hands)
+        fstock, fdiscards, fhands = redeal(self.fortune_stock, self.fortune_discards, self.fortune_hands)
+        return self.evolve(stock=stock, discards=discards, hands=hands, fortune_stock=fstock,
+                           fortune_discards=fdiscards, fortune_hands=fhands, seed=rng.getrandbits(62),
+                           rolls=(0,) * self.turn + (self.roll,))
+
     # -- helpers the effects use --------------------------------------------------------------
     def evolve(self, **changes) -> "State":
         """A copy with ``changes`` (the one way a new state is made)."""

@@ -229,6 +229,17 @@ class State:
         # the round scores as written on the pad (a double-station power raised some)
         return replace(fs, lines=sheet.round_scores, total=fs.total - sum(fs.lines) + sum(sheet.round_scores))
 
+    def determinize(self, seat: int, rng: random.Random) -> "State":
+        """A state ``seat`` cannot tell from this one (:func:`tubedeck.play.determinize`): the
+        order of the cards still face down shuffled, this round's and the rounds' to come."""
+        flips = list(self.deal.flips[:self.round])
+        for r in range(self.round, len(self.deal.flips)):
+            up = self.flipped if r == self.round else ()
+            down = sorted(c for c in self.deal.flips[r] if c not in up)
+            rng.shuffle(down)
+            flips.append(tuple(up) + tuple(down))
+        return replace(self, deal=replace(self.deal, flips=tuple(flips)))
+
     def _end_round(self) -> "State":
         board, book = self.edition.board, self.edition.book
         sheets = []

@@ -170,6 +170,26 @@ class State:
                 "placed": [sum(c is not None for c in r) for r in self.racks],
                 "winner": self.winner}
 
+    def determinize(self, seat: int, rng: random.Random) -> "State":
+        """A state ``seat`` cannot tell from this one (:func:`tubedeck.play.determinize`): the
+        draw pile and the other racks dealt again at random from the cards it cannot see (the card
+        it is placing at setup stays on top), the other racks filled from their first slot, and the
+        reshuffles to come from a new seed. Built from what ``observation(seat)`` shows and ``rng``."""
+        keep = 1 if self.phase == "setup" and seat == self.to_move and self.stock else 0
+        others = [p for p in range(self.players) if p != seat]
+        held = self.holding if self.holding is not None and seat != self.to_move else None  # not seen
+        pool = sorted(self.stock[keep:] + tuple(c for p in others for c in self.racks[p] if c is not None)
+                      + ((held,) if held is not None else ()), key=lambda c: c.id)
+        rng.shuffle(pool)
+        holding = pool.pop() if held is not None else self.holding
+        k = len(self.stock) - keep
+        stock, racks = self.stock[:keep] + tuple(pool[:k]), list(self.racks)
+        for p in others:
+            placed = sum(c is not None for c in racks[p])
+            racks[p] = tuple(pool[k:k + placed]) + (None,) * (len(racks[p]) - placed)
+            k += placed
+        return replace(self, stock=stock, racks=tuple(racks), holding=holding, seed=rng.getrandbits(62))
+
     # -- helpers --------------------------------------------------------------------------------
     def has_journey(self, seat: int) -> bool:
         """Whether ``seat``'s rack is a valid journey (a win)."""

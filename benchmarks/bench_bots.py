@@ -1,0 +1,129 @@
+"""A ladder of bots per game: each pair plays the same seeds with the seats swapped; win rates
+with 95% Wilson intervals (a tie counts half), and the time each bot takes per move.
+
+    .venv/bin/python benchmarks/bench_bots.py [--games 300] [--game klm] [--mcts mcts:200] [--json]
+
+``--games N`` plays N seeds per pair, each seed twice (seats swapped): 2N games. Next Station is
+solo: the mean score of each bot over N seeds, with its 95% interval, and the seconds per game.
+
+Targets (issue 24; games are 2N): Keep London Moving (2 players, core) mcts vs greedy >= 60% over
+600 games; Keep Moving mcts vs greedy >= 60% over 600; Tube Dice (2 players) mcts vs lookahead
+>= 55% over 600; One Day (2 players) mcts vs strong >= 50% over 200; Next Station solo classic
+mean score >= 157 at <= 30 s a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.simulation import bot_for  # noqa: E402
+from tubedeck.game import resolve  # noqa: E402
+from tubedeck.play import play_game  # noqa: E402
+from tubedeck.stats import wilson  # noqa: E402
+
+SEARCH = "mcts"  # replaced by --mcts
+LADDER = [  # (game, players, edition options, [(bot, against)]); "mcts" is the --mcts spec
+    ("klm", 2, {"scope": "core"}, [("mcts", "greedy"), ("mcts", "strong"), ("strong", "greedy")]),
+    ("keepmoving", 2, {}, [("mcts", "greedy"), ("mcts", "lookahead"), ("lookahead", "greedy")]),
+    ("dice", 2, {}, [("mcts", "lookahead"), ("mcts", "greedy"), ("lookahead", "greedy")]),
+    ("oneday", 2, {}, [("mcts", "strong"), ("mcts", "greedy"), ("strong", "greedy")]),
+    ("nextstation", 1, {}, [("mcts",), ("lookahead",), ("greedy",)]),
+]
+
+
+class Timed:
+    """A bot that keeps the seconds it spent and the moves it made."""
+
+    def __init__(self, bot) -> None:
+        self.bot, self.seconds, self.moves = bot, 0.0, 0
+
+    def __call__(self, state, rng):
+        t = time.perf_counter()
+        try:
+            return self.bot(state, rng)
+        finally:
+            self.seconds += time.perf_counter() - t
+            self.moves += 1
+
+    @property
+    def per_move(self) -> float:
+        return self.seconds / max(1, self.moves)
+
+
+def match(game: str, players: int, options: dict, a: str, b: str, seeds: int) -> dict:
+    rules = resolve(f"solver.{game}.simulate:PLAYING")
+    ed = rules.edition(None, options)
+    ta, tb = Timed(bot_for(rules, a)), Timed(bot_for(rules, b))
+    wins, games, start = 0.0, 0, time.perf_counter()
+    for seed in range(seeds):
+        for seat in (0, 1):
+            bots = [tb] * players
+            bots[seat] = ta
+            r = play_game(rules.start(ed, players, seed), bots, seed).state.returns()
+            best = max(r[q] for q in range(players) if q != seat)
+            wins += 1.0 if r[seat] > best else 0.5 if r[seat] == best else 0.0
+            games += 1
+    lo, hi = wilson(wins, games)
+    return {"game": game, "bot": a, "against": b, "games": games, "wins": wins, "share": round(wins / games, 3),
+            "interval95": [round(lo, 3), round(hi, 3)], "s_per_move": {a: round(ta.per_move, 4), b: round(tb.per_move, 4)},
+            "s_per_game": round((time.perf_counter() - start) / games, 2)}
+
+
+def solo(game: str, options: dict, a: str, seeds: int) -> dict:
+    rules = resolve(f"solver.{game}.simulate:PLAYING")
+    ed = rules.edition(None, options)
+    ta, scores, start = Timed(bot_for(rules, a)), [], time.perf_counter()
+    for seed in range(seeds):
+        scores.append(play_game(rules.start(ed, 1, seed), [ta], seed).state.returns()[0])
+    mean = statistics.fmean(scores)
+    half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else float("inf")
+    return {"game": game, "bot": a, "games": seeds, "mean_score": round(mean, 1),
+            "interval95": [round(mean - half, 1), round(mean + half, 1)], "s_per_move": round(ta.per_move, 4),
+            "s_per_game": round((time.perf_counter() - start) / seeds, 2)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=10, help="seeds per pair (each played with the seats swapped)")
+    ap.add_argument("--game", action="append", help="only these games (repeatable)")
+    ap.add_argument("--mcts", default="mcts", help="the search bot's spec (mcts:ITERATIONS)")
+    ap.add_argument("--only-mcts", action="store_true", help="only the pairs with the search bot")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if args.games < 1:
+        ap.error("--games must be >= 1")
+    out = []
+    for game, players, options, pairs in LADDER:
+        if args.game and game not in args.game:
+            continue
+        for pair in pairs:
+            if args.only_mcts and SEARCH not in pair:
+                continue
+            names = [args.mcts if n == SEARCH else n for n in pair]
+            if players == 1:
+                r = solo(game, options, names[0], args.games)
+                line = (f"{game:12} {names[0]:>10}: mean score {r['mean_score']} (95% {r['interval95'][0]}-"
+                        f"{r['interval95'][1]}), {r['games']} games, {r['s_per_move']:.3f} s/move, "
+                        f"{r['s_per_game']:.1f} s/game")
+            else:
+                r = match(game, players, options, names[0], names[1], args.games)
+                lo, hi = r["interval95"]
+                line = (f"{game:12} {names[0]:>10} vs {names[1]:<10}: {100 * r['share']:.1f}% "
+                        f"(95% {100 * lo:.1f}-{100 * hi:.1f}%) of {r['games']} games, "
+                        f"{r['s_per_move'][names[0]]:.3f} s/move ({names[1]} {r['s_per_move'][names[1]]:.3f})")
+            out.append(r)
+            if not args.json:
+                print(line, flush=True)
+    if args.json:
+        print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+"""Tube Dice for the search bot (:mod:`solver.mcts`): greedy rollouts of 6 decisions (about two
+rolls at two players), then each sheet's score plus what its lines and zones in progress promise."""
+
+from __future__ import annotations
+
+from solver.mcts import Profile
+from tubedeck.games.dice.play import State
+
+from .players import _line_value, _zone_value, tables
+
+
+def value(state: State) -> list[float]:
+    """Per seat, its score so far plus the greedy bot's valuation of every line and zone not yet
+    complete (its points by the square of the share of it done)."""
+    t, ed = tables(state.edition), state.edition
+    lines, zones = state.claimed
+    out = []
+    for score, sheet in zip(state.scores(), state.sheets):
+        v = float(score)
+        v += sum(_line_value(t, i, sheet.filled, sheet.marked, lines) for i in range(len(ed.lines))
+                 if not sheet.lines >> i & 1)
+        v += sum(_zone_value(t, i, sheet.filled, zones) for i in range(len(ed.zones)) if not sheet.zones >> i & 1)
+        out.append(v)
+    return out
+
+
+SEARCH = Profile("solver.dice.players:greedy_player", 6, "solver.dice.search_bot:value", 3.0)

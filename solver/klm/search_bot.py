@@ -1,0 +1,17 @@
+"""Keep London Moving for the search bot (:mod:`solver.mcts`): greedy rollouts of 12 decisions,
+then each seat's distance from a winning path (:func:`.players.need`)."""
+
+from __future__ import annotations
+
+from solver.mcts import Profile
+from tubedeck.games.klm.play import State
+
+from .players import need
+
+
+def value(state: State) -> list[float]:
+    """Per seat, minus the cards it still lacks for its nearest winning path."""
+    return [-need(state, p) for p in range(state.players)]
+
+
+SEARCH = Profile("solver.klm.players:greedy_player", 12, "solver.klm.search_bot:value", 1.0)

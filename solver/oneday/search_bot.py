@@ -1,0 +1,27 @@
+"""One Day in London for the search bot (:mod:`solver.mcts`): rollouts of 8 decisions by the
+strong bot, then each rack against the journey the strong bot's solver aims at."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from solver.mcts import Profile
+from tubedeck.games.oneday.play import State
+
+from .players import _linked, _target
+
+
+def value(state: State) -> list[float]:
+    """Per seat, the slots of its rack already holding the station of its target journey (the
+    strong bot's), else half the slots linked to a neighbour by a line."""
+    ed, out = state.edition, []
+    for p, rack in enumerate(state.racks):
+        target = _target(replace(state, to_move=p)) if state.phase != "setup" else None
+        if target:
+            out.append(float(sum(c is not None and c.station == t for c, t in zip(rack, target))))
+        else:
+            out.append(0.5 * sum(_linked(ed, rack, k) for k in range(len(rack))))
+    return out
+
+
+SEARCH = Profile("solver.oneday.players:strong_player", 8, "solver.oneday.search_bot:value", 1.0)
