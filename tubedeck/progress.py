@@ -13,14 +13,18 @@ like (it is cheap: it looks at the clock and returns)::
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "ticking"]
 
 START_AFTER = 2.0  # seconds of quiet before anything is shown
 EVERY = 10.0  # seconds between plain lines when stderr is not a terminal
+TICK = 0.5  # seconds between a ticker's looks at the clock while one long step runs
 
 
 class Progress:
@@ -104,3 +108,26 @@ def _fmt(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
+
+
+@contextlib.contextmanager
+def ticking(progress: Progress | None, every: float = TICK) -> Iterator[None]:
+    """Look at the progress clock every ``every`` seconds from a helper thread, so a line shows
+    while one long step (a CP-SAT solve, a column iteration) runs without calling back."""
+    if progress is None:
+        yield
+        return
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.wait(every):
+            with contextlib.suppress(Exception):  # a progress line is never worth a failure
+                progress.update()
+
+    thread = threading.Thread(target=run, name="progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()

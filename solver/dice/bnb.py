@@ -143,50 +143,17 @@ class _PricedTurns(Turns):
                 return base + extra
         return cap + 1
 
-    def _cover(self, demands, missing: int, chosen: dict, budget: int) -> bool:
-        """:meth:`.Turns._cover`, and a cover must open its stations from the ``roots``: a station
+    def _covered(self, demands, missing: int, chosen: dict, budget: int) -> bool:
+        """:meth:`.Turns._covered`, and a cover must open its stations from the ``roots``: a station
         to be filled (missing, or holding a chosen pair) is reached when a chosen pair at a
         reached station marks the connection to it. When some are not, the first of them a play
         fills is opened by a pair at a station outside them: that is a new demand (a play's pairs
         meet it; cyclic openings, which no play makes, do not)."""
-        self.steps += 1
-        if not self.steps & 4095 and time.perf_counter() > self.deadline:
-            raise TimeoutError
-        pick = None
-        for demand in demands:
-            options = []
-            for s, k in demand:
-                ks = chosen.get(s, 0)
-                if ks >> k & 1:
-                    break  # met
-                cost = 0 if missing >> s & 1 and not ks else 1
-                if cost <= budget:
-                    options.append((cost, s, k))
-            else:
-                if not options:
-                    return False
-                if pick is None or len(options) < len(pick):
-                    pick = options
-                    if len(options) == 1:
-                        break
-        if pick is None:
-            if self.roots is not None:
-                cut = self._unreached(missing, chosen)
-                if cut is not None:
-                    return bool(cut) and self._cover([*demands, cut], missing, chosen, budget)
-            return True if self.when is None else self._schedule(chosen)
-        pick.sort()
-        for cost, s, k in pick:
-            before = chosen.get(s, 0)
-            chosen[s] = before | 1 << k
-            ok = self._cover(demands, missing, chosen, budget - cost)
-            if before:
-                chosen[s] = before
-            else:
-                del chosen[s]
-            if ok:
-                return True
-        return False
+        if self.roots is not None:
+            cut = self._unreached(missing, chosen)
+            if cut is not None:
+                return bool(cut) and self._cover([*demands, cut], missing, chosen, budget)
+        return super()._covered(demands, missing, chosen, budget)
 
     def _unreached(self, missing: int, chosen: dict) -> tuple | None:
         """None when the chosen pairs open every station to fill from the roots, else the demand

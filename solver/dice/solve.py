@@ -22,18 +22,15 @@ the same score: a disagreement is a bug, raised.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import Edition, check_seed
 from tubedeck.games.dice.play import SKIP, new_game
-from tubedeck.progress import Progress
+from tubedeck.progress import Progress, ticking
 
 from . import bnb
 from .model import ModelResult, solve_sequence
@@ -48,7 +45,6 @@ NAMES = {"bnb": "target search", "cp-sat": "CP-SAT"}
 # --engine auto: CP-SAT takes over only with this many wall-clock seconds left (building its
 # 20-turn model alone takes 0.3-0.8 s, which no limit can cut short)
 CP_SAT_MIN = 1.0
-TICK = 0.5  # seconds between the progress ticker's looks at the clock during a CP-SAT solve
 
 
 @dataclass(frozen=True)
@@ -146,28 +142,6 @@ def _then_cp_sat(first: ModelResult, cp: ModelResult) -> ModelResult:
     bound = min(first.bound, cp.bound)
     status = "OPTIMAL" if line.score is not None and line.score >= bound else "FEASIBLE"
     return ModelResult(status, line.score, float(max(bound, line.score or 0)), line.moves, wall, det)
-
-
-@contextlib.contextmanager
-def ticking(progress: Progress | None) -> Iterator[None]:
-    """Look at the progress clock every :data:`TICK` seconds while a CP-SAT solve runs."""
-    if progress is None:
-        yield
-        return
-    stop = threading.Event()
-
-    def run() -> None:
-        while not stop.wait(TICK):
-            with contextlib.suppress(Exception):  # a progress line is never worth a failure
-                progress.update()
-
-    thread = threading.Thread(target=run, name="progress", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
 
 
 def solve_rolls(edition: Edition, seed: int, turns: int, time_limit: float = 10.0, engine: str = "auto",

@@ -135,7 +135,7 @@ class Turns:
                     if len(options) == 1:
                         break
         if pick is None:
-            return True if self.when is None else self._schedule(chosen)
+            return self._covered(demands, missing, chosen, budget)
         pick.sort()
         for cost, s, k in pick:
             before = chosen.get(s, 0)
@@ -148,3 +148,8 @@ class Turns:
             if ok:
                 return True
         return False
+
+    def _covered(self, demands, missing: int, chosen: dict, budget: int) -> bool:
+        """Every demand is met by ``chosen``: a cover, if its pairs fit the turns (a subclass may
+        ask more of it, with ``demands`` and ``budget`` to extend the search)."""
+        return True if self.when is None else self._schedule(chosen)

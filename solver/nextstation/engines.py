@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import contextlib
 import math
-import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -38,6 +37,7 @@ from tubedeck.games.nextstation.flips import Turn
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.progress import Progress
+from tubedeck.progress import ticking as _ticking
 
 NODES_PER_SECOND = 50_000  # branch-and-bound nodes per deterministic second (about its speed on one core)
 TICK = 0.5  # seconds between the progress ticker's looks at the clock
@@ -115,28 +115,9 @@ class Reporter(cp_model.CpSolverSolutionCallback):
             self.budget.update(best=best)
 
 
-@contextlib.contextmanager
-def ticking(progress: Progress | None, every: float | None = None) -> Iterator[None]:
-    """Look at the progress clock every ``every`` seconds (default :data:`TICK`) from a helper
-    thread, so a line shows while one long step (a CP-SAT solve, a column iteration) runs."""
-    every = TICK if every is None else every
-    if progress is None:
-        yield
-        return
-    stop = threading.Event()
-
-    def run() -> None:
-        while not stop.wait(every):
-            with contextlib.suppress(Exception):  # a progress line is never worth a failure
-                progress.update()
-
-    thread = threading.Thread(target=run, name="progress", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
+def ticking(progress: Progress | None, every: float | None = None) -> contextlib.AbstractContextManager[None]:
+    """:func:`tubedeck.progress.ticking`, every ``every`` seconds (default :data:`TICK`)."""
+    return _ticking(progress, TICK if every is None else every)
 
 
 class _Budgeted(_Search):
