@@ -3,7 +3,8 @@
 What is Next Station's own, for the one driver (:mod:`solver.simulation`): how a game starts (the
 map's edition, ``--objectives``, ``--powers``), its record (:data:`~tubedeck.games.nextstation.
 records.SIMULATE`: scores, the winners by the tie-break of the best single line, each round's line
-score), the final sheets by coordinate, and with ``--optimum`` (solo games) each seed's whole game
+score; with ``--objectives`` and ``--powers`` each module's part per seat: :func:`modules`), the
+final sheets by coordinate, and with ``--optimum`` (solo games) each seed's whole game
 solved with perfect foresight of the flips (:func:`.game.best_game`, within ``--time-limit``): the
 clairvoyant game the bots are measured against. Its status is recorded as found: a FEASIBLE best
 is a game the bots could have played, not a proven optimum.
@@ -17,13 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cpsat import WALL_GUARD
-from solver.simulation import Playing, play_command, simulate_command
+from solver.simulation import Playing, play_command, simulate_command, wrapped
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.nextstation.edition import Edition, generated_maps
 from tubedeck.games.nextstation.play import State, drawn_objectives, new_game, station_json
 from tubedeck.games.nextstation.records import SIMULATE
+from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.play import Played
 from tubedeck.stats import percentile
 
@@ -51,11 +53,39 @@ def measure(played: Played, edition: Edition, optimum: float = 0.0, objectives: 
     finals = [state.final(p) for p in range(state.players)]
     scores = [f.total for f in finals]
     out: dict[str, Any] = {"scores": scores, "winners": winners(scores, [f.best_line for f in finals]),
-           "lines": [list(f.lines) for f in finals], "optimum": None}
+           "lines": [list(f.lines) for f in finals], "optimum": None, **modules(state)}
     if optimum:
         objs = drawn_objectives(edition, state.deal.seed) if objectives else ()
         best = best_game(edition, state.deal.seed, objs, time_limit=optimum * WALL_GUARD, det_limit=optimum)
         out["optimum"] = {"status": best.status, "score": best.score, "bound": best.bound}
+    return out
+
+
+def modules(state: State) -> dict:
+    """The advanced modules' part of a finished game, per seat (null when the module is off):
+    ``objectives`` (each objective in play: met or not) and ``objective_points``; ``powers_used``
+    (each power in play: the rounds its holder used it; double-station, which needs no move,
+    counts once each round it was held) and ``power_points`` (what the double-station added)."""
+    out: dict[str, Any] = {"objectives": None, "objective_points": None, "powers_used": None, "power_points": None}
+    finals = [state.final(p) for p in range(state.players)]
+    if state.objectives:
+        out["objectives"] = [{o: o in f.objectives for o in state.objectives} for f in finals]
+        out["objective_points"] = [f.objective_points for f in finals]
+    if state.powers:
+        board, book, held = state.edition.board, state.edition.book, dict(state.powers)
+        used = [dict.fromkeys(held.values(), 0) for _ in range(state.players)]
+        extra = [0] * state.players
+        for seat, action in state.log:
+            if action[0] == "draw2":
+                used[seat]["double-section"] += 1
+            elif action[0] == "draw" and len(action) == 4:
+                used[seat][action[3]] += 1
+        for p, sheet in enumerate(state.sheets):
+            for line, points in zip(sheet.lines, sheet.round_scores):
+                if held.get(line.pencil) == "double-station":
+                    used[p]["double-station"] += 1
+                    extra[p] += points - line_score(board, book, line.stations, line.sections).points
+        out["powers_used"], out["power_points"] = used, extra
     return out
 
 
@@ -137,15 +167,18 @@ def tag(ed: Edition, options: dict, variant: dict) -> str:
 
 @dataclass
 class Clairvoyant:
-    """The map played and, with ``--optimum``, the bots against the best whole game found."""
+    """The map played; with ``--optimum``, the bots against the best whole game found; with the
+    advanced modules, each module's part (:class:`Modules`)."""
 
     map: str
     games: list = field(default_factory=list)  # (best game found, its status, the bot's score)
+    modules: "Modules" = field(default_factory=lambda: Modules())
 
     def add(self, record: dict) -> None:
         o = record.get("optimum")
         if o and o["score"]:
             self.games.append((o["score"], o["status"], record["scores"][0]))
+        self.modules.add(record)
 
     def failures(self) -> str | None:
         return None
@@ -159,7 +192,7 @@ class Clairvoyant:
                               "mean": round(statistics.mean(best), 2), "median": statistics.median(best),
                               "p10": round(percentile(best, 0.1), 2), "p90": round(percentile(best, 0.9), 2),
                               "bot_share_median": round(statistics.median(share), 3)}
-        return out
+        return out | self.modules.as_dict()
 
     def describe(self) -> list[str]:
         out = [f"  played on {self.map}"]
@@ -169,6 +202,76 @@ class Clairvoyant:
                        f"median {o['median']}")
             out.append(f"    mean {o['mean']}, 10-90%: {o['p10']}-{o['p90']}; the bot scores a median "
                        f"{o['bot_share_median']:.0%} of it")
+        return out + self.modules.describe()
+
+
+@dataclass
+class Modules:
+    """The advanced modules over every seat of every game: the mean score with and without each
+    module's points, how often each objective was met (of the seat-games it was in play) and each
+    power used (of the rounds its pencil was held)."""
+
+    seats: int = 0  # seat-games
+    total: int = 0
+    objective_points: int = 0
+    objectives: int = 0  # seat-games with objectives
+    met: dict = field(default_factory=dict)  # objective -> [met, in play]
+    power_points: int = 0
+    powers: int = 0  # seat-games with powers
+    used: dict = field(default_factory=dict)  # power -> [rounds used, rounds held]
+
+    def add(self, record: dict) -> None:
+        if record.get("objectives") is None and record.get("powers_used") is None:
+            return
+        self.seats += len(record["scores"])
+        self.total += sum(record["scores"])
+        if record.get("objectives") is not None:
+            self.objectives += len(record["scores"])
+            self.objective_points += sum(record["objective_points"])
+            for seat in record["objectives"]:
+                for o, met in seat.items():
+                    tally = self.met.setdefault(o, [0, 0])
+                    tally[0] += met
+                    tally[1] += 1
+        if record.get("powers_used") is not None:
+            self.powers += len(record["scores"])
+            self.power_points += sum(record["power_points"])
+            rounds = len(record["lines"][0])  # each seat holds each pencil once a game (4 pencils, 4 rounds)
+            for seat in record["powers_used"]:
+                for w, n in seat.items():
+                    tally = self.used.setdefault(w, [0, 0])
+                    tally[0] += n
+                    tally[1] += rounds // max(1, len(seat))
+
+    def as_dict(self) -> dict:
+        if not self.seats:
+            return {}
+        mean = self.total / self.seats
+        out: dict = {"mean": round(mean, 2)}
+        if self.objectives:
+            out["objectives"] = {"mean_points": round(self.objective_points / self.objectives, 2),
+                                 "mean_without": round(mean - self.objective_points / self.seats, 2),
+                                 "met": {o: round(m / n, 3) for o, (m, n) in sorted(self.met.items())}}
+        if self.powers:
+            out["powers"] = {"mean_points": round(self.power_points / self.powers, 2),
+                             "mean_without": round(mean - self.power_points / self.seats, 2),
+                             "used": {w: round(u / max(1, n), 3) for w, (u, n) in sorted(self.used.items())}}
+        return {"modules": out}
+
+    def describe(self) -> list[str]:
+        d = self.as_dict().get("modules")
+        if not d:
+            return []
+        out = [f"  advanced modules: mean score {d['mean']}"]
+        if "objectives" in d:
+            o = d["objectives"]
+            out.append(f"    Shared Objectives: {o['mean_points']} points a seat; {o['mean_without']} without them")
+            out += wrapped("      met (of the seat-games in play): ", [f"{k} {v:.0%}" for k, v in o["met"].items()])
+        if "powers" in d:
+            w = d["powers"]
+            out.append(f"    Pencil Powers: double-station {w['mean_points']} points a seat; {w['mean_without']} "
+                       "without them")
+            out += wrapped("      used (of the rounds held): ", [f"{k} {v:.0%}" for k, v in w["used"].items()])
         return out
 
 

@@ -84,7 +84,8 @@ GAME = Game(
     ),
     simulations=(
         Command("nextstation", "solver.nextstation.simulate:simulation", kind="deals", count_flag="--games",
-                help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins.",
+                help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins; with "
+                     "--objectives and --powers each module's points and how often each was met or used.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
                                         "greedy, lookahead.", default="greedy"),
                          Option("objectives", "Play with the seeded game's Shared Objectives.", "bool", False),

@@ -1,7 +1,9 @@
 """Next Station: London's declared result records (:mod:`tubedeck.records`).
 
 * ``simulate`` (:data:`SIMULATE`): one game played by bots: each seat's final score, the winner,
-  each seat's round scores, and with ``--optimum`` the best whole game found for the seed's flips;
+  each seat's round scores, with ``--objectives`` each seat's Shared Objectives (met or not) and
+  their points, with ``--powers`` each seat's Pencil Power uses and the double-station's points,
+  and with ``--optimum`` the best whole game found for the seed's flips;
 * ``par`` (:data:`PAR`): ``check nextstation``: the proven best first round of a flip seed;
 * ``par-game`` (:data:`PAR_GAME`): ``check nextstation --game``: the best whole solo game found.
 
@@ -18,6 +20,8 @@ MAX_ROUNDS = 4  # lines on a sheet (rules.toml's rounds)
 MAX_TURNS = 11  # turns in a round: at most one per Station card
 STATUSES = ("OPTIMAL", "FEASIBLE", "UNKNOWN")
 MAX_PENCIL = 40  # characters of a pencil's name
+MAX_OBJECTIVES = 16  # Shared Objectives in play (2 by the rules)
+MAX_POWERS = 16  # Pencil Powers in play (4 by the rules)
 
 
 def _status(record: dict) -> str | None:
@@ -55,12 +59,51 @@ def _simulate_rule(record: dict, players: int) -> str | None:
     return f"optimum: {why}" if why else None
 
 
+def _modules_rule(record: dict, players: int) -> str | None:
+    """The advanced modules' fields: null together when the module is off, else one per seat."""
+    objs, points = record["objectives"], record["objective_points"]
+    if (objs is None) != (points is None):
+        return "'objectives' and 'objective_points' are null together (the module off)"
+    if objs is not None:
+        if not (isinstance(objs, list) and len(objs) == players and all(
+                isinstance(o, dict) and 0 < len(o) <= MAX_OBJECTIVES
+                and all(isinstance(k, str) and isinstance(v, bool) for k, v in o.items()) for o in objs)):
+            return f"'objectives' must give each of {players} seat(s) the objectives in play, met or not"
+        if not (isinstance(points, list) and len(points) == players
+                and all(is_whole(p, 0, MAX_POINTS) for p in points)):
+            return f"'objective_points' must give each of {players} seat(s) its points (0-{MAX_POINTS})"
+        if any((p == 0) != (not any(o.values())) for o, p in zip(objs, points)):
+            return "a seat scores objective points exactly when it meets an objective"
+        if any(p > s for p, s in zip(points, record["scores"])):
+            return "a seat's objective points exceed its final score"
+    used, extra = record["powers_used"], record["power_points"]
+    if (used is None) != (extra is None):
+        return "'powers_used' and 'power_points' are null together (the module off)"
+    if used is not None:
+        if not (isinstance(used, list) and len(used) == players and all(
+                isinstance(u, dict) and 0 < len(u) <= MAX_POWERS
+                and all(isinstance(k, str) and is_whole(v, 0, MAX_ROUNDS) for k, v in u.items()) for u in used)):
+            return f"'powers_used' must give each of {players} seat(s) its uses of each power (0-{MAX_ROUNDS})"
+        if any(sum(u.values()) > MAX_ROUNDS for u in used):
+            return f"a power is used once a round at most ({MAX_ROUNDS} rounds)"
+        if not (isinstance(extra, list) and len(extra) == players
+                and all(is_whole(p, 0, MAX_POINTS) and p <= s for p, s in zip(extra, record["scores"]))):
+            return "'power_points' must give each seat the double-station's points, within its final score"
+    return None
+
+
+def _simulate_all(record: dict, players: int) -> str | None:
+    return _simulate_rule(record, players) or _modules_rule(record, players)
+
+
 SIMULATE = Schema(
     game="nextstation", mode="simulate",
-    # 5: winners, a list (a shared win is a win shared, not a game without a winner); 4: one record
+    # 6: the advanced modules reported per seat (objectives met and their points, power uses and
+    # the double-station's points; null when the module is off), bots that use the powers and aim
+    # at the objectives; 5: winners, a list (a shared win is a win shared, not a game without a winner); 4: one record
     # for all runs (optimum null when not asked for, no wall-clock time), the random bot draws from
     # its seat's stream; 3: the optimum's games from kicked best responses
-    version=5,
+    version=6,
     what="one game played by bots, seats drawing each turn in seat order",
     fields=(
         Field("scores", "scores", "final score", "points",
@@ -69,8 +112,15 @@ SIMULATE = Schema(
         Field("lines", "detail", "each seat's round scores, one per round (line)", "points"),
         Field("optimum", "detail", "with --optimum (solo): the best whole game found for the seed's flips "
                                    "(status, score, bound)", null=True),
+        Field("objectives", "detail", "with --objectives: each seat's Shared Objectives in play, met or not",
+              null=True),
+        Field("objective_points", "detail", "with --objectives: each seat's points from Shared Objectives",
+              "points", null=True),
+        Field("powers_used", "detail", "with --powers: each seat's uses of each Pencil Power (rounds)", null=True),
+        Field("power_points", "detail", "with --powers: each seat's points from the double-station power",
+              "points", null=True),
     ),
-    rule=_simulate_rule,
+    rule=_simulate_all,
 )
 
 
