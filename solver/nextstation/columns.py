@@ -9,9 +9,11 @@ The restricted master LP (GLOP), over the lines found so far:
 * each round takes weights ``w[r, l]`` summing to 1 over its lines;
 * **one sheet**: each section is drawn at most once in all, and of two crossing sections at most
   one is drawn (weights summed over the lines using them);
-* **interchanges**: each station takes a mix of the 2**R patterns z (which rounds pass it),
-  worth ``interchange[|z|]``, with round r's share of the patterns visiting it at most the weight
-  of r's lines through it (prices ``lam[r, s]``);
+* **interchanges**: each station takes a mix of the patterns z (which rounds pass it) a game
+  could show there (:mod:`.cuts`: the departing round on it, the others each entering along a
+  section of their own that the flips let them draw; all 2**R with ``cuts=False``), worth
+  ``interchange[|z|]``, with round r's share of the patterns visiting it at most the weight of
+  r's lines through it (prices ``lam[r, s]``);
 * **tourist track**: a mix of totals tau worth ``tourist_track[tau]``, with tau at most the
   tourist sites of the lines chosen (price ``mu``).
 
@@ -20,7 +22,7 @@ at 0), every game scores at most the Lagrangian bound (:func:`lagrangian_bound`)
 
     sum over rounds r of  max over r's lines l [ score(l) + sum_s lam[r,s] [s on l] + mu sites(l)
                                                  - sum over sections i of l of pen[i] ]
-  + sum over stations s of  max over z [ interchange[|z|] - sum_r lam[r,s] z_r ]
+  + sum over stations s of  max over kept z [ interchange[|z|] - sum_r lam[r,s] z_r ]
   + max over tau <= tourist_marks_max [ tourist_track[tau] - mu tau ]  + sum of sigma
 
 where ``pen[i]`` sums sigma over the one-sheet constraints holding section i (each dropped
@@ -47,21 +49,23 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
 
 from ortools.linear_solver import pywraplp
 
-from tubedeck.games.nextstation.best import best_response, best_round, line_of
+from tubedeck.games.nextstation.best import best_round, line_of
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
 
+from .cuts import Relaxation, relaxation
 from .engines import Budget
 from .game_model import Round, lines_of
+from .pricing import entering_response
 
 GUARD = 600.0  # seconds: a pricing search is exact and takes about a second; this only guards
 EPS = 1e-6
 SMOOTH = 0.5  # weight of the best prices so far in the prices searched next
+SWITCH = 0.5  # with the entering cuts, the share of the iterations the coarse master runs at most
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,7 @@ class Column:
     stations: frozenset[str]
     sites: int  # tourist sites on it (the tourist track's marks)
     sections: frozenset[int]
+    entering: frozenset[tuple[str, int]] = frozenset()  # (station, the section it is entered by)
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,10 @@ class Prices:
     lam: tuple[dict[str, float], ...]  # per round: a price per station visited
     mu: float  # per tourist site
     sigma: dict[tuple[int, ...], float]  # per one-sheet constraint: (i,) or (i, j) crossing
+    eta: tuple[dict[tuple[str, int], float], ...] = ()  # per round: a price per (station, section entering it)
+
+    def entering(self, r: int) -> dict[tuple[str, int], float]:
+        return self.eta[r] if self.eta else {}
 
     def penalty(self) -> dict[int, float]:
         pen: dict[int, float] = {}
@@ -99,23 +108,28 @@ class ColumnBound:
 
 
 def column_of(board: Board, book: RuleBook, stations, sections) -> Column:
+    """The column of a line: its stations (the departure first, then in the order reached) and
+    its sections (in the order drawn: the k-th enters the (k+1)-th station)."""
     score = line_score(board, book, stations, sections)
-    return Column(score.points, frozenset(stations), score.tourist_sites, frozenset(sections))
+    return Column(score.points, frozenset(stations), score.tourist_sites, frozenset(sections),
+                  frozenset(zip(stations[1:], sections)))
 
 
 def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float], mu: float,
                  pen: dict[int, float], known: Sequence[Column] = (),
-                 deadline: float | None = None) -> tuple[float | None, Column]:
+                 deadline: float | None = None, eta: dict[tuple[str, int], float] | None = None
+                 ) -> tuple[float | None, Column]:
     """Round r's most valuable line under the prices, and its value (None if cut short: by
     :data:`GUARD` or the ``deadline``, ``time.perf_counter``). The best of the ``known`` lines is
     the floor the search must beat (it prunes far more)."""
     ts, dep = rnd
     sites = sum(s.tourist for s in board.stations)
     gain = [mu * k for k in range(max(sites, 1) + 1)]
-    worth = [(_worth(c, lam, mu, pen), k) for k, c in enumerate(known)]
+    eta = eta or {}
+    worth = [(_worth(c, lam, mu, pen, eta), k) for k, c in enumerate(known)]
     floor, at = max(worth, default=(None, None))
-    value, line = best_response(board, book, ts, dep, frozenset(), lam, gain, _left(deadline), pen,
-                                None if floor is None else floor - lam.get(dep, 0.0) - EPS)
+    value, line = entering_response(board, book, ts, dep, frozenset(), lam, eta, gain, _left(deadline), pen,
+                                    None if floor is None else floor - lam.get(dep, 0.0) - EPS)
     if value is None:  # no line beats the best known one (only a floor leaves the search none)
         assert floor is not None and at is not None
         return (floor if line.status == "OPTIMAL" else None), known[at]
@@ -129,61 +143,79 @@ def _left(deadline: float | None) -> float:
     return GUARD if deadline is None else min(GUARD, deadline - time.perf_counter())
 
 
-def _worth(c: Column, lam: dict[str, float], mu: float, pen: dict[int, float]) -> float:
-    return c.score + sum(lam.get(s, 0.0) for s in c.stations) + mu * c.sites - sum(pen.get(i, 0.0) for i in c.sections)
+def _worth(c: Column, lam: dict[str, float], mu: float, pen: dict[int, float],
+           eta: dict[tuple[str, int], float] | None = None) -> float:
+    return (c.score + sum(lam.get(s, 0.0) for s in c.stations) + mu * c.sites - sum(pen.get(i, 0.0) for i in c.sections)
+            + sum((eta or {}).get(e, 0.0) for e in c.entering))
 
 
 def _column(board: Board, book: RuleBook, rnd: Round, line) -> Column:
     return column_of(board, book, *line_of(board, rnd[1], line.draws))
 
 
-def _rest(book: RuleBook, stations: list[str], prices: Prices, n: int) -> float:
-    """The bound's terms beyond the rounds: interchange patterns, tourist totals, sigma."""
+def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int) -> float:
+    """The bound's terms beyond the rounds: each station's best interchange choice
+    (:class:`.cuts.Relaxation`), tourist totals, sigma."""
     table = book.scores.interchange
-    pats = list(product((0, 1), repeat=n))
-    rest = sum(max(table[min(sum(z), len(table) - 1)] - sum(prices.lam[r].get(s, 0.0) * z[r] for r in range(n))
-                   for z in pats) for s in stations)
+    rest = 0.0
+    for s, choices in relax.choices.items():
+        rest += max(table[min(sum(z), len(table) - 1)] - sum(prices.lam[r].get(s, 0.0) * z[r] for r in range(n))
+                    - sum(prices.entering(r).get((s, i), 0.0) for r, i in a) for z, a in choices)
     rest += max(book.scores.tourist(k) - prices.mu * k for k in range(book.rules.tourist_marks_max + 1))
     return rest + sum(prices.sigma.values())
 
 
 def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], prices: Prices,
                      known: list[list[Column]] | None = None,
-                     deadline: float | None = None) -> tuple[float | None, list[Column]]:
+                     deadline: float | None = None,
+                     relax: Relaxation | None = None) -> tuple[float | None, list[Column]]:
     """The bound for these prices (see the module), and each round's best priced line. None if a
     pricing search was cut short (by its guard or the ``deadline``). Prices must not be negative;
-    ``known`` lines (per round, each legal) only speed the search up."""
+    ``known`` lines (per round, each legal) only speed the search up; ``relax``: how
+    interchanges are scored (default: :func:`.cuts.relaxation` with every cut)."""
+    if relax is None:
+        relax = relaxation(board, rounds)
     pen = prices.penalty()
     total: float | None = 0.0
     best: list[Column] = []
     for r, rnd in enumerate(rounds):
         value, col = _price_round(board, book, rnd, prices.lam[r], prices.mu, pen, known[r] if known else (),
-                                 deadline)
+                                  deadline, prices.entering(r))
         best.append(col)
         total = None if value is None or total is None else total + value
     if total is None:
         return None, best
-    return total + _rest(book, [s.id for s in board.stations], prices, len(rounds)), best
+    return total + _rest(book, relax, prices, len(rounds)), best
 
 
-def _master(board: Board, book: RuleBook, cols: list[list[Column]]):
+def _master(board: Board, book: RuleBook, cols: list[list[Column]], relax: Relaxation):
     """Solve the restricted master LP: (value, its prices)."""
     n = len(cols)
     lp = pywraplp.Solver.CreateSolver("GLOP")
     w = [[lp.NumVar(0, 1, f"w_{r}_{k}") for k in range(len(cols[r]))] for r in range(n)]
     for r in range(n):
         lp.Add(lp.Sum(w[r]) == 1)
-    pats = list(product((0, 1), repeat=n))
     table = book.scores.interchange
     obj = [c.score * w[r][k] for r in range(n) for k, c in enumerate(cols[r])]
-    link = {}
+    link = {}  # (round, station): the round's share of the station's choices, at most its lines' weight there
+    enter = {}  # (round, station, section): the same, entering it along the section (relax.entering)
     for s in board.stations:
-        u = [lp.NumVar(0, 1, f"u_{s.id}_{''.join(map(str, z))}") for z in pats]
+        choices = relax.choices[s.id]
+        u = [lp.NumVar(0, 1, f"u_{s.id}_{q}") for q in range(len(choices))]
         lp.Add(lp.Sum(u) == 1)
-        obj += [table[min(sum(z), len(table) - 1)] * u[q] for q, z in enumerate(pats)]
-        for r in range(n):
-            on = [w[r][k] for k, c in enumerate(cols[r]) if s.id in c.stations]
-            link[r, s.id] = lp.Add(lp.Sum([z[r] * u[q] for q, z in enumerate(pats)]) - lp.Sum(on) <= 0)
+        obj += [table[min(sum(z), len(table) - 1)] * u[q] for q, (z, _) in enumerate(choices)]
+        if not relax.entering:
+            for r in range(n):
+                on = [w[r][k] for k, c in enumerate(cols[r]) if s.id in c.stations]
+                link[r, s.id] = lp.Add(lp.Sum([z[r] * u[q] for q, (z, _) in enumerate(choices)]) - lp.Sum(on) <= 0)
+            continue
+        by: dict[tuple[int, int], list] = {}  # the departing round is always on: no link
+        for q, (_, a) in enumerate(choices):
+            for r, i in a:
+                by.setdefault((r, i), []).append(u[q])
+        for (r, i), us in sorted(by.items(), key=lambda x: x[0]):
+            on = [w[r][k] for k, c in enumerate(cols[r]) if (s.id, i) in c.entering]
+            enter[r, s.id, i] = lp.Add(lp.Sum(us) - lp.Sum(on) <= 0)
     cap = book.rules.tourist_marks_max
     v = [lp.NumVar(0, 1, f"tau_{k}") for k in range(cap + 1)]
     lp.Add(lp.Sum(v) == 1)
@@ -203,8 +235,10 @@ def _master(board: Board, book: RuleBook, cols: list[list[Column]]):
     lp.Maximize(lp.Sum(obj))
     if lp.Solve() != pywraplp.Solver.OPTIMAL:  # always feasible and bounded: a solver failure
         raise RuntimeError("the column master LP did not solve")
-    prices = Prices(tuple({s.id: max(0.0, link[r, s.id].dual_value()) for s in board.stations} for r in range(n)),
-                    max(0.0, sites.dual_value()), {k: max(0.0, c.dual_value()) for k, c in sheet.items()})
+    lam = tuple({s: max(0.0, c.dual_value()) for (q, s), c in link.items() if q == r} for r in range(n))
+    eta = tuple({(s, i): max(0.0, c.dual_value()) for (q, s, i), c in enter.items() if q == r} for r in range(n))
+    prices = Prices(lam, max(0.0, sites.dual_value()), {k: max(0.0, c.dual_value()) for k, c in sheet.items()},
+                    eta if relax.entering else ())
     return lp.Objective().Value(), prices
 
 
@@ -213,17 +247,21 @@ def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
     def mix(x: dict, y: dict) -> dict:
         return {k: alpha * x.get(k, 0.0) + (1 - alpha) * y.get(k, 0.0) for k in sorted(x.keys() | y.keys())}
     return Prices(tuple(mix(x, y) for x, y in zip(a.lam, b.lam)), alpha * a.mu + (1 - alpha) * b.mu,
-                  mix(a.sigma, b.sigma))
+                  mix(a.sigma, b.sigma), tuple(mix(a.entering(r), b.entering(r)) for r in range(len(a.lam)))
+                  if a.eta or b.eta else ())
 
 
 def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=(), iterations: int = 25,
-                 budget: Budget | None = None) -> ColumnBound:
+                 budget: Budget | None = None, cuts: str = "none") -> ColumnBound:
     """The least Lagrangian bound over ``iterations`` rounds of column generation, from the lines
     of the games in ``start`` (each a tuple of per-round draws) and each round's best line. With a
     ``budget``, iterations stop at its wall-clock deadline (every Lagrangian bound is a bound: the
     least so far stands; a pricing search stops there too, its iteration then gives no bound;
-    :attr:`.engines.Budget.wall_cut` notes the cut) and report progress."""
+    :attr:`.engines.Budget.wall_cut` notes the cut) and report progress. ``cuts``: how interchanges
+    are scored (:func:`.cuts.relaxation`: "entries", the tightest, by default; "none" is the bound
+    before the cuts, for measuring them)."""
     t0 = time.perf_counter()
+    relax = relaxation(board, rounds, cuts)
     deadline = None if budget is None else budget.wall_deadline()
     cols: list[list[Column]] = [[] for _ in rounds]
     for draws in start:
@@ -235,6 +273,12 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
         cols[r].append(_column(board, book, (ts, dep), best_round(board, book, ts, dep, time_limit=_left(deadline))))
     best, value, converged, it, centre = math.inf, 0.0, False, 0, None
     cut = False
+    # With the entering cuts, the master first links rounds to stations alone ("patterns": far
+    # fewer prices, so it settles sooner), then, once that settles or after SWITCH of the
+    # iterations, by entering sections. The bound is always the cut relaxation's: at station
+    # prices alone it equals the patterns bound, so the switch only ever lowers it.
+    coarse = relaxation(board, rounds, "patterns") if relax.entering else relax
+    master = coarse
     for it in range(1, iterations + 1):  # noqa: B007 - the iterations run, returned after the loop
         if budget is not None:
             if budget.wall_left() <= 0:
@@ -243,13 +287,15 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
                 break
             budget.update(phase=f"column bound {it}/{iterations}", bound=math.floor(best + EPS) if best < math.inf
                           else None)
-        value, duals = _master(board, book, cols)
+        if master is not relax and it > SWITCH * iterations:
+            master = relax
+        value, duals = _master(board, book, cols, master)
         # priced first towards the best prices so far (Wentges smoothing: steadier bounds); if that
         # finds no new line, at the LP's own prices, where no new line means the LP is done
         tries = [duals] if centre is None else [_mix(centre, duals, SMOOTH), duals]
         added = 0
         for prices in tries:
-            bound, lines = lagrangian_bound(board, book, rounds, prices, cols, deadline)
+            bound, lines = lagrangian_bound(board, book, rounds, prices, cols, deadline, relax)
             if bound is None and deadline is not None and time.perf_counter() >= deadline:
                 cut = True  # the deadline stopped a pricing search: the least bound so far stands
                 break
@@ -266,6 +312,9 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
             budget.wall_cut = True
             break
         if not added or best <= value + EPS:  # the bound meets the LP: the Dantzig-Wolfe bound
+            if master is not relax:  # the coarse master settled: on to the cut one
+                master = relax
+                continue
             converged = True
             break
     whole = math.floor(best + EPS) if best < math.inf else None

@@ -12,8 +12,9 @@ Two searches (the better game kept), then a second bound:
    of CP-SAT's deterministic time (1 worker by default: the same answer anywhere). OPTIMAL is a
    proof; at the time limit the status is FEASIBLE and the bound is CP-SAT's.
 3. **The column bound** (``columns`` iterations, :mod:`.columns`): a Dantzig-Wolfe relaxation over
-   whole lines, much tighter than CP-SAT's; the lesser bound is reported, and a bound that meets
-   the game found is a proof (OPTIMAL).
+   whole lines, much tighter than CP-SAT's (the cuts of :mod:`.cuts`, which tie rounds together
+   at interchanges, are an option of :func:`.columns.column_bound`, off by default: slower to converge);
+   the lesser bound is reported, and a bound that meets the game found is a proof (OPTIMAL).
 
 What is measured (README, ``benchmarks/bench_nextstation.py --games``): the proof is out of reach
 in a minute for real flips. CP-SAT's bound stays far above the games found, since its LP

@@ -1,0 +1,151 @@
+"""Cuts that tie the rounds together at each interchange station, for the column bound
+(:mod:`.columns`).
+
+The column bound's master LP scores a station's interchange by a mix of **patterns** z (which
+rounds pass it), round r's share of the patterns with z_r = 1 at most the weight of r's lines
+through the station. Every pattern of the 2**R was allowed, so four half-lines through a station
+made half of a four-line interchange even where four lines can never meet. Here a pattern is
+kept only if a real game could show it (:func:`station_patterns`):
+
+* **reach under the flips**: a round's line enters a station other than its departure along
+  exactly one of its sections, on a turn whose symbol the station shows, from a station the line
+  reached on an earlier turn. :func:`entries` lists, per round, the sections each station can be
+  entered by: a station u is reachable by turn t if the departure is u or some turn t' < t shows
+  u's symbol and a neighbour of u is reachable before t' (one station a turn, no crossings: an
+  over-approximation, so every real line enters along a listed section);
+* **one line per section**: the rounds of a pattern that do not depart from the station each need
+  their own entering section (distinct sections: two lines never share one), a system of distinct
+  representatives (a bipartite matching, :func:`_matched`);
+* **the departure**: the round whose pencil departs from the station is always on it, so a
+  pattern leaving it out is dropped too.
+
+Every real game's pattern at every station passes all three, so the relaxation only loses
+points no game could score: the Lagrangian bound (its per-station max over patterns) and the
+master LP both take the kept patterns alone, and stay bounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from tubedeck.games.nextstation.board import Board
+
+from .game_model import Round
+
+Pattern = tuple[int, ...]
+
+
+def reach(board: Board, rnd: Round) -> dict[str, int]:
+    """The earliest turn (0-based; -1 for the departure) by which round ``rnd``'s line could have
+    reached each station it can reach at all (an over-approximation: see the module)."""
+    turns, dep = rnd
+    when = {dep: -1}
+    for t, turn in enumerate(turns):
+        new = [v.id for v in board.stations if v.id not in when and board.matches(v.id, turn.symbol)
+               and any(when.get(sec.other(v.id), t) < t for sec in board.incident[v.id])]
+        for v in new:
+            when[v] = t
+    return when
+
+
+def entries(board: Board, rnd: Round) -> dict[str, frozenset[int]]:
+    """Per station other than the departure: the sections round ``rnd``'s line could enter it
+    by (empty: it can never be on the line)."""
+    turns, dep = rnd
+    when = reach(board, rnd)
+    out: dict[str, frozenset[int]] = {}
+    for v in board.stations:
+        if v.id == dep:
+            continue
+        shows = [t for t, turn in enumerate(turns) if board.matches(v.id, turn.symbol)]
+        out[v.id] = frozenset(sec.index for sec in board.incident[v.id]
+                              if any(when.get(sec.other(v.id), len(turns)) < t for t in shows))
+    return out
+
+
+def _matched(options: list[frozenset[int]]) -> bool:
+    """Whether every entry can take a distinct element of its set (Hall's condition, by
+    augmenting paths: a handful of rounds and sections)."""
+    owner: dict[int, int] = {}
+
+    def place(k: int, seen: set[int]) -> bool:
+        for i in options[k]:
+            if i in seen:
+                continue
+            seen.add(i)
+            if i not in owner or place(owner[i], seen):
+                owner[i] = k
+                return True
+        return False
+
+    return all(place(k, set()) for k in range(len(options)))
+
+
+def station_patterns(board: Board, rounds: tuple[Round, ...], cuts: bool = True) -> dict[str, list[Pattern]]:
+    """Per station, the patterns (which rounds' lines pass it) the relaxation may score: all
+    2**R without ``cuts``, else only those a real game could show (see the module). The pattern
+    of no line is kept wherever no round departs (the LP then always has one)."""
+    n = len(rounds)
+    every = list(product((0, 1), repeat=n))
+    if not cuts:
+        return {s.id: every for s in board.stations}
+    enter = [entries(board, rnd) for rnd in rounds]
+    out: dict[str, list[Pattern]] = {}
+    for s in board.stations:
+        departs = [r for r, (_, dep) in enumerate(rounds) if dep == s.id]
+        kept = []
+        for z in every:
+            if any(not z[r] for r in departs):
+                continue
+            others = [enter[r][s.id] for r in range(n) if z[r] and r not in departs]
+            if _matched(others):
+                kept.append(z)
+        out[s.id] = kept
+    return out
+
+
+CUTS = ("none", "patterns", "entries")  # the relaxations, loosest first
+
+
+@dataclass(frozen=True)
+class Relaxation:
+    """How the column bound scores interchanges (``cuts``, :data:`CUTS`):
+
+    * ``none``: every pattern, each round linked to a station by the weight of its lines through
+      it (the bound before the cuts);
+    * ``patterns``: only the patterns a game could show (:func:`station_patterns`);
+    * ``entries``: those patterns, each with **the section each round enters the station by**
+      (distinct, one the flips let it draw: :func:`entries`), each round linked to a station by
+      the weight of its lines entering it along that section. Two rounds whose lines reach a
+      station only along the same section can no longer meet there, whatever the mix.
+
+    ``choices[s]``: per station, (pattern, ((round, entering section), ...)) for each choice the
+    relaxation may score (the departing round enters by no section)."""
+
+    cuts: str
+    choices: dict[str, list[tuple[Pattern, tuple[tuple[int, int], ...]]]]
+
+    @property
+    def entering(self) -> bool:
+        return self.cuts == "entries"
+
+
+def relaxation(board: Board, rounds: tuple[Round, ...], cuts: str = "entries") -> Relaxation:
+    if cuts not in CUTS:
+        raise ValueError(f"cuts must be one of {', '.join(CUTS)}, got {cuts!r}")
+    patterns = station_patterns(board, rounds, cuts != "none")
+    choices: dict[str, list[tuple[Pattern, tuple[tuple[int, int], ...]]]] = {}
+    enter = [entries(board, rnd) for rnd in rounds] if cuts == "entries" else []
+    for s in board.stations:
+        if cuts != "entries":
+            choices[s.id] = [(z, ()) for z in patterns[s.id]]
+            continue
+        out = []
+        for z in patterns[s.id]:
+            rs = [r for r in range(len(rounds)) if z[r] and rounds[r][1] != s.id]
+            for combo in product(*(sorted(enter[r][s.id]) for r in rs)):
+                if len(set(combo)) == len(combo):
+                    out.append((z, tuple(zip(rs, combo))))
+        choices[s.id] = out
+    return Relaxation(cuts, choices)
