@@ -8,8 +8,7 @@ entered along exactly one section: the one drawn on reaching it), plus a price p
 tourist gain, less the section penalties.
 
 The search is the same exact branch and bound (:class:`~tubedeck.games.nextstation.best._Search`);
-only a move's value changes (:meth:`_EnterSearch.go`, the one line that differs from the rules'
-search, marked). Its bound takes, per station, the largest price of entering it: no line gains
+only a move's value changes (the search's ``enter`` prices, empty for the rules' own search). Its bound takes, per station, the largest price of entering it: no line gains
 more, so the bound stays admissible and the search exact (tested against every line of small
 rounds).
 """
@@ -38,54 +37,6 @@ class _EnterSearch(_Search):
         self.bonus = [bonus.get(v, 0.0) for v in self.ids]  # a move's own value: its station ...
         idx = {v: k for k, v in enumerate(self.ids)}
         self.enter = {(i, idx[v]): p for (v, i), p in eta.items()}  # ... and the section entering it
-
-    def go(self, t, on, order, line_secs, secs, blocked, counts, degree, thames, draws) -> None:
-        """:meth:`_Search.go`, a move valued with its entering price (the marked lines)."""
-        if self.cut:
-            return
-        self.nodes += 1
-        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
-            self.cut = True
-            return
-        prev = self.seen.get(line_secs)
-        if prev is not None and prev <= t:
-            return
-        self.seen[line_secs] = t
-        score = self.score(counts, thames, on)
-        if score > self.best:
-            self.best, self.best_draws = score, tuple(draws)
-        for tt in range(t, len(self.turns)):
-            if self.bound(tt, on, counts, thames, secs | blocked) <= self.best:
-                return
-            turn = self.turns[tt]
-            match = self.match[tt]
-            moves = []
-            for u in order:
-                if not turn.switch and degree[u] > 1:
-                    continue
-                for i, v, vb, th in self.incident[u]:
-                    bit = 1 << i
-                    if vb & on or not vb & match or bit & (secs | blocked):
-                        continue
-                    moves.append((u, v, vb, i, bit, th))
-            moves.sort(key=lambda m: -(counts[self.dist_of[m[1]]] + 2 * m[5]))
-            for u, v, vb, i, bit, th in moves:
-                d = self.dist_of[v]
-                counts[d] += 1
-                degree[u] += 1
-                degree[v] += 1
-                order.append(v)
-                draws.append((tt, self.ids[u], self.ids[v]))
-                step = self.bonus[v] + self.enter.get((i, v), 0.0) - self.pen[i]  # (differs)
-                self.extra += step
-                self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | self.cross[i], counts,
-                        degree, thames + th, draws)
-                self.extra -= step
-                draws.pop()
-                order.pop()
-                degree[v] -= 1
-                degree[u] -= 1
-                counts[d] -= 1
 
 
 def line_value(board: Board, book: RuleBook, departure: str, draws, bonus: dict[str, float], eta: Entering,

@@ -83,6 +83,9 @@ class _Search:
         self.top: list[float] = [0] * (len(turns) + 1)  # top[k]: the k largest bonuses together
         self.tail: list[float] = [0] * (len(turns) + 1)  # tail[t]: the largest bonus each turn from t on can reach
         self.pen: list[float] = [0] * len(board.sections)  # a price per section drawn (the whole game's bound)
+        # a price for entering station v along section i, keyed (i, v): the column bound's cuts set it
+        # (solver/nextstation/pricing.py); empty for the rules' own search
+        self.enter: dict[tuple[int, int], float] = {}
         self.valued = False  # lines valued for a game (value_for_game): the bound adds their bonuses
         self.extra: float = 0  # bonuses of the line's stations
         self.products: dict[tuple[int, int], int] = {}  # (turn, stations) -> product bound
@@ -215,10 +218,11 @@ class _Search:
                 degree[v] += 1
                 order.append(v)
                 draws.append((tt, self.ids[u], self.ids[v]))
-                self.extra += self.bonus[v] - self.pen[i]
+                step = self.bonus[v] + self.enter.get((i, v), 0) - self.pen[i] if self.valued else 0
+                self.extra += step
                 self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | self.cross[i], counts,
                         degree, thames + th, draws)
-                self.extra -= self.bonus[v] - self.pen[i]
+                self.extra -= step
                 draws.pop()
                 order.pop()
                 degree[v] -= 1
