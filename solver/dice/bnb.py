@@ -78,7 +78,7 @@ from tubedeck.progress import Progress
 
 from . import turns as _turns
 from .model import ModelResult, pair_cost
-from .turns import LEAVES, Turns
+from .turns import LEAVES, Turns, matched
 
 MAX_AWARDS = 16
 NODES_PER_SECOND = 20_000  # search nodes a deterministic second (about its speed on one core)
@@ -101,26 +101,6 @@ class _Timeout(Exception):
 
 class _SetCut(Exception):
     """A set's search ran past its node cap for this round: it waits for the next."""
-
-
-def _matched(masks: list[int]) -> int:
-    """The most of ``masks`` (each a bit mask of the turns one pair may take) that distinct
-    turns can serve (a maximum bipartite matching by augmenting paths)."""
-    owner: dict[int, int] = {}  # turn bit -> pair index
-
-    def place(i: int, seen: list) -> bool:
-        bits = masks[i] & ~seen[0]
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            seen[0] |= low
-            j = owner.get(low)
-            if j is None or place(j, seen):
-                owner[low] = i
-                return True
-        return False
-
-    return sum(place(i, [0]) for i in range(len(masks)))
 
 
 class _PricedTurns(Turns):
@@ -205,12 +185,12 @@ class _PricedTurns(Turns):
         n = len(pairs)
         full = [p[0] for p in pairs]
         full.sort(key=int.bit_count)
-        if _matched(full) < n:
+        if matched(full) < n:
             return False
         spare = self.passes
         for q in range(self.passes):
             level = sorted((p[1 + q] for p in pairs), key=int.bit_count)
-            short = n - _matched(level)
+            short = n - matched(level)
             if not short:
                 return True
             spare -= short
@@ -276,6 +256,14 @@ class _Board:
         self.deadline = math.inf
         self.report: Callable[[int], None] | None = None
 
+    def around(self, mask: int) -> int:
+        """The stations next to any station of ``mask``."""
+        out = 0
+        while mask:
+            low = mask & -mask
+            out |= self.nbr[low.bit_length() - 1]
+            mask ^= low
+        return out
     def tick(self) -> None:
         self.nodes += 1
         if not self.nodes & TICK:
@@ -342,23 +330,13 @@ class _Feasible:
         while True:
             grow = reach
             while True:  # close within U (free)
-                new, bits = 0, grow
-                while bits:
-                    low = bits & -bits
-                    new |= g.nbr[low.bit_length() - 1]
-                    bits ^= low
-                grow = new & U & ~reach
+                grow = g.around(grow) & U & ~reach
                 if not grow:
                     break
                 reach |= grow
             if U & ~reach == 0:
                 return d
-            new, bits = 0, reach
-            while bits:
-                low = bits & -bits
-                new |= g.nbr[low.bit_length() - 1]
-                bits ^= low
-            new &= ~reach
+            new = g.around(reach) & ~reach
             if not new:
                 return 10**6  # unreachable
             reach |= new
@@ -449,12 +427,7 @@ class _Feasible:
         out = [g.later[t]] * g.S
         reach, d = taken, 0
         while True:
-            new, bits = 0, reach
-            while bits:
-                low = bits & -bits
-                new |= g.nbr[low.bit_length() - 1]
-                bits ^= low
-            new &= ~reach
+            new = g.around(reach) & ~reach
             if not new:
                 return out
             d += 1

@@ -25,6 +25,33 @@ from collections.abc import Callable
 LEAVES = 300  # covers a schedule check tries before giving up (then it does not cut)
 
 
+def matched(masks: list[int], need_all: bool = False) -> int:
+    """The most of ``masks`` (each a bit mask of the turns one pair may take) that distinct turns
+    can serve: a maximum bipartite matching by augmenting paths. ``need_all``: stop at the first
+    mask left unserved (the count is then below ``len(masks)``)."""
+    owner: dict[int, int] = {}  # turn bit -> mask index
+
+    def place(i: int, seen: list) -> bool:
+        bits = masks[i] & ~seen[0]
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            seen[0] |= low
+            j = owner.get(low)
+            if j is None or place(j, seen):
+                owner[low] = i
+                return True
+        return False
+
+    served = 0
+    for i in range(len(masks)):
+        if place(i, [0]):
+            served += 1
+        elif need_all:
+            break
+    return served
+
+
 class Turns:
     when: Callable[[int, int], int] | None  # set by schedulable() for the duration of a check
     missing_all: int
@@ -77,21 +104,7 @@ class Turns:
             if s not in chosen:
                 pairs.append(when(s, 0))
         pairs.sort(key=int.bit_count)
-        owner: dict[int, int] = {}  # turn bit -> pair index
-
-        def place(i: int, seen: list) -> bool:
-            bits = pairs[i] & ~seen[0]
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                seen[0] |= low
-                j = owner.get(low)
-                if j is None or place(j, seen):
-                    owner[low] = i
-                    return True
-            return False
-
-        return all(place(i, [0]) for i in range(len(pairs)))
+        return matched(pairs, need_all=True) == len(pairs)
 
     def demands(self, edges: int, unopened: int) -> list[tuple[tuple[int, int], ...]]:
         demands: list[tuple[tuple[int, int], ...]] = []
