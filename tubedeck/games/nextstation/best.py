@@ -257,7 +257,8 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
 
 def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
                   bonus: dict[str, float], gain: list[float], time_limit: float = 30.0,
-                  penalty: dict[int, float] | None = None, floor: float | None = None) -> tuple[float | None, RoundResult]:
+                  penalty: dict[int, float] | None = None, floor: float | None = None,
+                  entering: dict[tuple[str, int], float] | None = None) -> tuple[float | None, RoundResult]:
     """The line with the most value to a game whose other lines are fixed: its round score, plus
     ``bonus[v]`` for each station v on it after the departure (the interchange points it adds),
     plus ``gain[k]`` for k tourist sites on it (the tourist track's rise), less ``penalty[i]`` per
@@ -266,10 +267,20 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     the best one each turn's symbol reaches, and the sites that could still be reached). Returns
     (value, the line). Fractional prices are fine (:mod:`solver.nextstation.columns`). With a
     ``floor`` (a value some known line reaches), only lines worth more are searched for: if there is
-    none, the value is None and the line the departure alone."""
+    none, the value is None and the line the departure alone. ``entering[(v, i)]`` (not negative):
+    a price for entering station v along section i (the column bound's cuts): the bound takes each
+    station's dearest entry, a move its own."""
     t0 = time.perf_counter()
     s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
-    s.value_for_game(bonus, gain, penalty or {})
+    enter = entering or {}
+    top: dict[str, float] = {}
+    for (v, _), p in enter.items():
+        top[v] = max(top.get(v, 0.0), p)
+    s.value_for_game({v: bonus.get(v, 0) + top.get(v, 0) for v in {*bonus, *top}}, gain, penalty or {})
+    if enter:
+        s.bonus = [bonus.get(v, 0) for v in s.ids]  # a move's own value: its station and its entry
+        idx = {v: k for k, v in enumerate(s.ids)}
+        s.enter = {(i, idx[v]): p for (v, i), p in enter.items()}
     if floor is not None:
         s.best, s.best_draws = floor, None
     s.run()
@@ -280,8 +291,8 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     stations, secs = line_of(board, departure, draws)
     score = line_score(board, book, stations, secs).points
     sites = sum(board.by_id[v].tourist for v in stations)
-    value = score + sum(bonus.get(v, 0) for v in stations[1:]) + gain[min(sites, len(gain) - 1)] \
-        - sum((penalty or {}).get(i, 0) for i in secs)
+    value = score + sum(bonus.get(v, 0) + enter.get((v, i), 0) for v, i in zip(stations[1:], secs)) \
+        + gain[min(sites, len(gain) - 1)] - sum((penalty or {}).get(i, 0) for i in secs)
     assert abs(value - s.best) < 1e-6, (value, s.best)
     status = "FEASIBLE" if s.cut else "OPTIMAL"
     return value, RoundResult(status, score, None, draws, stations, time.perf_counter() - t0)
