@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import tubedeck
 from solver.dice import bnb
 from solver.dice.exhaustive import best_score
 from solver.dice.model import ModelResult, solve_sequence
@@ -33,9 +32,7 @@ def with_rules(ed, **values):
 
 
 def run_command(capsys, monkeypatch, *args):
-    """``run_cli`` as a command of its own: the CLI counts --time-limit from the command's start
-    (``tubedeck.STARTED``), which in this process was the test run's."""
-    monkeypatch.setattr(tubedeck, "STARTED", time.perf_counter())
+    """``run_cli``: called in-process, the CLI counts --time-limit from this call."""
     return run_cli(capsys, *args)
 
 
