@@ -188,16 +188,21 @@ def _problems(run: Run, reference: dict[str, list[dict]]) -> list[str]:
 
 def sweep(where: Path, per: int, kinds=("check", "simulate", "build"), last: float = 1.5,
           jobs: int = 3) -> tuple[list[Run], list[str]]:
-    """``per`` runs for each command and signal, delays spread evenly from 0 to ``last`` seconds."""
-    reference = {}
+    """``per`` runs for each command and signal, delays spread evenly from 0 to ``last`` seconds,
+    or to 90% of the command's own run time where that is shorter (a fast machine finishes a
+    command before 1.5 s: the signals must still land in it)."""
+    reference, span = {}, {}
     for kind in kinds:
         cmd, results, _ = _command(kind, where / f"ref-{kind}")
+        span[kind] = last
         if results is not None:
             (where / f"ref-{kind}").mkdir(parents=True)
+            started = time.perf_counter()
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=results.parent)
+            span[kind] = min(last, 0.9 * (time.perf_counter() - started))
             assert done.returncode == 0, done.stderr
             reference[kind] = _records(results)
-    plan = [(kind, sig, last * k / max(per - 1, 1)) for sig in CODES for kind in kinds for k in range(per)]
+    plan = [(kind, sig, span[kind] * k / max(per - 1, 1)) for sig in CODES for kind in kinds for k in range(per)]
     with ThreadPoolExecutor(jobs) as pool:
         runs = list(pool.map(lambda a: _one(*a[1], where / f"run{a[0]}"), enumerate(plan)))
     return runs, [p for run in runs for p in _problems(run, reference)]
