@@ -126,18 +126,85 @@ def power_moves(board: Board, line: Line, drawn: frozenset[int], turn: Turn, pow
     return out
 
 
+class _Gains:
+    """:func:`value` of a line and of the line with a section or two more, the latter by what the
+    new stations and sections add (a greedy decision values every legal section; the search bot's
+    rollouts make tens of thousands of such decisions a game). The same figures as
+    :func:`.scoring.line_score` counts: the stations per district, the Thames sections, the tourist
+    sites and the stations on earlier lines (each station once); the objectives, if any, are
+    measured on the whole new line (:meth:`Goals.met`)."""
+
+    __slots__ = ("ctx", "line", "value", "per", "biggest", "thames", "on", "tourist", "shared")
+
+    def __init__(self, ctx: _Ctx, line: Line) -> None:
+        board = ctx.edition.board
+        district_of, tourist_of, thames_of = board.district_of, board.tourist_of, board.thames_of
+        self.ctx, self.line = ctx, line
+        per: dict[str, int] = {}
+        for s in line.stations:
+            d = district_of[s]
+            per[d] = per.get(d, 0) + 1
+        self.per = per
+        self.biggest = max(per.values(), default=0)
+        self.thames = sum(map(thames_of.__getitem__, line.sections))
+        self.on = set(line.stations)
+        self.tourist = sum(map(tourist_of.__getitem__, self.on))
+        self.shared = len(ctx.earlier & self.on)
+        self.value = self.after((), ())  # the line itself (the pass)
+
+    def after(self, stations: tuple[str, ...], sections: tuple[int, ...]) -> float:
+        """The value of the line with ``stations`` and ``sections`` added at its end."""
+        ctx = self.ctx
+        board = ctx.edition.board
+        district_of, tourist_of, thames_of = board.district_of, board.tourist_of, board.thames_of
+        per, on = self.per, self.on
+        districts, biggest, tourist, shared = len(per), self.biggest, self.tourist, self.shared
+        thames = self.thames
+        if len(stations) == 1 and len(sections) == 1:  # a plain draw: no copies
+            v = stations[0]
+            n = per.get(district_of[v], 0) + 1
+            districts += n == 1
+            biggest = max(biggest, n)
+            if v not in on:
+                tourist += tourist_of[v]
+                shared += v in ctx.earlier
+            thames += thames_of[sections[0]]
+        else:
+            more = dict(per)
+            seen = set(on)
+            for v in stations:
+                d = district_of[v]
+                n = more[d] = more.get(d, 0) + 1
+                districts += n == 1
+                biggest = max(biggest, n)
+                if v not in seen:
+                    seen.add(v)
+                    tourist += tourist_of[v]
+                    shared += v in ctx.earlier
+            thames += sum(thames_of[i] for i in sections)
+        out = districts * biggest + ctx.edition.book.rules.thames_points * thames + tourist + 2 * shared
+        if ctx.goals:
+            line = self.line
+            if stations or sections:
+                line = Line(line.pencil, line.stations + stations, line.sections + sections)
+            out += ctx.goals.points * ctx.goals.met(board, line)
+        return out
+
+
 def _best_now(ctx: _Ctx, line: Line, drawn: frozenset[int], turn: Turn, power: str | None = None):
     """(best value, its action or None for the pass): plain draws first, a power use only if better."""
     edition = ctx.edition
-    best, choice = ctx.value(line), None
-    for move in legal_sections(edition.board, line, drawn, turn):
-        v = ctx.value(_after(line, move))
-        if choice is None or v > best:
-            best, choice = v, ("draw", move[0], move[1])
+    gains = _Gains(ctx, line)
+    best, choice = gains.value, None
+    for u, v, i in legal_sections(edition.board, line, drawn, turn):
+        val = gains.after((v,), (i,))
+        if choice is None or val > best:
+            best, choice = val, ("draw", u, v)
+    n, m = len(line.stations), len(line.sections)
     for action, nl, _ in power_moves(edition.board, line, drawn, turn, power):
-        v = ctx.value(nl)
-        if v > best:
-            best, choice = v, action
+        val = gains.after(nl.stations[n:], nl.sections[m:])  # (nl is line and the power's sections)
+        if val > best:
+            best, choice = val, action
     return best, choice
 
 

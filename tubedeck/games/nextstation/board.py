@@ -100,6 +100,45 @@ class Board:
             out[j].add(i)
         return tuple(frozenset(s) for s in out)
 
+    # The tables below are the fields above in the shapes the rules engine's hot loops read (a
+    # search bot's rollouts apply and value sections millions of times): plain dicts and tuples,
+    # so a lookup costs no attribute access on a Station or Section.
+    @cached_property
+    def links(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        """Per station, (the other station, section index) of its sections, in :attr:`incident`'s order."""
+        return {u: tuple((sec.other(u), sec.index) for sec in secs) for u, secs in self.incident.items()}
+
+    @cached_property
+    def ends(self) -> tuple[tuple[str, str], ...]:
+        """Per position in :attr:`sections`, its two stations (a, b)."""
+        return tuple((sec.a, sec.b) for sec in self.sections)
+
+    @cached_property
+    def pair_section(self) -> dict[tuple[str, str], Section]:
+        """:attr:`section_between` keyed by the ordered pair, both orders (no frozenset to build)."""
+        out: dict[tuple[str, str], Section] = {}
+        for pair, sec in self.section_between.items():
+            a, b = sorted(pair)
+            out[a, b] = out[b, a] = sec
+        return out
+
+    @cached_property
+    def symbol_of(self) -> dict[str, str]:
+        return {s.id: s.symbol for s in self.stations}
+
+    @cached_property
+    def district_of(self) -> dict[str, str]:
+        return {s.id: s.district for s in self.stations}
+
+    @cached_property
+    def tourist_of(self) -> dict[str, bool]:
+        return {s.id: s.tourist for s in self.stations}
+
+    @cached_property
+    def thames_of(self) -> tuple[bool, ...]:
+        """Per position in :attr:`sections`, whether it crosses the Thames."""
+        return tuple(sec.thames for sec in self.sections)
+
     def coordinate(self, station: str) -> str:
         """The grid label every printed sheet uses: the row's letter (A from the top), the column's
         number (1 from the left): ``D8``."""
@@ -135,7 +174,16 @@ class Board:
                          if d.holds(*cell) and d.id not in ends)
 
     def departure(self, pencil: str) -> Station:
-        return next(s for s in self.stations if s.departure == pencil)
+        found = self.departures.get(pencil)
+        return found if found is not None else next(s for s in self.stations if s.departure == pencil)
+
+    @cached_property
+    def departures(self) -> dict[str, Station]:
+        """Per pencil, the first station it departs from (what :meth:`departure` finds)."""
+        out: dict[str, Station] = {}
+        for s in self.stations:
+            out.setdefault(s.departure, s)
+        return out
 
     def matches(self, station: str, symbol: str | None) -> bool:
         """Whether a card showing ``symbol`` (None = a Joker) lets a section reach ``station``."""

@@ -27,7 +27,7 @@ class Turn:
 
 def turns_so_far(book: RuleBook, order: tuple[str, ...]) -> tuple[tuple[Turn, ...], bool]:
     """The turns of a (partial) flip order, and whether a Switch waits for the next card."""
-    by_id = {c.id: c for c in book.cards}
+    by_id = book.card_by_id
     rules = book.rules
     out: list[Turn] = []
     under, switch = 0, False
@@ -43,6 +43,32 @@ def turns_so_far(book: RuleBook, order: tuple[str, ...]) -> tuple[tuple[Turn, ..
         out.append(Turn(card.id, None if card.face == JOKER else card.face, switch, under == rules.round_end))
         switch = False
     return tuple(out), switch
+
+
+def flip_turn(book: RuleBook, order: tuple[str, ...]) -> Turn | None:
+    """The turn the order's last card makes: ``turns_so_far(book, order)[0][-1]`` when that is the
+    last card's, else None (a Railroad Switch, or a card after the round's end). The engine asks
+    this on every flip, so it counts as :func:`turns_so_far` does but builds only the one Turn."""
+    flags = book.card_flags
+    rules = book.rules
+    ignored, end = rules.switch_ignored_turns, rules.round_end
+    under, switch, over = 0, False, False
+    last = len(order)
+    for position, ident in enumerate(order, start=1):
+        if over:
+            return None  # the round is over: later cards are never flipped
+        is_switch, underground, symbol = flags[ident]
+        if is_switch:
+            switch = position > ignored
+            if position == last:
+                return None
+            continue
+        under += underground
+        over = under == end
+        if position == last:
+            return Turn(ident, symbol, switch, over)
+        switch = False
+    return None
 
 
 def turns(book: RuleBook, order: tuple[str, ...]) -> tuple[Turn, ...]:

@@ -40,8 +40,8 @@ from tubedeck.play import CHANCE, TERMINAL
 
 from .board import Board
 from .edition import Deal, Edition, deal
-from .flips import Turn, turns_so_far
-from .lines import Line, legal_sections
+from .flips import Turn, flip_turn
+from .lines import Line, can_draw, legal_sections
 from .powers import deal_powers, power_actions
 from .rules import JOKER, SWITCH
 from .scoring import FinalScore, final_score, line_score
@@ -66,6 +66,19 @@ class Sheet:
     def drawn(self) -> frozenset[int]:
         return frozenset(i for line in self.lines for i in line.sections)
 
+    def with_line(self, line: Line, drawn: frozenset[int]) -> "Sheet":
+        """This sheet with its current line replaced by ``line``, which adds the sections
+        ``drawn`` adds to :attr:`drawn`: the new sheet's ``drawn`` is filled in, not recounted."""
+        return _sheet(self.lines[:-1] + (line,), self.round_scores, self.marks, drawn)
+
+
+def _sheet(lines: tuple[Line, ...], round_scores: tuple[int, ...], marks: int, drawn: frozenset[int]) -> Sheet:
+    """A Sheet whose :attr:`~Sheet.drawn` is known (the engine's steps know it from the sheet
+    before): it is stored where cached_property itself stores it, so it is never recounted."""
+    sheet = Sheet(lines, round_scores, marks)
+    sheet.__dict__["drawn"] = drawn
+    return sheet
+
 
 @dataclass(frozen=True)
 class State:
@@ -84,7 +97,7 @@ class State:
 
     # -- the play contract --------------------------------------------------------------------
     def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else self.to_move
+        return TERMINAL if self.round >= len(self.deal.flips) else self.to_move  # (is_terminal, inlined)
 
     def is_terminal(self) -> bool:
         return self.round >= len(self.deal.flips)
@@ -93,8 +106,10 @@ class State:
         """The cards still face down this round, equally likely (empty unless a card is to be flipped)."""
         if self.current_player() != CHANCE:
             return []
-        left = [c.id for c in self.edition.cards if c.id not in self.flipped]
-        return [(("flip", c), 1.0 / len(left)) for c in left]
+        flipped = self.flipped
+        left = [c for c in self.edition.book.card_by_id if c not in flipped]
+        p = 1.0 / len(left)
+        return [(("flip", c), p) for c in left]
 
     def dealt_outcome(self) -> tuple | None:
         """The seeded deal's next flip: the first card of this round's shuffled order not yet face up."""
@@ -125,42 +140,79 @@ class State:
     def power(self, player: int) -> str | None:
         """The Pencil Power of the pencil the player draws with this round (None: module off)."""
         pencil = self.sheets[player].lines[-1].pencil
-        return dict(self.powers).get(pencil)
+        for held, power in reversed(self.powers):  # as dict(self.powers).get(pencil), without the dict
+            if held == pencil:
+                return power
+        return None
 
     def apply(self, action: tuple) -> "State":
         who = self.current_player()
-        legal = [a for a, _ in self.chance_outcomes()] if who == CHANCE else self.legal_actions()
-        if action not in legal:
-            where = "the game is over" if who == TERMINAL else "a flip" if who == CHANCE else f"seat {who + 1}"
-            raise UsageError(f"{action!r} is not a legal action here ({self.clock()}, {where})")
-        edition = self.edition
-        state = replace(self, log=self.log + ((self.to_move, action),))
+        if not self._allows(who, action):
+            legal = [a for a, _ in self.chance_outcomes()] if who == CHANCE else self.legal_actions()
+            if action not in legal:
+                where = "the game is over" if who == TERMINAL else "a flip" if who == CHANCE else f"seat {who + 1}"
+                raise UsageError(f"{action!r} is not a legal action here ({self.clock()}, {where})")
+        # Each step below builds the next state once, with _evolve, not dataclasses.replace:
+        # a search bot's rollouts apply over a hundred thousand actions a game.
+        log = self.log + ((self.to_move, action),)
         if action[0] == "flip":
-            state = replace(state, flipped=self.flipped + (action[1],))
-            turns, waiting = turns_so_far(edition.book, state.flipped)
-            if waiting or not turns or turns[-1].card != action[1]:
-                return state  # a Switch: the next card is flipped at once
-            return replace(state, to_move=0, turn=turns[-1])
+            flipped = self.flipped + (action[1],)
+            turn = flip_turn(self.edition.book, flipped)
+            if turn is None:
+                return self._evolve(log=log, flipped=flipped)  # a Switch: the next card is flipped at once
+            return self._evolve(log=log, flipped=flipped, to_move=0, turn=turn)
+        changes: dict = {"log": log}
         if action[0] in ("draw", "draw2"):
-            board = edition.board
+            pair_section = self.edition.board.pair_section
             sheet = self.sheets[self.to_move]
             line = sheet.lines[-1]
-            ends = action[1:5] if action[0] == "draw2" else action[1:3]
-            for u, v in zip(ends[::2], ends[1::2]):
-                sec = board.section_between[frozenset((u, v))]
-                line = replace(line, stations=line.stations + (v,), sections=line.sections + (sec.index,))
-            sheets = list(state.sheets)
-            sheets[self.to_move] = replace(sheet, lines=sheet.lines[:-1] + (line,))
-            state = replace(state, sheets=tuple(sheets))
+            drawn = sheet.drawn
+            pairs = [action[1:3], action[3:5]] if action[0] == "draw2" else [action[1:3]]
+            for u, v in pairs:
+                sec = pair_section[u, v]
+                line = Line(line.pencil, line.stations + (v,), line.sections + (sec.index,))
+                drawn = drawn | {sec.index}
+            sheets = list(self.sheets)
+            sheets[self.to_move] = sheet.with_line(line, drawn)
+            changes["sheets"] = tuple(sheets)
             if action[0] == "draw2" or len(action) == 4:  # a Pencil Power was used
-                used = list(state.used)
+                used = list(self.used)
                 used[self.to_move] = True
-                state = replace(state, used=tuple(used))
+                changes["used"] = tuple(used)
         if self.to_move + 1 < self.players:
-            return replace(state, to_move=self.to_move + 1)
+            return self._evolve(**changes, to_move=self.to_move + 1)
         if self.drawing.last:
-            return state._end_round()
-        return replace(state, to_move=CHANCE, turn=None)
+            return self._evolve(**changes)._end_round()
+        return self._evolve(**changes, to_move=CHANCE, turn=None)
+
+    def _allows(self, who: int, action: tuple) -> bool:
+        """Whether ``action`` is legal, checked without listing every legal action (False: not
+        known to be; :meth:`apply` then looks in the full list): a flip of a card still face down,
+        or a plain draw (:func:`.lines.can_draw`). The types are checked first so that no lookup
+        can raise on an odd action."""
+        if type(action) is not tuple:
+            return False
+        if who == CHANCE:
+            if len(action) != 2 or action[0] != "flip" or type(action[1]) is not str:
+                return False
+            return action[1] in self.edition.book.card_by_id and action[1] not in self.flipped
+        if who < 0 or len(action) != 3 or action[0] != "draw":
+            return False
+        _, u, v = action
+        if type(u) is not str or type(v) is not str:
+            return False
+        sheet = self.sheets[who]
+        return can_draw(self.edition.board, sheet.lines[-1], sheet.drawn, self.drawing, u, v)
+
+    def _evolve(self, **changes) -> "State":
+        """``dataclasses.replace(self, **changes)`` at a fraction of its cost: the new state's
+        fields are this one's with ``changes`` (a State holds nothing but its fields: no
+        cached property, no __post_init__, so copying them is all that replace does)."""
+        new = object.__new__(State)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return new
 
     def returns(self) -> tuple[float, ...]:
         """Final scores at the end; 0 for everyone before."""
@@ -238,23 +290,24 @@ class State:
             down = sorted(c for c in self.deal.flips[r] if c not in up)
             rng.shuffle(down)
             flips.append(tuple(up) + tuple(down))
-        return replace(self, deal=replace(self.deal, flips=tuple(flips)))
+        d = self.deal
+        return self._evolve(deal=Deal(d.seed, d.players, d.pencils, tuple(flips)))
 
     def _end_round(self) -> "State":
         board, book = self.edition.board, self.edition.book
         sheets = []
+        nxt = self.round + 1
         for p, sheet in enumerate(self.sheets):
             line = sheet.lines[-1]
             score = line_score(board, book, line.stations, line.sections)
             points = score.points + (score.districts if self.power(p) == "double-station" else 0)  # D x (M + 1)
             marks = min(sheet.marks + score.tourist_sites, book.rules.tourist_marks_max)
-            sheets.append(replace(sheet, round_scores=sheet.round_scores + (points,), marks=marks))
-        nxt = self.round + 1
-        if nxt < len(self.deal.flips):
-            sheets = [replace(s, lines=s.lines + (_start(board, self.deal.pencils[p][nxt]),))
-                      for p, s in enumerate(sheets)]
-        return replace(self, sheets=tuple(sheets), round=nxt, flipped=(), to_move=CHANCE, turn=None,
-                       used=(False,) * self.players)
+            lines = sheet.lines
+            if nxt < len(self.deal.flips):  # the next round's line (no section: the same drawn)
+                lines += (_start(board, self.deal.pencils[p][nxt]),)
+            sheets.append(_sheet(lines, sheet.round_scores + (points,), marks, sheet.drawn))
+        return self._evolve(sheets=tuple(sheets), round=nxt, flipped=(), to_move=CHANCE, turn=None,
+                            used=(False,) * self.players)
 
 
 def card_name(edition: Edition, ident: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from tubedeck.content import game_dir, is_whole_text, read_csv, read_toml, read_values
@@ -106,6 +107,17 @@ class RuleBook:
 
     def card(self, ident: str) -> Card:
         return next(c for c in self.cards if c.id == ident)
+
+    @cached_property
+    def card_by_id(self) -> dict[str, Card]:
+        """The cards by id (the engine reads it on every flip)."""
+        return {c.id: c for c in self.cards}
+
+    @cached_property
+    def card_flags(self) -> dict[str, tuple[bool, bool, str | None]]:
+        """Per card id: (a Railroad Switch, Underground, the symbol to reach: None for a Joker),
+        what a flip needs, as plain values (the engine reads them on every flip)."""
+        return {c.id: (c.switch, c.underground, None if c.face == JOKER else c.face) for c in self.cards}
 
 
 MEASURES = ("interchanges", "districts", "tourist-sites", "central-stations", "thames")
