@@ -14,7 +14,7 @@ from generator.dice.faces import areas, documents, map_layout
 from generator.dice.layout import BOX, RADIUS, label_clashes, need, overlaps, rect_segment_distance
 from generator.sizes import MM, Rect
 from tubedeck.games.dice.edition import load
-from tubedeck.games.dice.recipe import pass_groups, seat_passes
+from tubedeck.games.dice.recipe import ordinal, pass_groups, seat_passes
 from tubedeck.network import Network
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,14 +209,25 @@ def _pass_track(page):
     return circles, labels
 
 
+def _group_labels(ed):
+    """{label: (boxes, first seat)} the pass track should print: the recipe's groups
+    (:func:`pass_groups`) named by its ``[text]`` ("everyone", "4th to roll", "2nd-4th to roll")."""
+    text, last = ed.recipe.text, ed.rules.players_max
+    return {(text.pass_everyone if first == 1 else
+             text.pass_seats.format(seats=ordinal(first) if first == last else f"{ordinal(first)}-{ordinal(last)}")):
+            (count, first) for count, first in pass_groups(ed.rules)}
+
+
 def test_the_pass_track_shows_each_seats_passes(tmp_path):
     ed = load(Network.load(), challenge="3")
     r = ed.rules
+    expected = _group_labels(ed)  # the recipe's extra_passes, e.g. [0, 0, 0, 1]: "everyone", "4th to roll"
+    assert len(expected) >= 2  # the recipe gives some later seat extra boxes
     opts = PrintOptions.parse(export="pdf")
     render(documents(ed, opts), opts, tmp_path)
     with pymupdf.open(tmp_path / "sheet.pdf") as pdf:
         circles, labels = _pass_track(pdf[0])
-        assert set(labels) == {"everyone", "2nd-4th to roll"}  # extra_passes = [0, 3, 3, 3]
+        assert set(labels) == set(expected)
         assert all(size >= 7.0 - 0.01 for _, _, size in labels.values())  # play text
         assert len(circles) == r.passes + r.extra_passes[-1]
         # each circle belongs to the label under it (nearest); seat k uses the groups up to its own
@@ -225,9 +236,9 @@ def test_the_pass_track_shows_each_seats_passes(tmp_path):
             name = min(labels, key=lambda t: abs(labels[t][0] - cx) + abs(labels[t][1] - cy))
             assert labels[name][1] > cy  # the label is below its circles
             group[name] = group.get(name, 0) + 1
-        first = {"everyone": 1, "2nd-4th to roll": 2}
+        assert group == {name: count for name, (count, _) in expected.items()}
         for seat in range(1, r.players_max + 1):
-            assert sum(n for name, n in group.items() if first[name] <= seat) == r.passes_of(seat - 1)
+            assert sum(n for name, n in group.items() if expected[name][1] <= seat) == r.passes_of(seat - 1)
         text = " ".join(pdf[0].get_text().split())
         assert f"passes: {seat_passes(r)} (see the pass track)" in text
         # the solo challenge is seat 1: its page shows seat 1's passes only
@@ -237,11 +248,28 @@ def test_the_pass_track_shows_each_seats_passes(tmp_path):
 
 def test_the_rules_paragraph_names_each_seats_passes():
     r = load(Network.load()).rules
-    assert seat_passes(r) == f"1st to roll {r.passes}, 2nd-4th {r.passes + r.extra_passes[1]}"  # equal extras
+    # the recipe's own list: every seat named once, in order, with its passes ("1st-3rd to roll 3, 4th 4"),
+    # or one number when every seat has the same
+    said = seat_passes(r)
+    if said.isdigit():
+        assert {r.passes_of(k) for k in range(r.players_max)} == {int(said)}
+    else:
+        seats = []
+        for i, part in enumerate(said.split(", ")):
+            who, _, n = part.rpartition(" ")
+            assert who.endswith(" to roll") == (i == 0)
+            first, _, last = who.removesuffix(" to roll").partition("-")
+            for seat in range(int(first[:-2]), int((last or first)[:-2]) + 1):
+                assert r.passes_of(seat - 1) == int(n)
+                seats.append(seat)
+        assert seats == list(range(1, r.players_max + 1))
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 0, 1))) == "1st-3rd to roll 3, 4th 4"
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 3, 3, 3))) == "1st to roll 3, 2nd-4th 6"  # equal extras
     assert seat_passes(dataclasses.replace(r, extra_passes=(0, 3, 3, 4))) == "1st to roll 3, 2nd-3rd 6, 4th 7"
     assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 2, 2))) == "1st-2nd to roll 3, 3rd-4th 5"
     assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 0, 0))) == "3"
     assert pass_groups(dataclasses.replace(r, extra_passes=(0, 2, 2, 5))) == ((3, 1), (2, 2), (3, 4))
+    assert pass_groups(dataclasses.replace(r, extra_passes=(0, 0, 0, 1))) == ((3, 1), (1, 4))
 
 
 def test_a_long_pass_track_wraps_inside_the_column(tmp_path):

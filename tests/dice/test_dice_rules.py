@@ -181,18 +181,21 @@ def test_score_counts_points_and_unused_passes(ed):
 def test_later_seats_start_with_their_extra_passes_and_score_them_unused(ed):
     # our rule against seat 1's advantage: seat k starts with passes + extra_passes[k - 1]
     r = ed.rules
-    assert r.extra_passes[0] == 0 and all(e > 0 for e in r.extra_passes[1:])  # README: Tube Dice, seat advantage
+    # docs/dice.md, Seat advantage: seat 1 has none, no later seat has fewer than the seat before,
+    # and the last seat has some (the default: one more for the 4th)
+    assert len(r.extra_passes) == r.players_max and r.extra_passes[0] == 0
+    assert all(a <= b for a, b in zip(r.extra_passes, r.extra_passes[1:])) and r.extra_passes[-1] > 0
     for players in (1, 2, 3, 4):
         st = new_game(ed, players, 0)
         assert tuple(s.passes for s in st.sheets) == tuple(r.passes + r.extra_passes[k] for k in range(players))
     assert new_game(ed, 1, 0).sheets[0].passes == r.passes  # solo = seat 1: the solver's passes
     over = dataclasses.replace(new_game(ed, 4, 0), phase="over")
     assert over.scores() == tuple(r.pass_points * (r.passes + e) for e in r.extra_passes)
-    # the extra passes spend like any other: writing the number farthest from the dice (a 6 read
-    # from 1s costs 5 passes) is open to seat 4, not seat 1
+    # the extra passes spend like any other: writing the number farthest from the dice that seat 4
+    # can still reach (with 4 passes: a 6 read from 2s) is open to seat 4, not seat 1
     sheets = new_game(ed, 4, 0).sheets
-    k = max({k for _, k, _ in ed.board.masks.at[ed.board.star]}, key=lambda v: (max(6 - v, v - 1), -v))
-    far = 6 if 6 - k >= k - 1 else 1
+    k, far = max(((k, n) for _, k, _ in ed.board.masks.at[ed.board.star] for n in range(1, 7)
+                  if abs(n - k) <= sheets[3].passes), key=lambda kn: (abs(kn[1] - kn[0]), -kn[0], -kn[1]))
     cost = abs(far - k)
     assert sheets[0].passes < cost <= sheets[3].passes
     assert uses(ed.board, sheets[3], (k, k, k))[(ed.board.star, far, k)] == cost

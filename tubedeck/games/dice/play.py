@@ -28,8 +28,9 @@ Decisions where the text is silent or ambiguous (each has a test in ``tests/dice
 * **First turn**: a player's first use of dice (the active player's or another's) is on the star.
 * **Passes** change a die by one each, never past 1 or 6 (no wrap); any number per turn.
 * **Passes by seat** (the pass track is ours to size): seat k starts with ``passes +
-  extra_passes[k - 1]`` (recipe ``[game]``): the later seats get more, against seat 1's advantage
-  of rolling first and most (measured: README, Tube Dice, seat advantage). Solo is seat 1.
+  extra_passes[k - 1]`` (recipe ``[game]``): a later seat never gets fewer (the default: one more
+  for seat 4), against seat 1's advantage of rolling first (measured: docs/dice.md, Seat advantage).
+  Solo is seat 1.
 * **Using dice is optional**: a player may always decline ("can use"); a player with no possible
   pair declines. The active player still keeps 2 dice (action ``keep`` with no use).
 * **Completions** are scored when everyone has used the roll: a line or zone that no player had
@@ -397,8 +398,8 @@ def keeps(dice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
 
 def new_game(edition: Edition, players: int, seed: int) -> State:
     """The game bound to ``edition``: blank sheets, each seat's passes (the recipe's ``passes`` plus
-    ``extra_passes`` for its seat: later seats get more, against seat 1's advantage of rolling first
-    and most), the seeded rolls; seat 1 rolls first."""
+    ``extra_passes`` for its seat: a later seat never fewer, against seat 1's advantage of rolling
+    first), the seeded rolls; seat 1 rolls first."""
     rules = edition.rules
     if not rules.players_min <= players <= rules.players_max:
         raise UsageError(f"--players must be {rules.players_min}-{rules.players_max}, got {players}")
