@@ -18,7 +18,8 @@
   others it beats (a win 1, a tie 0.5); solo, the score scaled by the scores the search has seen.
 
 The budget is in iterations, not time, so a seeded game is the same game on any machine. A bot
-spec is ``mcts`` or ``mcts:ITERATIONS`` (:func:`parse_spec`).
+spec is ``mcts`` (the game's own budget, :attr:`Profile.budget`) or ``mcts:ITERATIONS``
+(:func:`parse_spec`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class Profile:
     evaluate: str | None = None
     scale: float = 1.0  # the heuristic difference that makes a win about 73% likely (a logistic)
     tree: int = 1_000  # how many decisions deep the tree grows (below, the rollout decides)
+    explore: float = EXPLORE  # the UCT constant (values in [0, 1])
+    budget: int = DEFAULT_ITERATIONS  # what a bare ``mcts`` means for this game (docs/play.md: the ladder)
 
 
 PROFILE = "solver.{game}.search_bot:SEARCH"  # each game's Profile, beside its bots
@@ -70,10 +73,10 @@ def is_spec(name: str) -> bool:
     return name == NAME or name.startswith(NAME + ":")
 
 
-def parse_spec(name: str) -> int:
-    """``mcts`` -> the default budget, ``mcts:2000`` -> 2000 iterations; UsageError otherwise."""
+def parse_spec(name: str, default: int = DEFAULT_ITERATIONS) -> int:
+    """``mcts`` -> ``default`` (the game's budget), ``mcts:2000`` -> 2000 iterations; UsageError otherwise."""
     if name == NAME:
-        return DEFAULT_ITERATIONS
+        return default
     text = name[len(NAME) + 1:]
     if not text.isdigit() or not 1 <= int(text) <= MAX_ITERATIONS:
         raise UsageError(f"--bots: {name!r}: the search budget is a whole number of iterations, "
@@ -83,13 +86,14 @@ def parse_spec(name: str) -> int:
 
 def make_bot(game: str, name: str) -> Bot:
     """The search bot ``name`` (``mcts[:ITERATIONS]``) for ``game``."""
-    iterations = parse_spec(name)
     profile = profile_of(game)
+    iterations = parse_spec(name, profile.budget)
     rollout: Bot = resolve(profile.rollout)
     evaluate: Evaluate | None = resolve(profile.evaluate) if profile.evaluate else None
 
     def bot(state: Any, rng: random.Random) -> Action:
-        return search(state, rng, iterations, rollout, profile.depth, evaluate, profile.scale, profile.tree)
+        return search(state, rng, iterations, rollout, profile.depth, evaluate, profile.scale, profile.tree,
+                      profile.explore)
 
     bot.__name__ = f"mcts_{iterations}"
     return bot
@@ -140,7 +144,8 @@ def utilities(values: Sequence[float], scale: float | None = None) -> list[float
 
 
 def search(root: Any, rng: random.Random, iterations: int, rollout: Bot, depth: int,
-           evaluate: Evaluate | None = None, scale: float = 1.0, tree_depth: int = 1_000) -> Action:
+           evaluate: Evaluate | None = None, scale: float = 1.0, tree_depth: int = 1_000,
+           explore: float = EXPLORE) -> Action:
     """The most visited action at ``root`` after ``iterations`` ISMCTS iterations, for the seat to
     move, from what it observes (see the module docstring). Deterministic for ``rng``'s state."""
     legal = list(root.legal_actions())
@@ -188,7 +193,7 @@ def search(root: Any, rng: random.Random, iterations: int, rollout: Bot, depth: 
             best, best_u = tried[0], -math.inf
             for a in tried:
                 c = kids[a]
-                u = c.value[p] / c.visits + EXPLORE * math.sqrt(math.log(c.avail) / c.visits)
+                u = c.value[p] / c.visits + explore * math.sqrt(math.log(c.avail) / c.visits)
                 if u > best_u:
                     best, best_u = a, u
             state = state.apply(best)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from solver.mcts import Node, parse_spec, search, utilities
+from solver.mcts import DEFAULT_ITERATIONS, Node, make_bot, parse_spec, profile_of, search, utilities
 from solver.simulation import bot_for, parse_bots
 from tubedeck.errors import UsageError
 from tubedeck.game import resolve
@@ -151,6 +151,16 @@ def test_bad_budgets_are_usage_errors(spec):
 
 def test_specs():
     assert parse_spec("mcts:2000") == 2000
+    assert parse_spec("mcts") == DEFAULT_ITERATIONS and parse_spec("mcts", 400) == 400
+    assert parse_spec("mcts:7", 400) == 7  # a budget typed wins over the game's
+
+
+@pytest.mark.parametrize("game", sorted({g for g, _ in GAMES}))
+def test_a_bare_mcts_takes_the_games_own_budget(game):
+    budget = profile_of(game).budget
+    assert 1 <= budget <= 5_000  # docs/play.md: each game's budget, chosen by the ladder
+    assert make_bot(game, "mcts").__name__ == f"mcts_{budget}"
+    assert make_bot(game, "mcts:3").__name__ == "mcts_3"
     assert parse_bots("mcts:50,greedy", 2, {"greedy": None}) == ("mcts:50", "greedy")
 
 

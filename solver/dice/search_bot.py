@@ -24,4 +24,4 @@ def value(state: State) -> list[float]:
     return out
 
 
-SEARCH = Profile("solver.dice.players:greedy_player", 6, "solver.dice.search_bot:value", 3.0)
+SEARCH = Profile("solver.dice.players:greedy_player", 6, "solver.dice.search_bot:value", 3.0, budget=100)

@@ -13,4 +13,4 @@ def value(state: State) -> list[float]:
     return [static_value(state, p) for p in range(state.players)]
 
 
-SEARCH = Profile("solver.keepmoving.players:greedy_player", 8, "solver.keepmoving.search_bot:value", 2.0)
+SEARCH = Profile("solver.keepmoving.players:greedy_player", 8, "solver.keepmoving.search_bot:value", 2.0, budget=400)

@@ -14,4 +14,4 @@ def value(state: State) -> list[float]:
     return [-need(state, p) for p in range(state.players)]
 
 
-SEARCH = Profile("solver.klm.players:greedy_player", 12, "solver.klm.search_bot:value", 1.0)
+SEARCH = Profile("solver.klm.players:greedy_player", 12, "solver.klm.search_bot:value", 1.0, budget=100)

@@ -7,4 +7,4 @@ from __future__ import annotations
 
 from solver.mcts import Profile
 
-SEARCH = Profile("solver.nextstation.players:greedy_player", 200)
+SEARCH = Profile("solver.nextstation.players:greedy_player", 200, budget=1000)

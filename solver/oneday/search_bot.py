@@ -24,4 +24,4 @@ def value(state: State) -> list[float]:
     return out
 
 
-SEARCH = Profile("solver.oneday.players:strong_player", 8, "solver.oneday.search_bot:value", 1.0)
+SEARCH = Profile("solver.oneday.players:strong_player", 8, "solver.oneday.search_bot:value", 1.0, budget=100)

@@ -9,7 +9,7 @@ simulation and the solo solver: ``solver/dice/``.
 
 from tubedeck.game import Command, Game, Option
 
-BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead."
+BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead, mcts[:ITERATIONS] (the search bot)."
 
 GAME = Game(
     id="dice",

@@ -35,7 +35,7 @@ GAME = Game(
                 options=(Option("players", "Players (Keep Moving is for 2).", "int", 2, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (one name serves both): random, greedy, "
-                                        "lookahead.", default="greedy")),
+                                        "lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy")),
                 example=("--seed", "1", "--bots", "greedy,lookahead")),
     ),
     simulations=(
@@ -44,7 +44,7 @@ GAME = Game(
                      "intervals), function cards played, how games end.",
                 records=("tubedeck.games.keepmoving.records:SIMULATE",),
                 options=(Option("bots", "Bots by seat, comma-separated (one name serves both): random, greedy, "
-                                        "lookahead.", default="greedy"),),
+                                        "lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy"),),
                 example=("--games", "2", "--players", "2", "--bots", "greedy")),
     ),
 )

@@ -15,7 +15,7 @@ SCOPE = Option("scope", "Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,vict
 
 ENGINE = Option("engine", "cp-sat (CP-SAT decides every deal) or auto (exhaustive path search first, exact; "
                           "CP-SAT for graphs too large for it).", default="cp-sat", choices=("cp-sat", "auto"))
-BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, strong."
+BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, strong, mcts[:ITERATIONS] (the search bot)."
 
 GAME = Game(
     id="klm",

@@ -76,7 +76,7 @@ GAME = Game(
                 options=(Option("players", "Players.", "int", 1, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead.", default="greedy"),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy"),
                          Option("objectives", "Play with the seeded game's Shared Objectives.", "bool", False),
                          Option("powers", "Play with Pencil Powers (a power per pencil, once a round).", "bool",
                                 False)),
@@ -87,7 +87,7 @@ GAME = Game(
                 help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins; with "
                      "--objectives and --powers each module's points and how often each was met or used.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead.", default="greedy"),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy"),
                          Option("objectives", "Play with the seeded game's Shared Objectives.", "bool", False),
                          Option("powers", "Play with Pencil Powers (a power per pencil, once a round).", "bool",
                                 False),

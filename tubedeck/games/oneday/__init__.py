@@ -51,14 +51,14 @@ GAME = Game(
                 options=(Option("players", "Players.", "int", 4, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, strong.", default="strong")),
+                                        "greedy, strong, mcts[:ITERATIONS] (the search bot).", default="strong")),
                 example=("--players", "2", "--seed", "1", "--bots", "greedy")),
     ),
     simulations=(
         Command("oneday", "solver.oneday.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, strong.", default="strong"),),
+                                        "greedy, strong, mcts[:ITERATIONS] (the search bot).", default="strong"),),
                 example=("--games", "2", "--players", "2", "--bots", "greedy"),
                 records=("tubedeck.games.oneday.records:SIMULATE",)),
     ),
