@@ -41,6 +41,13 @@ two lines through a station counts as half of a four-line interchange (seed 2: 6
 points in the LP, 20-30 in the games found). A bound that meets the game found proves it
 (:func:`solver.nextstation.game.best_of`): it does on small games, not on real ones. Shared
 Objectives are not priced: with objectives the bound adds every objective's points.
+
+**Branch and price** (:mod:`.branch`) uses the same machinery at each node of its tree:
+:class:`Fixed` (a node's decisions as master rows, pricing terms, a pool filter and fewer
+interchange choices), :func:`solve_master` (the master with those rows, and its solution),
+``lagrangian_bound(..., fixed=)``, and the tourist track scored per round
+(``relaxation(..., tourist=True)``, prices :attr:`Prices.rho`). The column bound itself keeps
+the tourist track as one total.
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ortools.linear_solver import pywraplp
 
@@ -77,6 +84,8 @@ class Column:
     sites: int  # tourist sites on it (the tourist track's marks)
     sections: frozenset[int]
     entering: frozenset[tuple[str, int]] = frozenset()  # (station, the section it is entered by)
+    # how it was drawn, (turn, from, to) per section (to replay it; not part of what the LP sees)
+    draws: tuple[tuple[int, str, str], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,17 @@ class Prices:
     mu: float  # per tourist site
     sigma: dict[tuple[int, ...], float]  # per one-sheet constraint: (i,) or (i, j) crossing
     eta: tuple[dict[tuple[str, int], float], ...] = ()  # per round: a price per (station, section entering it)
+    # branching rows (:class:`Fixed`, branch and price): per round, a price per station its line
+    # must visit and per section it must draw
+    visit: tuple[dict[str, float], ...] = ()
+    draw: tuple[dict[int, float], ...] = ()
+    # the tourist track per round (:attr:`.cuts.Relaxation.tours`): per round, a price for its
+    # line taking j or more tourist sites (j = 1, 2, ...); a line with k sites earns the first k
+    rho: tuple[tuple[float, ...], ...] = ()
+
+    def gain(self, r: int, k: int) -> float:
+        """What the tourist prices give round r's line for k tourist sites."""
+        return self.mu * k + (sum(self.rho[r][:k]) if self.rho else 0.0)
 
     def entering(self, r: int) -> dict[tuple[str, int], float]:
         return self.eta[r] if self.eta else {}
@@ -107,28 +127,138 @@ class ColumnBound:
     wall: float
 
 
-def column_of(board: Board, book: RuleBook, stations, sections) -> Column:
+def column_of(board: Board, book: RuleBook, stations, sections, draws=()) -> Column:
     """The column of a line: its stations (the departure first, then in the order reached) and
-    its sections (in the order drawn: the k-th enters the (k+1)-th station)."""
+    its sections (in the order drawn: the k-th enters the (k+1)-th station); ``draws``, (turn,
+    from, to) per section, are kept to replay it."""
     score = line_score(board, book, stations, sections)
     return Column(score.points, frozenset(stations), score.tourist_sites, frozenset(sections),
-                  frozenset(zip(stations[1:], sections)))
+                  frozenset(zip(stations[1:], sections)), tuple(draws))
+
+
+BIG = 1e6  # a price no line makes up for: a station or section a branch forbids its round
+ARTIFICIAL = 1e3  # the master's cost per unit of a branching row left unmet (so the LP always solves)
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """Branching decisions of a node of branch and price (:mod:`.branch`), all robust: per round,
+    the stations its line must visit (y[r, s] = 1) and must not (y[r, s] = 0), the sections it must
+    draw (x[r, i] = 1) and must not (x[r, i] = 0). ``blocked[r]``: the sections round r cannot
+    draw since another round must draw them or one crossing them.
+
+    How each is kept (every Lagrangian bound stays a bound for the node's games):
+
+    * y = 1, x = 1: master rows ``sum of w over r's lines through s (drawing i) >= 1``, each with
+      an artificial slack at :data:`ARTIFICIAL` a unit so the LP always solves; their duals are
+      prices in pricing (a station bonus; for a section, an entering price on both its ends: a
+      line drawing i enters exactly one of them along i) and the bound subtracts them once;
+    * y = 0, x = 0: a price of -:data:`BIG` on the station, a penalty of :data:`BIG` on the
+      section, in round r's pricing (no line with them can be the best: the departure alone
+      never has them), and the pool's columns with them are left out;
+    * another round's x = 1: ``drawn`` in pricing (the section and those crossing it: a hard
+      filter), and the pool's columns drawing them are left out;
+    * the interchange choices (:class:`.cuts.Relaxation`) a node's games cannot show are dropped
+      (:meth:`restrict`)."""
+
+    visit: tuple[frozenset[str], ...]
+    avoid: tuple[frozenset[str], ...]
+    draw: tuple[frozenset[int], ...]
+    skip: tuple[frozenset[int], ...]
+    blocked: tuple[frozenset[int], ...]
+
+    @classmethod
+    def of(cls, board: Board, n: int, decisions) -> Fixed:
+        """From ``decisions``: (kind "y" or "x", round, station id or section index, 0 or 1)."""
+        sets: dict[tuple[str, int], set] = {(k, r): set() for k in ("visit", "avoid", "draw", "skip") for r in range(n)}
+        for kind, r, key, value in decisions:
+            name = {("y", 1): "visit", ("y", 0): "avoid", ("x", 1): "draw", ("x", 0): "skip"}[kind, value]
+            sets[name, r].add(key)
+        blocked = []
+        for r in range(n):
+            out: set[int] = set()
+            for q in range(n):
+                if q != r:
+                    for i in sets["draw", q]:
+                        out.add(i)
+                        out |= board.crossing[i]
+            blocked.append(frozenset(out))
+        def each(kind: str) -> tuple[frozenset, ...]:
+            return tuple(frozenset(sets[kind, r]) for r in range(n))
+        return cls(each("visit"), each("avoid"), each("draw"), each("skip"), tuple(blocked))
+
+    def admits(self, r: int, c: Column) -> bool:
+        """Whether round r's column may be in the node's master (y = 1, x = 1 are rows there)."""
+        return not (c.stations & self.avoid[r] or c.sections & self.skip[r] or c.sections & self.blocked[r])
+
+    def drawn(self, r: int) -> frozenset[int]:
+        """The sections the other rounds must draw: drawn already, for round r's pricing."""
+        return frozenset(i for q, secs in enumerate(self.draw) if q != r for i in secs)
+
+    def visited(self, board: Board, r: int) -> frozenset[str]:
+        """Stations round r's line must visit: y = 1, and both ends of each section it must draw."""
+        ends = {v for i in self.draw[r] for v in (board.sections[i].a, board.sections[i].b)}
+        return self.visit[r] | ends
+
+    def restrict(self, board: Board, relax: Relaxation, master: bool = False) -> Relaxation | None:
+        """The interchange choices a game of the node can show: a round that must not visit a
+        station is off its pattern, one that must is on it (not for the ``master``, whose links
+        could otherwise leave it infeasible before its columns visit it), and no round enters a
+        station along a section it cannot draw. None: a station has no choice left (no game)."""
+        n = len(self.visit)
+        on = [self.visited(board, r) for r in range(n)]
+        out = {}
+        for s, choices in relax.choices.items():
+            off = [r for r in range(n) if s in self.avoid[r]]
+            need = [] if master else [r for r in range(n) if s in on[r]]
+            kept = [(z, a) for z, a in choices if not any(z[r] for r in off) and all(z[r] for r in need)
+                    and not any(i in self.skip[r] or i in self.blocked[r] for r, i in a)]
+            if not kept:
+                return None
+            out[s] = kept
+        least = [0 if master else sum(board.by_id[v].tourist for v in on[r]) for r in range(n)]
+        tours = tuple(t for t in relax.tours if all(t[r] >= least[r] for r in range(n)))
+        if relax.tours and not tours:
+            return None
+        return Relaxation(relax.cuts, out, tours)
+
+    def terms(self, board: Board, r: int, prices: Prices, pen: dict[int, float]
+              ) -> tuple[dict[str, float], dict[tuple[str, int], float], dict[int, float]]:
+        """Round r's pricing terms at the node: station prices, entering prices, section penalties."""
+        lam = dict(prices.lam[r])
+        for s, p in (prices.visit[r] if prices.visit else {}).items():
+            lam[s] = lam.get(s, 0.0) + p
+        for s in self.avoid[r]:
+            lam[s] = lam.get(s, 0.0) - BIG
+        eta = dict(prices.entering(r))
+        for i, p in (prices.draw[r] if prices.draw else {}).items():
+            for v in (board.sections[i].a, board.sections[i].b):
+                eta[v, i] = eta.get((v, i), 0.0) + p
+        pen = dict(pen)
+        for i in self.skip[r]:
+            pen[i] = pen.get(i, 0.0) + BIG
+        return lam, eta, pen
+
+    def constant(self, prices: Prices) -> float:
+        """What the branching rows' prices take off the bound (their right-hand sides, 1 each)."""
+        return sum(sum(d.values()) for d in prices.visit) + sum(sum(d.values()) for d in prices.draw)
 
 
 def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float], mu: float,
                  pen: dict[int, float], known: Sequence[Column] = (),
-                 deadline: float | None = None, eta: dict[tuple[str, int], float] | None = None
-                 ) -> tuple[float | None, Column]:
+                 deadline: float | None = None, eta: dict[tuple[str, int], float] | None = None,
+                 drawn: frozenset[int] = frozenset(), rho: Sequence[float] = ()) -> tuple[float | None, Column]:
     """Round r's most valuable line under the prices, and its value (None if cut short: by
-    :data:`GUARD` or the ``deadline``, ``time.perf_counter``). The best of the ``known`` lines is
-    the floor the search must beat (it prunes far more)."""
+    :data:`GUARD` or the ``deadline``, ``time.perf_counter``), on a sheet where ``drawn`` sections
+    exist. The best of the ``known`` lines (each legal there) is the floor the search must beat
+    (it prunes far more). ``rho``: the per-round tourist prices (:attr:`Prices.rho`), beyond ``mu``."""
     ts, dep = rnd
     sites = sum(s.tourist for s in board.stations)
-    gain = [mu * k for k in range(max(sites, 1) + 1)]
+    gain = [mu * k + sum(rho[:k]) for k in range(max(sites, 1) + 1)]
     eta = eta or {}
-    worth = [(_worth(c, lam, mu, pen, eta), k) for k, c in enumerate(known)]
+    worth = [(_worth(c, lam, mu, pen, eta) + sum(rho[:c.sites]), k) for k, c in enumerate(known)]
     floor, at = max(worth, default=(None, None))
-    value, line = entering_response(board, book, ts, dep, frozenset(), lam, eta, gain, _left(deadline), pen,
+    value, line = entering_response(board, book, ts, dep, drawn, lam, eta, gain, _left(deadline), pen,
                                     None if floor is None else floor - lam.get(dep, 0.0) - EPS)
     if value is None:  # no line beats the best known one (only a floor leaves the search none)
         assert floor is not None and at is not None
@@ -150,7 +280,7 @@ def _worth(c: Column, lam: dict[str, float], mu: float, pen: dict[int, float],
 
 
 def _column(board: Board, book: RuleBook, rnd: Round, line) -> Column:
-    return column_of(board, book, *line_of(board, rnd[1], line.draws))
+    return column_of(board, book, *line_of(board, rnd[1], line.draws), line.draws)
 
 
 def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int) -> float:
@@ -161,35 +291,68 @@ def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int) -> float:
     for s, choices in relax.choices.items():
         rest += max(table[min(sum(z), len(table) - 1)] - sum(prices.lam[r].get(s, 0.0) * z[r] for r in range(n))
                     - sum(prices.entering(r).get((s, i), 0.0) for r, i in a) for z, a in choices)
-    rest += max(book.scores.tourist(k) - prices.mu * k for k in range(book.rules.tourist_marks_max + 1))
+    cap = book.rules.tourist_marks_max
+    if relax.tours:
+        rest += max(book.scores.tourist(min(sum(t), cap)) - sum(prices.gain(r, k) for r, k in enumerate(t))
+                    for t in relax.tours)
+    else:
+        rest += max(book.scores.tourist(k) - prices.mu * k for k in range(cap + 1))
     return rest + sum(prices.sigma.values())
 
 
 def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], prices: Prices,
                      known: list[list[Column]] | None = None,
                      deadline: float | None = None,
-                     relax: Relaxation | None = None) -> tuple[float | None, list[Column]]:
+                     relax: Relaxation | None = None, fixed: Fixed | None = None) -> tuple[float | None, list[Column]]:
     """The bound for these prices (see the module), and each round's best priced line. None if a
     pricing search was cut short (by its guard or the ``deadline``). Prices must not be negative;
     ``known`` lines (per round, each legal) only speed the search up; ``relax``: how
-    interchanges are scored (default: :func:`.cuts.relaxation` with every cut)."""
+    interchanges are scored (default: :func:`.cuts.relaxation` with every cut). With ``fixed``
+    (a node of branch and price), a bound on the games that keep its decisions: ``relax`` should
+    then be :meth:`Fixed.restrict`'s and the ``known`` lines ones :meth:`Fixed.admits`."""
     if relax is None:
         relax = relaxation(board, rounds)
     pen = prices.penalty()
     total: float | None = 0.0
     best: list[Column] = []
     for r, rnd in enumerate(rounds):
-        value, col = _price_round(board, book, rnd, prices.lam[r], prices.mu, pen, known[r] if known else (),
-                                  deadline, prices.entering(r))
+        lam, eta, pen_r, drawn = prices.lam[r], prices.entering(r), pen, frozenset[int]()
+        if fixed is not None:
+            lam, eta, pen_r = fixed.terms(board, r, prices, pen)
+            drawn = fixed.drawn(r)
+        value, col = _price_round(board, book, rnd, lam, prices.mu, pen_r, known[r] if known else (),
+                                  deadline, eta, drawn, prices.rho[r] if prices.rho else ())
         best.append(col)
         total = None if value is None or total is None else total + value
     if total is None:
         return None, best
-    return total + _rest(book, relax, prices, len(rounds)), best
+    return total + _rest(book, relax, prices, len(rounds)) - (fixed.constant(prices) if fixed else 0.0), best
+
+
+@dataclass(frozen=True)
+class Master:
+    """A solved restricted master LP: its value, its prices (duals clipped at 0) and solution:
+    ``weights[r][k]`` of round r's k-th column, ``choices[s][q]`` of station s's q-th interchange
+    choice (:class:`.cuts.Relaxation`), ``unmet``: the artificial slack the branching rows use."""
+
+    value: float
+    prices: Prices
+    weights: tuple[tuple[float, ...], ...]
+    choices: dict[str, tuple[float, ...]]
+    unmet: float = 0.0
 
 
 def _master(board: Board, book: RuleBook, cols: list[list[Column]], relax: Relaxation):
     """Solve the restricted master LP: (value, its prices)."""
+    m = solve_master(board, book, cols, relax)
+    return m.value, m.prices
+
+
+def solve_master(board: Board, book: RuleBook, cols: list[list[Column]], relax: Relaxation,
+                 fixed: Fixed | None = None) -> Master:
+    """Solve the restricted master LP over ``cols`` (per round), with a node's branching rows
+    (:class:`Fixed`: the columns must be ones it admits, ``relax`` its :meth:`Fixed.restrict`
+    with ``master=True``)."""
     n = len(cols)
     lp = pywraplp.Solver.CreateSolver("GLOP")
     w = [[lp.NumVar(0, 1, f"w_{r}_{k}") for k in range(len(cols[r]))] for r in range(n)]
@@ -199,9 +362,11 @@ def _master(board: Board, book: RuleBook, cols: list[list[Column]], relax: Relax
     obj = [c.score * w[r][k] for r in range(n) for k, c in enumerate(cols[r])]
     link = {}  # (round, station): the round's share of the station's choices, at most its lines' weight there
     enter = {}  # (round, station, section): the same, entering it along the section (relax.entering)
+    choice_vars: dict[str, list] = {}
     for s in board.stations:
         choices = relax.choices[s.id]
         u = [lp.NumVar(0, 1, f"u_{s.id}_{q}") for q in range(len(choices))]
+        choice_vars[s.id] = u
         lp.Add(lp.Sum(u) == 1)
         obj += [table[min(sum(z), len(table) - 1)] * u[q] for q, (z, _) in enumerate(choices)]
         if not relax.entering:
@@ -217,11 +382,37 @@ def _master(board: Board, book: RuleBook, cols: list[list[Column]], relax: Relax
             on = [w[r][k] for k, c in enumerate(cols[r]) if (s.id, i) in c.entering]
             enter[r, s.id, i] = lp.Add(lp.Sum(us) - lp.Sum(on) <= 0)
     cap = book.rules.tourist_marks_max
-    v = [lp.NumVar(0, 1, f"tau_{k}") for k in range(cap + 1)]
-    lp.Add(lp.Sum(v) == 1)
-    obj += [book.scores.tourist(k) * v[k] for k in range(cap + 1)]
-    sites = lp.Add(lp.Sum([k * v[k] for k in range(cap + 1)])
-                   - lp.Sum([c.sites * w[r][k] for r in range(n) for k, c in enumerate(cols[r])]) <= 0)
+    tours: dict[tuple[int, int], pywraplp.Constraint] = {}  # (round, j): its share of tuples with j sites or more
+    if relax.tours:
+        t = [lp.NumVar(0, 1, f"tours_{q}") for q in range(len(relax.tours))]
+        lp.Add(lp.Sum(t) == 1)
+        obj += [book.scores.tourist(min(sum(z), cap)) * t[q] for q, z in enumerate(relax.tours)]
+        for r in range(n):
+            for j in range(1, max(z[r] for z in relax.tours) + 1):
+                tours[r, j] = lp.Add(lp.Sum([t[q] for q, z in enumerate(relax.tours) if z[r] >= j])
+                                     - lp.Sum([w[r][k] for k, c in enumerate(cols[r]) if c.sites >= j]) <= 0)
+        sites = None
+    else:
+        v = [lp.NumVar(0, 1, f"tau_{k}") for k in range(cap + 1)]
+        lp.Add(lp.Sum(v) == 1)
+        obj += [book.scores.tourist(k) * v[k] for k in range(cap + 1)]
+        sites = lp.Add(lp.Sum([k * v[k] for k in range(cap + 1)])
+                       - lp.Sum([c.sites * w[r][k] for r in range(n) for k, c in enumerate(cols[r])]) <= 0)
+    # the branching rows, each >= 1 with an artificial slack: y = 1 (round, station), x = 1 (round, section)
+    visit_rows: dict[tuple[int, str], pywraplp.Constraint] = {}
+    draw_rows: dict[tuple[int, int], pywraplp.Constraint] = {}
+    slack = []
+
+    def row(r: int, name: str, on: list) -> pywraplp.Constraint:
+        a = lp.NumVar(0, lp.infinity(), f"a_{r}_{name}")
+        slack.append(a)
+        obj.append(-ARTIFICIAL * a)
+        return lp.Add(lp.Sum(on) + a >= 1)
+    for r in range(n):
+        for s_id in sorted(fixed.visit[r] if fixed else ()):
+            visit_rows[r, s_id] = row(r, s_id, [w[r][k] for k, c in enumerate(cols[r]) if s_id in c.stations])
+        for i in sorted(fixed.draw[r] if fixed else ()):
+            draw_rows[r, i] = row(r, str(i), [w[r][k] for k, c in enumerate(cols[r]) if i in c.sections])
     use: dict[int, list] = {}
     for r in range(n):
         for k, c in enumerate(cols[r]):
@@ -237,18 +428,45 @@ def _master(board: Board, book: RuleBook, cols: list[list[Column]], relax: Relax
         raise RuntimeError("the column master LP did not solve")
     lam = tuple({s: max(0.0, c.dual_value()) for (q, s), c in link.items() if q == r} for r in range(n))
     eta = tuple({(s, i): max(0.0, c.dual_value()) for (q, s, i), c in enter.items() if q == r} for r in range(n))
-    prices = Prices(lam, max(0.0, sites.dual_value()), {k: max(0.0, c.dual_value()) for k, c in sheet.items()},
-                    eta if relax.entering else ())
-    return lp.Objective().Value(), prices
+    # a >= row of a maximisation has a dual of at most 0: its price in the bound is minus that
+    visit = tuple({v: max(0.0, -c.dual_value()) for (q, v), c in visit_rows.items() if q == r}
+                  for r in range(n)) if fixed else ()
+    draw = tuple({i: max(0.0, -c.dual_value()) for (q, i), c in draw_rows.items() if q == r}
+                 for r in range(n)) if fixed else ()
+    rho = tuple(tuple(max(0.0, tours[r, j].dual_value()) for j in range(1, 1 + sum(1 for q, _ in tours if q == r)))
+                for r in range(n)) if relax.tours else ()
+    prices = Prices(lam, 0.0 if sites is None else max(0.0, sites.dual_value()),
+                    {k: max(0.0, c.dual_value()) for k, c in sheet.items()}, eta if relax.entering else (), visit, draw,
+                    rho)
+    weights = tuple(tuple(x.solution_value() for x in ws) for ws in w)
+    return Master(lp.Objective().Value(), prices, weights, {s: tuple(x.solution_value() for x in us)
+                                                             for s, us in choice_vars.items()},
+                  sum(a.solution_value() for a in slack))
 
 
 def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
     """alpha a + (1 - alpha) b: prices not negative stay so."""
     def mix(x: dict, y: dict) -> dict:
         return {k: alpha * x.get(k, 0.0) + (1 - alpha) * y.get(k, 0.0) for k in sorted(x.keys() | y.keys())}
+
+    def each_rho(x: tuple[tuple[float, ...], ...], y: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, ...], ...]:
+        if not x and not y:
+            return ()
+        out = []
+        for r in range(len(a.lam)):
+            p, q = x[r] if x else (), y[r] if y else ()
+            out.append(tuple(alpha * (p[j] if j < len(p) else 0.0) + (1 - alpha) * (q[j] if j < len(q) else 0.0)
+                             for j in range(max(len(p), len(q)))))
+        return tuple(out)
+
+    def each(x: tuple[dict, ...], y: tuple[dict, ...]) -> tuple[dict, ...]:
+        if not x and not y:
+            return ()
+        return tuple(mix(x[r] if x else {}, y[r] if y else {}) for r in range(len(a.lam)))
     return Prices(tuple(mix(x, y) for x, y in zip(a.lam, b.lam)), alpha * a.mu + (1 - alpha) * b.mu,
                   mix(a.sigma, b.sigma), tuple(mix(a.entering(r), b.entering(r)) for r in range(len(a.lam)))
-                  if a.eta or b.eta else ())
+                  if a.eta or b.eta else (), each(a.visit, b.visit), each(a.draw, b.draw),
+                  each_rho(a.rho, b.rho))
 
 
 def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=(), iterations: int = 25,
@@ -267,7 +485,7 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
     for draws in start:
         stations, sections = lines_of(board, rounds, draws)
         for r in range(len(rounds)):
-            cols[r].append(column_of(board, book, stations[r], sections[r]))
+            cols[r].append(column_of(board, book, stations[r], sections[r], draws[r]))
     for r, (ts, dep) in enumerate(rounds):
         cols[r].append(column_of(board, book, (dep,), ()))  # passing throughout: the LP is never infeasible
         cols[r].append(_column(board, book, (ts, dep), best_round(board, book, ts, dep, time_limit=_left(deadline))))

@@ -22,6 +22,9 @@ kept only if a real game could show it (:func:`station_patterns`):
 Every real game's pattern at every station passes all three, so the relaxation only loses
 points no game could score: the Lagrangian bound (its per-station max over patterns) and the
 master LP both take the kept patterns alone, and stay bounds.
+
+:func:`tourist_patterns` does the same for the tourist track (branch and price's relaxation,
+``relaxation(..., tourist=True)``): the tuples of tourist sites per round's line the flips allow.
 """
 
 from __future__ import annotations
@@ -121,17 +124,33 @@ class Relaxation:
       station only along the same section can no longer meet there, whatever the mix.
 
     ``choices[s]``: per station, (pattern, ((round, entering section), ...)) for each choice the
-    relaxation may score (the departing round enters by no section)."""
+    relaxation may score (the departing round enters by no section).
+
+    ``tours`` (:func:`tourist_patterns`; empty: the tourist track as one total): the tourist
+    track scored by the number of tourist sites **each round's** line takes, t = (t_1, ..., t_R),
+    worth ``tourist(min(sum t, cap))``, round r's share of the tuples with t_r >= j at most the
+    weight of its lines with j sites or more. With whole lines the LP then scores the track as the
+    game does; over one total (the default) it scores the track's convex steps by their chord."""
 
     cuts: str
     choices: dict[str, list[tuple[Pattern, tuple[tuple[int, int], ...]]]]
+    tours: tuple[tuple[int, ...], ...] = ()
 
     @property
     def entering(self) -> bool:
         return self.cuts == "entries"
 
 
-def relaxation(board: Board, rounds: tuple[Round, ...], cuts: str = "entries") -> Relaxation:
+def tourist_patterns(board: Board, rounds: tuple[Round, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every tuple of tourist sites per round's line that the flips allow: round r's line takes
+    at most the tourist stations it can reach at all (:func:`reach`, its departure included)."""
+    caps = [sum(board.by_id[v].tourist for v in reach(board, rnd)) for rnd in rounds]
+    return tuple(product(*(range(c + 1) for c in caps)))
+
+
+def relaxation(board: Board, rounds: tuple[Round, ...], cuts: str = "entries", tourist: bool = False) -> Relaxation:
+    """How the column bound scores interchanges (``cuts``, :class:`Relaxation`) and, with
+    ``tourist``, the tourist track per round (:func:`tourist_patterns`; by default as one total)."""
     if cuts not in CUTS:
         raise ValueError(f"cuts must be one of {', '.join(CUTS)}, got {cuts!r}")
     patterns = station_patterns(board, rounds, cuts != "none")
@@ -148,4 +167,4 @@ def relaxation(board: Board, rounds: tuple[Round, ...], cuts: str = "entries") -
                 if len(set(combo)) == len(combo):
                     out.append((z, tuple(zip(rs, combo))))
         choices[s.id] = out
-    return Relaxation(cuts, choices)
+    return Relaxation(cuts, choices, tourist_patterns(board, rounds) if tourist else ())

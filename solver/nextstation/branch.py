@@ -1,0 +1,504 @@
+"""Branch and price for the whole solo game (issue 25, stage 2): a proof, where one fits.
+
+The column bound (:mod:`.columns`) relaxes the game to mixes of whole lines per round; its LP
+mixes lines into interchanges no game has. Here that relaxation is the bound of each node of a
+search tree whose nodes fix what the LP mixes. Not yet the default of any command.
+
+* **Nodes** are sets of robust branching decisions (:class:`.columns.Fixed`): round r's line
+  visits station s or not (y[r, s] = 1 / 0), and, as a fallback, draws section i or not
+  (x[r, i] = 1 / 0). A "1" is a row of the node's master LP whose dual prices the station (the
+  section's two entries) in pricing; a "0" is a price no line makes up for in pricing and a filter
+  on the pool; another round's x = 1 draws the section for the others (pricing's ``drawn``). The
+  interchange choices a node's games cannot show are dropped from its relaxation. Pricing is the
+  same exact round search (:func:`.pricing.entering_response`), so the Lagrangian bound at **any**
+  non-negative prices is a bound for the node: a node is pruned as soon as one iteration's bound
+  falls to the best game found, with no need to converge.
+* **What to branch on**: what the LP mixes. The station whose scored interchange most exceeds
+  what its rounds' whole visits support; of the rounds in its heaviest pattern (two lines or
+  more), the one visiting it nearest half the time (ties by the station's interchange value).
+  Fallback: the section with the largest sum over rounds of min(x, 1 - x). A master whose lines
+  are whole (one line a round) is a game: it is scored in full and kept if better.
+* A node is branched once its LP settles (no line prices out) or after ``node_iterations``
+  pricing iterations (``root_iterations`` at the root); **best bound first** (a heap; ties: the
+  deeper node), each child from its parent's bound and its parent's best prices as the
+  smoothing centre. The bound reported is the largest bound of an open node (the tree's upper
+  bound on the best game: the optimum lies in some open node), rounded down, never below the
+  best game; OPTIMAL when it meets that game.
+* **One column pool** for the whole tree, filtered by each node's decisions
+  (:meth:`.columns.Fixed.admits`); the start games' lines, each round's pass and best line on an
+  empty sheet, and every line priced are in it, so the best game's lines always are.
+* **Primal heuristic** (:func:`integer_master`): the best game made of the pool's lines (one line
+  a round, pairwise compatible: no shared section, none crossing; scored in full: line scores,
+  tourist track, interchanges) by CP-SAT, after the root and every ``heuristic_every`` nodes. The
+  game kept is always scored by the rules' :func:`~tubedeck.games.nextstation.scoring.final_score`.
+
+Without ``start`` games, the best responses (:func:`~tubedeck.games.nextstation.responses.search_responses`,
+no kicks) give the first game, within a quarter of the time limit. Shared Objectives are not
+handled (the solo game without them).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import configure, solve
+from tubedeck.games.nextstation.best import best_round, line_of
+from tubedeck.games.nextstation.board import Board
+from tubedeck.games.nextstation.responses import Draws, Round, lines_of, search_responses
+from tubedeck.games.nextstation.rules import RuleBook
+from tubedeck.games.nextstation.scoring import FinalScore, final_score
+from tubedeck.progress import Progress, ticking
+
+from .columns import (
+    EPS,
+    GUARD,
+    SMOOTH,
+    Column,
+    Fixed,
+    Master,
+    Prices,
+    _mix,
+    _rest,
+    column_of,
+    lagrangian_bound,
+    solve_master,
+)
+from .cuts import Relaxation, relaxation
+from .game_model import _one_hot_at_most
+
+WHOLE = 1e-6  # a weight this near 0 or 1 counts as whole
+START_SHARE = 0.25  # of the time limit, for the best responses when no start game is given
+Decision = tuple[str, int, object, int]  # ("y", round, station, 0 | 1) or ("x", round, section, 0 | 1)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Where the search stands, for a progress callback."""
+
+    best: int
+    bound: int
+    gap: float  # (bound - best) / best
+    nodes: int
+    open: int
+    elapsed: float
+
+
+@dataclass(frozen=True)
+class BranchResult:
+    status: str  # OPTIMAL (bound == score) or FEASIBLE
+    score: int  # the best game found, scored by final_score
+    bound: int  # no game scores more (never below score)
+    draws: tuple[Draws, ...]  # the best game: per round, (turn, from, to) per section, replayable
+    final: FinalScore
+    nodes: int  # nodes processed (pruned ones included)
+    open: int  # nodes left open
+    root_bound: int | None  # the root node's bound when it was branched, pruned or cut
+    iterations: int  # pricing iterations over the whole tree
+    columns: int  # lines in the pool
+    wall: float
+    cut: bool  # the time limit stopped the search
+
+    @property
+    def gap(self) -> float:
+        return (self.bound - self.score) / self.score if self.score else math.inf
+
+
+@dataclass
+class _Node:
+    bound: float
+    decisions: tuple[Decision, ...] = ()
+    centre: Prices | None = field(default=None, repr=False)
+
+
+def integer_master(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]], time_limit: float = 2.0,
+                   hint: Sequence[Column] | None = None) -> tuple[int, tuple[Column, ...]] | None:
+    """The best game made of these lines (``cols[r]``: round r's): one line a round, pairwise
+    compatible (no section twice, no two crossing), worth its line scores + tourist track +
+    interchanges, by CP-SAT in at most ``time_limit`` seconds (1 worker). (its value, a line per
+    round), or None if no game was found in time. Each line is a legal line of its round, so the
+    game is a legal sheet; the value is CP-SAT's objective (callers rescore with the rules)."""
+    n = len(cols)
+    m = cp_model.CpModel()
+    pick = [[m.new_bool_var(f"p{r}_{k}") for k in range(len(cols[r]))] for r in range(n)]
+    for r in range(n):
+        m.add_exactly_one(pick[r])
+    use: dict[int, list] = {}
+    on: dict[str, list] = {}
+    for r in range(n):
+        for k, c in enumerate(cols[r]):
+            for i in c.sections:
+                use.setdefault(i, []).append(pick[r][k])
+            for s in c.stations:
+                on.setdefault(s, []).append(pick[r][k])
+    for vs in use.values():
+        if len(vs) > 1:
+            m.add(sum(vs) <= 1)
+    for i, j in sorted(board.crossings):
+        if i in use and j in use:
+            m.add(sum(use[i]) + sum(use[j]) <= 1)
+    table = book.scores.interchange
+    obj: list = [c.score * pick[r][k] for r in range(n) for k, c in enumerate(cols[r])]
+    for s in sorted(on):
+        if len(on[s]) > 1:
+            obj.append(_one_hot_at_most(m, sum(on[s]), [table[min(j, len(table) - 1)] for j in range(n + 1)],
+                                        f"ic_{s}"))
+    marks = sum(c.sites * pick[r][k] for r in range(n) for k, c in enumerate(cols[r]))
+    obj.append(_one_hot_at_most(m, marks, [book.scores.tourist(k) for k in range(book.rules.tourist_marks_max + 1)],
+                                "tourist"))
+    m.maximize(sum(obj))
+    if hint is not None:
+        for r, c in enumerate(hint):
+            for k, d in enumerate(cols[r]):
+                m.add_hint(pick[r][k], d == c)
+    solver = configure(cp_model.CpSolver(), max(time_limit, 0.01))
+    solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
+    if solve(solver, m) not in ("OPTIMAL", "FEASIBLE"):
+        return None
+    chosen = tuple(next(c for k, c in enumerate(cols[r]) if solver.value(pick[r][k])) for r in range(n))
+    return round(solver.objective_value), chosen
+
+
+class _Pool:
+    """Every line found, per round, each once (the incumbent's among them)."""
+
+    def __init__(self, n: int):
+        self.cols: list[list[Column]] = [[] for _ in range(n)]
+        self.seen: list[set[Column]] = [set() for _ in range(n)]
+
+    def add(self, r: int, c: Column) -> bool:
+        if c in self.seen[r]:
+            return False
+        self.seen[r].add(c)
+        self.cols[r].append(c)
+        return True
+
+    def __len__(self) -> int:
+        return sum(map(len, self.cols))
+
+
+def _whole(m: Master) -> list[int] | None:
+    """The column each round takes whole, if every round takes one."""
+    out = []
+    for ws in m.weights:
+        k = max(range(len(ws)), key=ws.__getitem__)
+        if ws[k] < 1 - WHOLE:
+            return None
+        out.append(k)
+    return out
+
+
+def choose(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]], m: Master,
+           relax: Relaxation) -> tuple[str, int, object] | None:
+    """What to branch on in this master solution (see the module): ("y", round, station) or
+    ("x", round, section); None if every round's line is whole. ``relax``: the master's."""
+    n = len(cols)
+    table = book.scores.interchange
+    y: list[dict[str, float]] = [{} for _ in range(n)]
+    x: list[dict[int, float]] = [{} for _ in range(n)]
+    for r in range(n):
+        for k, c in enumerate(cols[r]):
+            wk = m.weights[r][k]
+            if wk > WHOLE:
+                for s in c.stations:
+                    y[r][s] = y[r].get(s, 0.0) + wk
+                for i in c.sections:
+                    x[r][i] = x[r].get(i, 0.0) + wk
+
+    def frac(v: float) -> bool:
+        return WHOLE < v < 1 - WHOLE
+
+    best: tuple[tuple[float, float], tuple[str, int, object]] | None = None
+    for st in board.stations:
+        s = st.id
+        fr = [r for r in range(n) if frac(y[r].get(s, 0.0))]
+        if not fr:
+            continue
+        choices, us = relax.choices[s], m.choices[s]
+        scored = sum(u * table[min(sum(z), len(table) - 1)] for u, (z, _) in zip(us, choices))
+        whole = sum(1 for r in range(n) if y[r].get(s, 0.0) >= 1 - WHOLE)
+        excess = scored - table[min(whole, len(table) - 1)]
+        if excess <= WHOLE:
+            continue
+        heavy = max((q for q, (z, _) in enumerate(choices) if sum(z) >= 2), key=lambda q: us[q], default=None)
+        rs = [r for r in fr if heavy is not None and choices[heavy][0][r]] or fr
+        r = min(rs, key=lambda r: (abs(y[r][s] - 0.5), r))
+        key = (excess, scored)
+        if best is None or key > best[0]:
+            best = (key, ("y", r, s))
+    if best is not None:
+        return best[1]
+    spread: dict[int, float] = {}
+    for r in range(n):
+        for i, v in x[r].items():
+            if frac(v):
+                spread[i] = spread.get(i, 0.0) + min(v, 1 - v)
+    if not spread:
+        return None
+    i = max(sorted(spread), key=lambda i: spread[i])
+    r = min((r for r in range(n) if frac(x[r].get(i, 0.0))), key=lambda r: (abs(x[r][i] - 0.5), r))
+    return ("x", r, i)
+
+
+class _Search:
+    def __init__(self, board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float, cuts: str,
+                 node_iterations: int, root_iterations: int, heuristic_every: int, heuristic_limit: float,
+                 report: Callable[[Snapshot], None] | None):
+        self.board, self.book, self.rounds, self.deadline = board, book, rounds, deadline
+        self.n = len(rounds)
+        self.relax = relaxation(board, rounds, cuts, tourist=True)
+        self.node_iterations, self.root_iterations = node_iterations, root_iterations
+        self.heuristic_every, self.heuristic_limit = heuristic_every, heuristic_limit
+        self.report = report
+        self.t0 = time.perf_counter()
+        self.pool = _Pool(self.n)
+        self.best = -1
+        self.best_cols: tuple[Column, ...] = ()
+        self.best_final: FinalScore | None = None
+        self.heap: list[tuple[float, int, int, _Node]] = []
+        self.seq = 0
+        self.nodes = self.iterations = 0
+        self.root_bound: int | None = None
+        self.current: _Node | None = None
+        self.cut = False
+        self.started = False
+
+    # -- the incumbent --------------------------------------------------------------------------
+    def consider(self, cols: Sequence[Column]) -> None:
+        """A game (one pool line a round, pairwise compatible): kept if it beats the best."""
+        draws = tuple(c.draws for c in cols)
+        final = final_score(self.board, self.book, *lines_of(self.board, self.rounds, draws))
+        if final.total > self.best:
+            self.best, self.best_cols, self.best_final = final.total, tuple(cols), final
+            self.show()
+
+    def heuristic(self) -> None:
+        left = self.deadline - time.perf_counter()
+        if left <= 0:
+            return
+        got = integer_master(self.board, self.book, self.pool.cols, min(self.heuristic_limit, left),
+                             self.best_cols or None)
+        if got is not None:
+            self.consider(got[1])
+
+    # -- the tree -------------------------------------------------------------------------------
+    def push(self, node: _Node) -> None:
+        self.seq += 1
+        heapq.heappush(self.heap, (-node.bound, -len(node.decisions), self.seq, node))
+
+    def bound(self) -> int:
+        """The tree's bound: the largest open node bound, rounded down, never below the best game."""
+        tops = [-self.heap[0][0]] if self.heap else []
+        if self.current is not None:
+            tops.append(self.current.bound)
+        if not tops:
+            return self.best
+        return max(self.best, math.floor(max(tops) + EPS))
+
+    def show(self) -> None:
+        if self.report is None or not self.started:  # (no bound before the root is open)
+            return
+        b = self.bound() if self.best >= 0 else 0
+        self.report(Snapshot(self.best, b, (b - self.best) / self.best if self.best > 0 else math.inf, self.nodes,
+                             len(self.heap), time.perf_counter() - self.t0))
+
+    def out_of_time(self) -> bool:
+        if time.perf_counter() >= self.deadline:
+            self.cut = True
+        return self.cut
+
+    def pruned(self, bound: float) -> bool:
+        return math.floor(bound + EPS) <= self.best
+
+    def run(self, root: _Node, max_nodes: int | None = None) -> None:
+        self.push(root)
+        self.started = True
+        self.show()
+        while self.heap and not self.out_of_time() and (max_nodes is None or self.nodes < max_nodes):
+            _, _, _, node = heapq.heappop(self.heap)
+            if self.pruned(node.bound):  # best first: every node left is pruned too
+                self.heap.clear()
+                break
+            self.current = node
+            self.nodes += 1
+            children = self.process(node)
+            self.current = None
+            if node.decisions == ():
+                self.root_bound = max(self.best, math.floor(node.bound + EPS))
+                self.heuristic()
+            elif self.heuristic_every and self.nodes % self.heuristic_every == 0:
+                self.heuristic()
+            if children is None:  # cut by the time limit: the node stays open
+                self.push(node)
+                break
+            for child in children:
+                self.push(child)
+            self.show()
+
+    def process(self, node: _Node) -> list[_Node] | None:
+        """Price the node until pruned, settled or at its iteration count: its children (none if
+        pruned), or None if the time limit cut it (``node`` then holds its bound so far)."""
+        fixed = Fixed.of(self.board, self.n, node.decisions)
+        lag = fixed.restrict(self.board, self.relax)
+        if lag is None:  # some station has no interchange choice a game of the node shows
+            return []
+        lpr = fixed.restrict(self.board, self.relax, master=True)
+        assert lpr is not None  # the master keeps each station's pattern of no line (or the departing round alone)
+        cap = self.root_iterations if not node.decisions else self.node_iterations
+        it = 0
+        while True:
+            m, cols = self.master(fixed, lpr)
+            if self.pruned(node.bound):
+                return []
+            choice = choose(self.board, self.book, cols, m, lpr)
+            if it >= cap and choice is not None:
+                return self.children(node, choice)
+            it += 1
+            added = self.price(node, m, cols, fixed, lag)
+            if added is None:
+                return None
+            if self.pruned(node.bound):
+                return []
+            self.show()
+            if not added:  # no line prices out: the master's value is the node's Dantzig-Wolfe bound
+                node.bound = min(node.bound, m.value)
+                if self.pruned(node.bound):
+                    return []
+                if choice is None:  # a whole master is a game, scored in master(): it cannot beat the best
+                    raise RuntimeError(f"a settled whole master ({m.value}) above the best game ({self.best})")
+                return self.children(node, choice)
+
+    def master(self, fixed: Fixed, lpr: Relaxation) -> tuple[Master, list[list[Column]]]:
+        """The node's restricted master over the pool's lines it admits; a whole solution (one
+        line a round, no branching row unmet) is a game: it is scored."""
+        cols = [[c for c in self.pool.cols[r] if fixed.admits(r, c)] for r in range(self.n)]
+        m = solve_master(self.board, self.book, cols, lpr, fixed)
+        whole = _whole(m)
+        if whole is not None and m.unmet < WHOLE:
+            self.consider([cols[r][k] for r, k in enumerate(whole)])
+        return m, cols
+
+    def price(self, node: _Node, m: Master, cols: list[list[Column]], fixed: Fixed, lag: Relaxation) -> int | None:
+        """One pricing iteration at the node: at its best prices so far mixed with the master's
+        (smoothing), then, if no new line comes, at the master's own. Lowers ``node.bound`` to
+        each Lagrangian bound; returns the new lines the node admits (0: the master is settled),
+        None if the time limit cut a pricing search."""
+        self.iterations += 1
+        tries = [m.prices] if node.centre is None else [_mix(node.centre, m.prices, SMOOTH), m.prices]
+        added = 0
+        for prices in tries:
+            value, lines = lagrangian_bound(self.board, self.book, self.rounds, prices, cols, self.deadline, lag,
+                                            fixed)
+            if value is None:
+                if self.out_of_time():
+                    return None
+                continue  # (a search past its guard: no bound from these prices)
+            if value < node.bound:
+                node.bound, node.centre = value, prices
+            for r, col in enumerate(lines):
+                if self.pool.add(r, col) and fixed.admits(r, col):
+                    added += 1
+            if added:
+                break
+        return added
+
+    def seed(self, start: Sequence[Sequence[Draws]], responses_deadline: float) -> float:
+        """The first lines: the ``start`` games' (else the best responses' game, by the
+        deadline), each round's pass and best line on an empty sheet. Returns the Lagrangian
+        bound at no prices: each round's best line alone, every station's best interchange
+        choice, the tourist track's top."""
+        board, book, rounds = self.board, self.book, self.rounds
+        games = [tuple(g) for g in start]
+        if not games:
+            games.append(search_responses(board, book, rounds, 0, responses_deadline).draws)
+        for draws in games:
+            stations, sections = lines_of(board, rounds, draws)
+            cols = [column_of(board, book, stations[r], sections[r], draws[r]) for r in range(self.n)]
+            for r, c in enumerate(cols):
+                self.pool.add(r, c)
+            self.consider(cols)
+        pars = []
+        for r, (ts, dep) in enumerate(rounds):
+            self.pool.add(r, column_of(board, book, (dep,), ()))  # passing throughout
+            got = best_round(board, book, ts, dep, time_limit=max(min(self.deadline - time.perf_counter(), GUARD),
+                                                                  0.001))
+            self.pool.add(r, column_of(board, book, *line_of(board, dep, got.draws), got.draws))
+            assert got.bound is not None
+            pars.append(got.bound)
+        zero = Prices(tuple({} for _ in rounds), 0.0, {})
+        return sum(pars) + _rest(book, self.relax, zero, self.n)
+
+    def children(self, node: _Node, choice: tuple[str, int, object]) -> list[_Node]:
+        kind, r, key = choice
+        return [_Node(node.bound, node.decisions + ((kind, r, key, v),), node.centre) for v in (1, 0)]
+
+
+def _reporter(progress: Progress | Callable[[Snapshot], None] | None) -> Callable[[Snapshot], None] | None:
+    if progress is None or not isinstance(progress, Progress):
+        return progress
+
+    def report(s: Snapshot) -> None:
+        progress.update(best=s.best, bound=s.bound, gap=f"{100 * s.gap:.1f}%", nodes=s.nodes, open=s.open)
+    return report
+
+
+def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], start: Sequence[Sequence[Draws]] = (),
+                     time_limit: float = 60.0, node_iterations: int = 10,
+                     progress: Progress | Callable[[Snapshot], None] | None = None, *,
+                     root_iterations: int = 50, cuts: str = "patterns", heuristic_every: int = 5,
+                     heuristic_limit: float = 2.0, max_nodes: int | None = None) -> BranchResult:
+    """The best whole game for these rounds by branch and price (see the module), within
+    ``time_limit`` wall-clock seconds: OPTIMAL with the game when the tree is closed, else
+    FEASIBLE with the best game found and the tree's bound. ``start``: games (per round draws,
+    each legal) to start from; ``node_iterations`` / ``root_iterations``: pricing iterations before a
+    node is branched (sooner if its LP settles); ``cuts``: the interchange relaxation
+    (:func:`.cuts.relaxation`); ``progress``: a :class:`~tubedeck.progress.Progress` or a callable
+    taking a :class:`Snapshot` (best, bound, gap, nodes, open nodes, elapsed); ``max_nodes``: stop
+    after that many nodes (FEASIBLE unless the tree is closed: for tests)."""
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit
+    s = _Search(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
+                heuristic_limit, _reporter(progress))
+    with ticking(progress if isinstance(progress, Progress) else None):
+        s.run(_Node(s.seed(start, t0 + START_SHARE * time_limit)), max_nodes)
+    assert s.best_final is not None
+    bound = s.bound()
+    return BranchResult("OPTIMAL" if bound <= s.best else "FEASIBLE", s.best, bound,
+                        tuple(c.draws for c in s.best_cols), s.best_final, s.nodes, len(s.heap), s.root_bound,
+                        s.iterations, len(s.pool), time.perf_counter() - t0, s.cut)
+
+
+@dataclass(frozen=True)
+class NodeBound:
+    """One node's relaxation after column generation (:func:`node_bound`)."""
+
+    bound: float  # the least Lagrangian bound (-inf: no game keeps the decisions)
+    master: Master | None  # the last restricted master
+    cols: tuple[tuple[Column, ...], ...]  # its columns per round (the pool's lines the node admits)
+    settled: bool  # no line priced out: ``master.value`` is the node's Dantzig-Wolfe bound
+
+
+def node_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], decisions: Sequence[Decision],
+               iterations: int = 30, start: Sequence[Sequence[Draws]] = (), cuts: str = "patterns") -> NodeBound:
+    """Column generation at one node of the tree (its ``decisions``), from the lines
+    :func:`branch_and_price` starts with, for at most ``iterations`` pricing iterations, never
+    pruned: what the tree computes at a node, for checking."""
+    s = _Search(board, book, rounds, math.inf, cuts, iterations, iterations, 0, 0.0, None)
+    node = _Node(s.seed(start, math.inf), tuple(decisions))
+    fixed = Fixed.of(board, len(rounds), node.decisions)
+    lag = fixed.restrict(board, s.relax)
+    if lag is None:
+        return NodeBound(-math.inf, None, (), True)
+    lpr = fixed.restrict(board, s.relax, master=True)
+    assert lpr is not None
+    for _ in range(iterations):
+        m, cols = s.master(fixed, lpr)
+        if not s.price(node, m, cols, fixed, lag):
+            return NodeBound(min(node.bound, m.value), m, tuple(map(tuple, cols)), True)
+    m, cols = s.master(fixed, lpr)
+    return NodeBound(node.bound, m, tuple(map(tuple, cols)), False)
