@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tubedeck.games.nextstation.flips import turns
-from tubedeck.games.nextstation.play import Line, legal_sections
+from tubedeck.games.nextstation.flips import turns, turns_so_far
+from tubedeck.games.nextstation.play import CHANCE, Line, legal_sections, new_game
 from tubedeck.games.nextstation.scoring import line_score
 
 
@@ -44,3 +44,39 @@ def replay(ed, ts, dep, draws):
             assert (u, v) in legal, (t, u, v)
             line = Line("", line.stations + (v,), line.sections + (legal[u, v],))
     return line_score(ed.board, ed.book, line.stations, line.sections).points
+
+
+def played(ed, seed: int) -> tuple[int, list[list[tuple[int, str, str]]]]:
+    """A solo game by the greedy bot through the rules engine: its final score and its draws
+    per round as (0-based turn, from, to), the solver's shape."""
+    from solver.nextstation.players import greedy_player
+
+    state = new_game(ed, 1, seed)
+    rounds: list[list[tuple[int, str, str]]] = [[] for _ in range(ed.rules.rounds)]
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state = state.apply(state.dealt_outcome())
+            continue
+        action = greedy_player(state, None)
+        if action[0] == "draw":
+            turn = len(turns_so_far(ed.book, state.flipped)[0]) - 1
+            rounds[state.round].append((turn, action[1], action[2]))
+        state = state.apply(action)
+    return state.final(0).total, rounds
+
+
+def random_sheet(ed, rounds, rng) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """A random legal sheet: each round's line drawn through the rules engine's own moves (a
+    random bot; passing a fifth of the time), as (stations, sections) per round."""
+    drawn: set[int] = set()
+    out = []
+    for ts, dep in rounds:
+        line = Line(ed.board.by_id[dep].departure, (dep,), ())
+        for turn in ts:
+            moves = legal_sections(ed.board, line, frozenset(drawn), turn)
+            if moves and rng.random() > 0.2:
+                _, v, i = rng.choice(moves)
+                line = Line(line.pencil, line.stations + (v,), line.sections + (i,))
+                drawn.add(i)
+        out.append((line.stations, line.sections))
+    return out

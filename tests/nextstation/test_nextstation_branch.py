@@ -17,17 +17,14 @@ from solver.nextstation.columns import Column, Fixed, Master, Prices
 from solver.nextstation.cuts import Relaxation
 from solver.nextstation.exhaustive_game import sheets, small_games
 from solver.nextstation.game import rounds_of
-from solver.nextstation.players import greedy_player
 from tubedeck.games.nextstation.challenge import Move, replay
 from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.flips import turns_so_far
 from tubedeck.games.nextstation.lines import Line, legal_sections
-from tubedeck.games.nextstation.play import CHANCE, new_game
 from tubedeck.games.nextstation.responses import lines_of
 from tubedeck.games.nextstation.scoring import final_score
 from tubedeck.progress import Progress
 
-from ns_helpers import solved_small_game
+from ns_helpers import played, random_sheet, solved_small_game
 
 
 @pytest.fixture(scope="module")
@@ -184,35 +181,9 @@ def test_the_integer_master_is_the_best_game_of_its_lines(ed):
     assert value == best
 
 
-def _greedy(ed, seed):
-    """The greedy bot's solo game through the rules engine: its final score and draws per round."""
-    state = new_game(ed, 1, seed)
-    draws: list[list[tuple[int, str, str]]] = [[] for _ in range(ed.rules.rounds)]
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state = state.apply(state.dealt_outcome())
-            continue
-        action = greedy_player(state, None)
-        if action[0] == "draw":
-            draws[state.round].append((len(turns_so_far(ed.book, state.flipped)[0]) - 1, action[1], action[2]))
-        state = state.apply(action)
-    return state.final(0).total, tuple(tuple(d) for d in draws)
-
-
 def _random_total(ed, rounds, rng) -> int:
-    drawn: set[int] = set()
-    stations, sections = [], []
-    for ts, dep in rounds:
-        line = Line(ed.board.by_id[dep].departure, (dep,), ())
-        for turn in ts:
-            moves = legal_sections(ed.board, line, frozenset(drawn), turn)
-            if moves and rng.random() > 0.2:
-                _, v, i = rng.choice(moves)
-                line = Line(line.pencil, line.stations + (v,), line.sections + (i,))
-                drawn.add(i)
-        stations.append(line.stations)
-        sections.append(line.sections)
-    return final_score(ed.board, ed.book, stations, sections).total
+    stations, sections = zip(*random_sheet(ed, rounds, rng))
+    return final_score(ed.board, ed.book, list(stations), list(sections)).total
 
 
 def _engine_replay(ed, seed, result: BranchResult) -> int:
@@ -233,7 +204,7 @@ def test_cut_short_on_a_real_seed_the_bound_holds(ed, seed):
     # machine: the last step may run past the limit (the master, a scoring). Speed lives in benchmarks/.
     assert got.wall < 1.0 + 10.0
     assert _engine_replay(ed, seed, got) == got.score == got.final.total
-    greedy, _ = _greedy(ed, seed)
+    greedy, _ = played(ed, seed)
     rng = random.Random(seed)
     assert got.bound >= max([greedy] + [_random_total(ed, rounds, rng) for _ in range(20)])
     assert seen and all(s.bound >= s.best for s in seen) and seen[-1].best == got.score
@@ -242,7 +213,7 @@ def test_cut_short_on_a_real_seed_the_bound_holds(ed, seed):
 def test_a_start_game_is_kept_and_progress_is_reported(ed):
     """The greedy bot's game as the start: never lost; a Progress gets best, bound, gap, nodes."""
     rounds, _, _ = rounds_of(ed, 2)
-    greedy, draws = _greedy(ed, 2)
+    greedy, draws = played(ed, 2)
     stream = io.StringIO()
     with Progress("branch and price", stream=stream, start_after=0.0, every=0.0, tty=False) as progress:
         got = branch_and_price(ed.board, ed.book, rounds, start=(draws,), time_limit=1.0, progress=progress)

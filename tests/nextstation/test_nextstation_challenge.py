@@ -22,7 +22,6 @@ from generator.nextstation.challenge import card_name, challenge_pages, coordina
 from generator.nextstation.faces import DECK_NAMES, NAMES, documents
 from generator.pen import recording
 from generator.sizes import MM
-from solver.nextstation.players import greedy_player
 from tubedeck.errors import DataError, UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation.challenge import (
@@ -35,31 +34,13 @@ from tubedeck.games.nextstation.challenge import (
     which_map,
 )
 from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.flips import turns_so_far
-from tubedeck.games.nextstation.play import CHANCE, new_game
 
 from conftest import run_cli
+from ns_helpers import played
 
 SEED = 3
 LABEL = "1"  # the first map printed with the classic board played: generated map 1
 MOVE = re.compile(r"turn \d+: \w+ -> \w+$")
-
-
-def played(ed, seed: int) -> tuple[int, list[list[tuple[int, str, str]]]]:
-    """A solo game by the greedy bot through the rules engine: its final score and its draws
-    per round as (0-based turn, from, to), the solver's shape."""
-    state = new_game(ed, 1, seed)
-    rounds: list[list[tuple[int, str, str]]] = [[] for _ in range(ed.rules.rounds)]
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state = state.apply(state.dealt_outcome())
-            continue
-        action = greedy_player(state, None)
-        if action[0] == "draw":
-            turn = len(turns_so_far(ed.book, state.flipped)[0]) - 1
-            rounds[state.round].append((turn, action[1], action[2]))
-        state = state.apply(action)
-    return state.final(0).total, rounds
 
 
 def write(path: Path, rows: list[list]) -> Path:

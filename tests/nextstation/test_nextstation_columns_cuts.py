@@ -16,11 +16,10 @@ from solver.nextstation.exhaustive_game import round_lines, sheets, small_games
 from solver.nextstation.game import rounds_of
 from solver.nextstation.pricing import entering_response
 from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.lines import Line, legal_sections
 from tubedeck.games.nextstation.responses import lines_of, search_responses
 from tubedeck.games.nextstation.scoring import final_score, line_score
 
-from ns_helpers import solved_small_game
+from ns_helpers import random_sheet, solved_small_game
 
 
 @pytest.fixture(scope="module")
@@ -43,23 +42,6 @@ def _pattern_ok(board, rounds, lines) -> None:
         assert tuple(z) in kept[v], (v, z)
 
 
-def _random_game(ed, rounds, rng):
-    """A random legal sheet: each round's line drawn through the rules engine's own moves (a
-    random bot; passing a fifth of the time)."""
-    drawn: set[int] = set()
-    out = []
-    for ts, dep in rounds:
-        line = Line(ed.board.by_id[dep].departure, (dep,), ())
-        for turn in ts:
-            moves = legal_sections(ed.board, line, frozenset(drawn), turn)
-            if moves and rng.random() > 0.2:
-                _, v, i = rng.choice(moves)
-                line = Line(line.pencil, line.stations + (v,), line.sections + (i,))
-                drawn.add(i)
-        out.append((line.stations, line.sections))
-    return out
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_every_sheet_of_a_small_game_keeps_its_patterns(ed, seed):
     (rounds,) = small_games(ed, [seed], 2)
@@ -72,7 +54,7 @@ def test_random_games_on_real_seeds_keep_their_patterns(ed, seed):
     rounds, _, _ = rounds_of(ed, seed)
     rng = random.Random(seed)
     for _ in range(30):
-        _pattern_ok(ed.board, rounds, _random_game(ed, rounds, rng))
+        _pattern_ok(ed.board, rounds, random_sheet(ed, rounds, rng))
 
 
 def test_the_cuts_drop_patterns_no_game_shows(ed):
@@ -150,7 +132,7 @@ def test_on_real_seeds_the_bound_is_never_below_a_game_found(ed, seed):
     games = [got.total]
     rng = random.Random(seed)
     for _ in range(10):
-        lines = _random_game(ed, rounds, rng)
+        lines = random_sheet(ed, rounds, rng)
         games.append(final_score(ed.board, ed.book, [st for st, _ in lines], [se for _, se in lines]).total)
     assert final_score(ed.board, ed.book, *lines_of(ed.board, rounds, got.draws)).total == got.total
     prices = Prices(tuple({s.id: 1.0 for s in ed.board.stations} for _ in rounds), 0.5, {})
