@@ -55,7 +55,9 @@ def played(ed, seed: int) -> tuple[int, list[list[tuple[int, str, str]]]]:
     rounds: list[list[tuple[int, str, str]]] = [[] for _ in range(ed.rules.rounds)]
     while not state.is_terminal():
         if state.current_player() == CHANCE:
-            state = state.apply(state.dealt_outcome())
+            card = state.dealt_outcome()
+            assert card is not None  # the seeded deal always has the next card
+            state = state.apply(card)
             continue
         action = greedy_player(state, None)
         if action[0] == "draw":
