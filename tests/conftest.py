@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 from tubedeck.network import Network
+
+# A suite started in the background (`make test &`, some CI runners) inherits an ignored SIGINT, and
+# so would every command a test starts: tubedeck rightly keeps an ignored signal ignored, so the
+# tests that play a terminal's Ctrl-C would see nothing. The suite plays from a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 
