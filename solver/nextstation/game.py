@@ -6,7 +6,10 @@ Two searches (the better game kept), then a second bound:
 1. **Best responses** (fast, no proof; :mod:`tubedeck.games.nextstation.responses`, which the
    solo challenge sheet also uses): each round in turn redrawn as the line worth most to the game
    given the other three, until none improves, from 8 starts, then ``KICKS`` seeded kicks of
-   iterated local search. The same game on any machine.
+   iterated local search. The same game on any machine. With a deterministic budget
+   (``--det-limit D``) the kicks are part of it: ``floor(D / KICK_SECONDS)`` of them, at most
+   ``KICKS`` (:func:`kicks_for`), so a loaded machine runs the same kicks, only slower (the wall
+   clock cut them before: the same seed stored 184 or 187).
 2. **CP-SAT** (:mod:`.game_model`, the engine of record) from that game as a hint, with each
    round's line score capped by its proven best on an empty sheet, for ``--time-limit`` seconds
    of CP-SAT's deterministic time (1 worker by default: the same answer anywhere). OPTIMAL is a
@@ -124,6 +127,17 @@ def spot(places: tuple[tuple[str, str], ...], station: str) -> dict:
     return {"id": station, "at": at} | ({"name": name} if name else {})
 
 
+GAME_GUARD = 300.0  # seconds: a wall-clock guard under a deterministic budget never cuts a game's fixed
+# work (round pars and the first best responses: 5-10 s a seed on one core, more on a loaded machine)
+KICK_SECONDS = 1.0  # deterministic seconds a kick counts for (about its time on one core, classic map)
+
+
+def kicks_for(kicks: int, det: float | None) -> int:
+    """The kicks a deterministic budget of ``det`` seconds pays for (None: ``kicks``, the wall
+    clock alone limits them): ``floor(det / KICK_SECONDS)``, at most ``kicks``."""
+    return kicks if det is None else min(kicks, math.floor(det / KICK_SECONDS + 1e-9))
+
+
 def rounds_of(edition: Edition, seed: int) -> tuple[tuple[Round, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """The seeded solo deal's rounds (:func:`~tubedeck.games.nextstation.challenge.deal_rounds`):
     (turns, departure) each, the pencils, the cards flipped up to each round's end."""
@@ -192,7 +206,8 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
     pars = tuple(p for p, _ in searched)
     if budget is not None:
         budget.update(phase="best responses")
-    got = search_responses(board, book, rounds, kicks, None if budget is None else budget.wall_deadline(0.5))
+    got = search_responses(board, book, rounds, kicks_for(kicks, None if budget is None else budget.det),
+                           None if budget is None else budget.wall_deadline(0.5))
     start = got.draws
     if got.cut and budget is not None:
         budget.wall_cut = True

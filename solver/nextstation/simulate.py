@@ -29,7 +29,7 @@ from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.play import Played
 from tubedeck.stats import percentile
 
-from .game import best_game
+from .game import GAME_GUARD, best_game
 from .players import PLAYERS
 
 CLASSIC_TITLE = "Classic London"  # data/nextstation/classic-map.toml's title
@@ -56,7 +56,8 @@ def measure(played: Played, edition: Edition, optimum: float = 0.0, objectives: 
            "lines": [list(f.lines) for f in finals], "optimum": None, **modules(state)}
     if optimum:
         objs = drawn_objectives(edition, state.deal.seed) if objectives else ()
-        best = best_game(edition, state.deal.seed, objs, time_limit=optimum * WALL_GUARD, det_limit=optimum)
+        best = best_game(edition, state.deal.seed, objs, time_limit=max(optimum * WALL_GUARD, GAME_GUARD),
+                         det_limit=optimum)
         out["optimum"] = {"status": best.status, "score": best.score, "bound": best.bound}
     return out
 

@@ -13,7 +13,7 @@ from solver.nextstation.check import ParCheck
 from solver.nextstation.engines import Budget, bnb_round
 from solver.nextstation.exhaustive import best_round as exhaustive
 from solver.nextstation.exhaustive_game import small_games
-from solver.nextstation.game import GameResult, best_of, rounds_of
+from solver.nextstation.game import GAME_GUARD, KICK_SECONDS, GameResult, best_of, kicks_for, rounds_of
 from solver.nextstation.solve import BNB, CP_SAT, RoundReport, _then_cp_sat, resolve_flips, solve_round
 from tubedeck import progress as progress_module
 from tubedeck.errors import UsageError
@@ -195,6 +195,28 @@ def test_a_det_limit_game_is_deterministic_unless_the_wall_cuts(ed):
     # the wall clock spent before CP-SAT: cut, and said so, with a bound all the same
     late = best_of(ed.board, ed.book, rounds, columns=2, kicks=3, budget=Budget.of(0.001, 0.05))
     assert late.cut and late.status == "FEASIBLE" and late.bound is not None and late.bound >= late.final.total
+
+
+def test_a_deterministic_budget_pays_for_the_kicks():
+    assert kicks_for(30, None) == 30  # the wall clock alone: all of them
+    assert kicks_for(30, 0.2) == 0 and kicks_for(30, 3 * KICK_SECONDS) == 3 and kicks_for(30, 600.0) == 30
+
+
+def test_a_loaded_machine_stores_the_same_game_under_a_deterministic_budget(ed, monkeypatch):
+    """The CI flake: the kicks ran until a wall-clock guard, so a loaded machine stored another
+    game (184 against 187 for classic seed 0). Now a budget of 2 deterministic seconds runs
+    exactly 2 kicks, however fast the clock runs (a machine 50 times as loaded)."""
+    (rounds,) = small_games(ed, [2], 7)  # 115 after 2 kicks, 119 after 30
+    two = search_responses(ed.board, ed.book, rounds, kicks=2)
+    plain = best_of(ed.board, ed.book, rounds, kicks=30, budget=Budget.of(GAME_GUARD, 2 * KICK_SECONDS))
+    assert plain.start == two.total and not plain.cut
+    real = time.perf_counter
+    t0 = real()
+    monkeypatch.setattr(time, "perf_counter", lambda: t0 + (real() - t0) * 50)
+    loaded = best_of(ed.board, ed.book, rounds, kicks=30, budget=Budget.of(GAME_GUARD, 2 * KICK_SECONDS))
+    assert not loaded.cut
+    assert (loaded.start, loaded.final, loaded.draws, loaded.bound, loaded.status) == \
+        (plain.start, plain.final, plain.draws, plain.bound, plain.status)
 
 
 def _line(score: int | None, bound: int | None, status: str) -> RoundResult:
