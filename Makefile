@@ -34,12 +34,16 @@ run: $(STAMP)
 	$(BIN)/tubedeck build nextstation --sheets 4 --challenge 1 --out output
 	$(BIN)/tubedeck build dice --sheets 10 --challenge 1 --out output
 
+# The suite on WORKERS processes (pytest-xdist), a test file to a process: module fixtures
+# (the docs' build of every game) are built once.
+WORKERS ?= 2
+
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile
 
 # The inner loop: everything but the tests marked slow.
 test-fast: $(TSTAMP)
-	$(BIN)/python -m pytest -m "not slow" -q
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile -m "not slow" -q
 
 # pyflakes, bugbear and import order (ruff) and types (mypy) over the whole tree; part of `make test`.
 lint: $(TSTAMP)
