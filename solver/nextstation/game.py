@@ -14,10 +14,15 @@ Two searches (the better game kept), then a second bound:
    round's line score capped by its proven best on an empty sheet, for ``--time-limit`` seconds
    of CP-SAT's deterministic time (1 worker by default: the same answer anywhere). OPTIMAL is a
    proof; at the time limit the status is FEASIBLE and the bound is CP-SAT's.
-3. **The column bound** (``columns`` iterations, :mod:`.columns`): a Dantzig-Wolfe relaxation over
-   whole lines, much tighter than CP-SAT's (the cuts of :mod:`.cuts`, which tie rounds together
-   at interchanges, are an option of :func:`.columns.column_bound`, off by default: slower to converge);
-   the lesser bound is reported, and a bound that meets the game found is a proof (OPTIMAL).
+3. **Branch and price** (:mod:`.branch`) for the wall clock left, from the best game so far:
+   its root is the column bound (``columns`` pricing iterations before it branches), then it
+   branches on what the LP mixes; its bound and any better game it finds are kept, and a bound
+   that meets the game is a proof (OPTIMAL). CP-SAT then gets only ``CP_SAT_SHARE`` of the clock
+   (its bound never helps). Under a deterministic budget (the par check, the challenge file) or
+   with Shared Objectives, **the column bound** (``columns`` iterations, :mod:`.columns`) instead:
+   a Dantzig-Wolfe relaxation over whole lines, a fixed amount of work (the cuts of :mod:`.cuts`
+   are an option of :func:`.columns.column_bound`, off by default: slower to converge). The
+   lesser bound is reported.
 
 What is measured (README, ``benchmarks/bench_nextstation.py --games``): the proof is out of reach
 in a minute for real flips. CP-SAT's bound stays far above the games found, since its LP
@@ -45,6 +50,7 @@ from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from tubedeck.progress import Progress
 
+from .branch import branch_and_price
 from .columns import column_bound
 from .engines import Budget, ticking
 from .game_model import Solved, solve_game
@@ -74,9 +80,10 @@ class GameResult:
     wall: float
     pars: tuple[int, ...] = ()  # each round's proven best on an empty sheet
     start: int | None = None  # the best-response game's score (before CP-SAT)
-    bound_by: str = "CP-SAT"  # whose bound (or proof): CP-SAT's, the column bound's ("columns"), the pars' ("pars")
+    bound_by: str = "CP-SAT"  # whose bound (or proof): CP-SAT's, the column bound's ("columns"), branch and
+    # price's ("branch"), the pars' ("pars")
     places: tuple[tuple[str, str], ...] = ()  # station id -> "D8" (and a generated map's name), for people
-    found_by: str = "CP-SAT"  # whose game: CP-SAT's or the best responses' ("best responses")
+    found_by: str = "CP-SAT"  # whose game: CP-SAT's, the best responses' or "branch and price"
     cut: bool = False  # the --time-limit cut a search short: the answer may depend on the machine's load
     pars_proven: bool = True  # each par is its round's proven best (cut short: some are bounds)
 
@@ -100,7 +107,8 @@ class GameResult:
         f = self.final
         if f is None:
             return [f"whole game: {self.status}, no game found within the time limit (bound {self.bound})"]
-        by = {"columns": "the column bound", "pars": "the round pars"}.get(self.bound_by, self.bound_by)
+        by = {"columns": "the column bound", "pars": "the round pars", "branch": "branch and price"}.get(
+            self.bound_by, self.bound_by)
         found = f"found by {self.found_by}"
         verdict = (f"proven best by {by}" + ("" if by == self.found_by else f", {found}")) if self.status == "OPTIMAL" \
             else f"{found}, not proven: no game scores more than {self.bound} ({by})" if self.bound is not None else \
@@ -129,6 +137,8 @@ def spot(places: tuple[tuple[str, str], ...], station: str) -> dict:
 
 GAME_GUARD = 300.0  # seconds: a wall-clock guard under a deterministic budget never cuts a game's fixed
 # work (round pars and the first best responses: 5-10 s a seed on one core, more on a loaded machine)
+CP_SAT_SHARE = 0.2  # of the wall clock left, for CP-SAT when branch and price follows (its bound never
+# helps then; classic seeds 0 and 3 at --time-limit 120: the same games, bounds 232/260 against 232/269 at 0.5)
 KICK_SECONDS = 1.0  # deterministic seconds a kick counts for (about its time on one core, classic map)
 
 
@@ -189,11 +199,19 @@ def _loose_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pars: 
             + len(objectives) * book.rules.objective_points)
 
 
+def _branches(budget: Budget | None, objectives: tuple[Objective, ...]) -> bool:
+    """Whether branch and price takes the bound phase: on the wall clock alone (it stops by the
+    clock, so not under a deterministic budget) and without Shared Objectives (it prices none)."""
+    return budget is not None and budget.det is None and not objectives
+
+
 def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
             time_limit: float = 60.0, workers: int = 1, columns: int = 0, kicks: int = KICKS,
             budget: Budget | None = None) -> Best:
     """The best game for these rounds: best responses, then CP-SAT from them (see the module);
-    then, unless CP-SAT proved it, ``columns`` iterations of the column bound (:mod:`.columns`).
+    then, unless CP-SAT proved it and ``columns`` > 0, branch and price for the wall clock left
+    (a ``budget`` without a deterministic part, no objectives; ``columns`` root iterations) or
+    else ``columns`` iterations of the column bound (:mod:`.columns`).
     ``time_limit``: CP-SAT's deterministic seconds; with a ``budget`` instead (:mod:`.engines`),
     every phase stops at its share of the wall clock left: the best responses half, CP-SAT (its
     deterministic budget and) half the rest when columns follow (all of it otherwise), the column
@@ -219,7 +237,7 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
         cp = Solved("UNKNOWN", None, None, (), 0.0)
     else:
         cp = solve_game(board, book, rounds, pars, start, objectives, time_limit, workers, budget,
-                        share=0.5 if columns > 0 else 1.0)
+                        share=1.0 if columns == 0 else CP_SAT_SHARE if _branches(budget, objectives) else 0.5)
     if cp.final is not None and cp.final.total >= first.total:
         draws, final, status, found = cp.draws, cp.final, cp.status, "CP-SAT"
     else:
@@ -228,7 +246,22 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
     by = "CP-SAT"
     if budget is not None:
         budget.update(best=final.total, bound=bound)
-    if status != "OPTIMAL" and columns > 0:
+    if status != "OPTIMAL" and columns > 0 and _branches(budget, objectives) and budget is not None \
+            and budget.wall_left() > 0:
+        # Wall clock alone: branch and price for the time left (its root is the column bound,
+        # per-round tourist track; then it branches), from the best game so far.
+        budget.update(phase="branch and price")
+        bp = branch_and_price(board, book, rounds, (draws,), time_limit=budget.wall_left(),
+                              root_iterations=columns, progress=budget.progress)
+        if bp.cut:
+            budget.wall_cut = True
+        if bp.score > final.total:
+            draws, final, found = bp.draws, bp.final, "branch and price"
+        if bound is None or bp.bound < bound:
+            bound, by = max(bp.bound, final.total), "branch"
+        if bound <= final.total:
+            status, bound = "OPTIMAL", final.total
+    elif status != "OPTIMAL" and columns > 0:
         cb = column_bound(board, book, rounds, (draws,), columns, budget)
         if cb.bound is not None:  # objectives are not priced: every one may be reached
             tight = cb.bound + len(objectives) * book.rules.objective_points

@@ -221,3 +221,24 @@ def test_a_start_game_is_kept_and_progress_is_reported(ed):
     assert _engine_replay(ed, 2, got) == got.score
     text = stream.getvalue()
     assert all(word in text for word in ("best", "bound", "gap", "nodes"))
+
+
+@pytest.mark.parametrize("seed", [4, 8])
+def test_the_whole_game_default_closes_with_branch_and_price(ed, seed, monkeypatch):
+    """`solve nextstation --game` on the wall clock: after the best responses and CP-SAT (given no
+    time here: UNKNOWN), branch and price takes the time left and proves the exhaustive optimum
+    where the column bound alone stops above it (seeds that need branching), and says whose bound."""
+    from solver.nextstation import game
+    from solver.nextstation.engines import Budget
+    from solver.nextstation.game_model import Solved
+
+    rounds, optimum = solved_small_game(ed, seed, 2, 4)
+    monkeypatch.setattr(game, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
+    got = game.best_of(ed.board, ed.book, rounds, columns=20, budget=Budget.of(60.0))
+    assert got.status == "OPTIMAL" and got.final.total == optimum == got.bound and got.bound_by == "branch"
+    assert _sheet_replay(ed, rounds, got.draws) == optimum
+    alone = game.best_of(ed.board, ed.book, rounds, columns=20)  # no budget: the column bound's iterations
+    assert alone.bound_by == "columns" and alone.bound > optimum
+    said = game.GameResult(got.status, got.final.total, got.bound, (), got.final, 1.0, bound_by=got.bound_by,
+                           found_by=got.found_by).describe()[0]
+    assert "proven best by branch and price" in said

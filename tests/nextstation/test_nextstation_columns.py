@@ -136,6 +136,7 @@ def test_solve_game_says_whose_bound_it_reports(ed):
     result = best_game(ed, 5, time_limit=1.0, columns=2, kicks=3)
     assert result.status in ("OPTIMAL", "FEASIBLE") and result.bound >= result.score
     # (1 s is wall clock for the whole call now: a bound cut that short may be the pars' own)
-    assert result.as_dict()["bound_by"] == result.bound_by in ("CP-SAT", "columns", "pars")
-    by = {"columns": "the column bound", "pars": "the round pars"}.get(result.bound_by, "CP-SAT")
+    assert result.as_dict()["bound_by"] == result.bound_by in ("CP-SAT", "columns", "branch", "pars")
+    by = {"columns": "the column bound", "pars": "the round pars", "branch": "branch and price"}.get(
+        result.bound_by, "CP-SAT")
     assert by in result.describe()[0]
