@@ -7,7 +7,9 @@ found, with the proven bound) are written to ``data/nextstation/challenges.csv``
 (``map,seed,score,status,bound,drawing``), which the challenge sheet prints on its answer strip
 ("best possible" only when proven). A row is replaced only by a better game, a proof, or a
 tighter bound for the same score. ``--columns N`` runs the column bound (:mod:`.columns`) after
-CP-SAT; ``--bounds-only`` keeps each stored game and only tightens its bound that way. Each answer is first replayed through the rules engine
+CP-SAT; ``--bounds-only`` keeps each stored game and only tightens its bound that way, or with
+``--branch`` by branch and price (:mod:`.branch`) from the stored game for ``--time-limit``
+wall-clock seconds a seed (a better game it finds replaces the stored one). Each answer is first replayed through the rules engine
 (:func:`tubedeck.games.nextstation.challenge.replay`): one the rules refuse, or that scores
 other than the solver says, is reported and not written. Rows of other maps and seeds are kept;
 the file is replaced atomically. A developer's tool: nothing at run time writes the file.
@@ -45,6 +47,16 @@ def answer_row(edition: Edition, map_label: str, seed: int, result) -> list[str]
     if result.status not in STATUSES or result.score is None:
         return None
     drawing = drawing_text(r.draws for r in result.rounds)
+    problems = _replay_problems(edition, seed, drawing, result.score)
+    if problems:
+        print(f"seed {seed}: NOT WRITTEN: {'; '.join(problems)}", flush=True)
+        return None
+    return [map_label, str(seed), str(result.score), result.status, str(result.bound), drawing]
+
+
+def _replay_problems(edition: Edition, seed: int, drawing: str, score: int) -> list[str]:
+    """What is wrong with a drawing said to score ``score`` on seed's deal: the rules engine
+    refuses it or scores it otherwise (none: it is right)."""
     problems: list[str] = []
     moves = parse_drawing(drawing, edition.rules.rounds, edition.board, problems.append)
     try:
@@ -52,12 +64,9 @@ def answer_row(edition: Edition, map_label: str, seed: int, result) -> list[str]
     except UsageError as exc:
         problems.append(str(exc))
         total = None
-    if total != result.score:
-        problems.append(f"the rules engine scores the drawing {total}, the solver says {result.score}")
-    if problems:
-        print(f"seed {seed}: NOT WRITTEN: {'; '.join(problems)}", flush=True)
-        return None
-    return [map_label, str(seed), str(result.score), result.status, str(result.bound), drawing]
+    if total != score:
+        problems.append(f"the rules engine scores the drawing {total}, the solver says {score}")
+    return problems
 
 
 def better(row: list[str], old: list[str]) -> bool:
@@ -88,6 +97,43 @@ def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list
     status = "OPTIMAL" if bound <= score else row[3]
     print(f"seed {seed}: {status} {score}, bound {row[4]} -> {max(bound, score)} ({cb.wall:.1f} s)", flush=True)
     return row[:3] + [status, str(max(bound, score)), row[5]]
+
+
+def branched(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True) -> list[str]:
+    """A stored row after branch and price (:mod:`.branch`) from its own game for ``time_limit``
+    wall-clock seconds: a better game if it finds one (replayed by the rules engine first), the
+    lesser bound, OPTIMAL when the bound meets the game."""
+    from tubedeck.progress import Progress
+
+    from .branch import branch_and_price
+    from .game import rounds_of
+
+    moves = parse_drawing(row[5], edition.rules.rounds, edition.board, lambda message: None)
+    if moves is None or row[3] == "OPTIMAL":
+        return row
+    draws = tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
+    rounds, _, _ = rounds_of(edition, seed)
+    with Progress(f"challenges seed {seed}") if progress else _nothing() as shown:
+        bp = branch_and_price(edition.board, edition.book, rounds, (draws,), time_limit=time_limit, progress=shown)
+    score, drawing = int(row[2]), row[5]
+    if bp.score > score:
+        text = drawing_text(bp.draws)
+        problems = _replay_problems(edition, seed, text, bp.score)
+        if problems:
+            print(f"seed {seed}: its better game NOT WRITTEN: {'; '.join(problems)}", flush=True)
+        else:
+            score, drawing = bp.score, text
+    bound = max(min(int(row[4]), bp.bound), score)
+    status = "OPTIMAL" if bound <= score else row[3]
+    print(f"seed {seed}: {status} {row[2]} -> {score}, bound {row[4]} -> {bound} (root {bp.root_bound}, "
+          f"{bp.nodes} nodes, {bp.wall:.1f} s)", flush=True)
+    return row[:2] + [str(score), status, str(bound), drawing]
+
+
+def _nothing():
+    from contextlib import nullcontext
+
+    return nullcontext(None)
 
 
 def read_rows(path: Path) -> dict[tuple[str, str], list[str]]:
@@ -125,8 +171,13 @@ def main(argv: list[str] | None = None) -> None:
                         "not reproducibly)")
     parser.add_argument("--bounds-only", action="store_true",
                         help="keep each stored game and tighten its bound with the column bound")
+    parser.add_argument("--branch", action="store_true",
+                        help="with --bounds-only: branch and price from each stored game for --time-limit "
+                             "wall-clock seconds (a better game it finds is kept; a bound meeting the game proves it)")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
+    if args.branch and not args.bounds_only:
+        raise UsageError("--branch works on the stored games: add --bounds-only")
     if not 0 <= args.columns <= 1000:
         raise UsageError(f"--columns must be 0-1000, got {args.columns}")
     if not 1 <= args.workers <= 64:
@@ -149,7 +200,8 @@ def main(argv: list[str] | None = None) -> None:
         old = rows.get((args.map, str(seed)))
         if args.bounds_only:
             if old is not None:
-                rows[(args.map, str(seed))] = tightened(ed, seed, old, args.columns)
+                rows[(args.map, str(seed))] = branched(ed, seed, old, args.time_limit) if args.branch else \
+                    tightened(ed, seed, old, args.columns)
                 write_rows(args.out, list(rows.values()))
             continue
         result = best_game(ed, seed, time_limit=args.time_limit * WALL_GUARD, det_limit=args.time_limit,

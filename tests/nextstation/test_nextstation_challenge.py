@@ -422,6 +422,25 @@ def test_bounds_only_tightens_a_stored_bound_from_its_drawing(tmp_path):
     assert challenges.merged(new, old[:4] + ["190", ""]) == ["classic", "4", "190", "OPTIMAL", "190", "x"]
 
 
+@pytest.mark.slow
+def test_branch_and_price_tightens_a_stored_row_and_keeps_a_better_game_it_replays(tmp_path):
+    """--bounds-only --branch: branch and price from the stored game (the greedy bot's here) for
+    --time-limit seconds: the bound falls, never below the score, and a better game found is
+    written only as the rules engine replays it."""
+    import solver.nextstation.challenges as challenges
+
+    base = load()
+    score, rounds = played(base, 4)
+    out = write(tmp_path / "challenges.csv", [["classic", 4, score, "FEASIBLE", 999, drawing_text(rounds)]])
+    challenges.main(["--seeds", "4-4", "--out", str(out), "--bounds-only", "--branch", "--time-limit", "6"])
+    (row,) = list(csv.DictReader(out.open()))
+    assert int(row["score"]) >= score and int(row["score"]) <= int(row["bound"]) < 999
+    assert challenges._replay_problems(base, 4, row["drawing"], int(row["score"])) == []
+    assert challenges._replay_problems(base, 4, row["drawing"], int(row["score"]) + 1)  # (the check can fail)
+    with pytest.raises(UsageError, match="--bounds-only"):
+        challenges.main(["--seeds", "4-4", "--out", str(out), "--branch"])
+
+
 def test_the_writer_imports_without_the_whole_game_solver():
     import solver.nextstation.challenges as challenges
 

@@ -1,0 +1,107 @@
+"""The whole-game proof per seed (issue 25): branch and price from the best game known, its root
+gap and its gap at the time limit.
+
+    python benchmarks/bench_nextstation_branch.py [--seeds 0-19] [--time-limit 600] [--kicks 5]
+        [--root-iterations 50] [--json FILE]
+
+Per seed: the start game is the better of the best-response game (``--kicks`` kicks) and the game
+stored for the seed in data/nextstation/challenges.csv (its drawing); then
+:func:`solver.nextstation.branch.branch_and_price` for ``--time-limit`` wall-clock seconds. Printed
+per seed as it goes: the start, the best game found, the root bound (when the root was branched,
+or its bound so far when the limit cut it) and root gap, the final bound and gap, nodes, seconds,
+OPTIMAL when proven. Then the medians against the targets (root gap <= 10%, gap at 10 minutes <=
+3%). Gap = (bound - best) / best. Every bound is checked never below the start game (a bound below
+a real game is a bug: the run fails). The machine is noisy: the bound at a wall-clock limit moves
+with its load; compare runs side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from solver.nextstation.branch import Snapshot, branch_and_price
+from solver.nextstation.game import rounds_of
+from tubedeck.atomic import atomic_open
+from tubedeck.games.nextstation.challenge import parse_drawing
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.responses import lines_of, search_responses
+from tubedeck.games.nextstation.scoring import final_score
+
+STORED = Path(__file__).resolve().parent.parent / "data" / "nextstation" / "challenges.csv"
+
+
+def stored_draws(ed, seed: int):
+    """The draws of the game stored for a classic seed (None: none stored)."""
+    try:
+        with STORED.open(newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["map"] == "classic" and r["seed"] == str(seed)]
+    except FileNotFoundError:
+        return None
+    if not rows:
+        return None
+    moves = parse_drawing(rows[0]["drawing"], ed.rules.rounds, ed.board, lambda message: None)
+    return None if moves is None else tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
+
+
+def seeds_of(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="0-19")
+    ap.add_argument("--time-limit", type=float, default=600.0, help="wall-clock seconds a seed")
+    ap.add_argument("--kicks", type=int, default=5)
+    ap.add_argument("--root-iterations", type=int, default=50)
+    ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    args = ap.parse_args(argv)
+    ed = load(None)
+    board, book = ed.board, ed.book
+    rows = []
+    print("seed  start  best  root  root-gap  bound   gap  nodes  seconds  status", flush=True)
+    for seed in seeds_of(args.seeds):
+        rounds, _, _ = rounds_of(ed, seed)
+        games = [search_responses(board, book, rounds, args.kicks).draws]
+        stored = stored_draws(ed, seed)
+        if stored is not None:
+            games.append(stored)
+        start = max(final_score(board, book, *lines_of(board, rounds, g)).total for g in games)
+        first: list[Snapshot] = []
+        got = branch_and_price(board, book, rounds, games, time_limit=args.time_limit,
+                               root_iterations=args.root_iterations,
+                               progress=lambda s, seen=first: seen.append(s) if s.nodes <= 1 else None)
+        root = got.root_bound if got.root_bound is not None else min((s.bound for s in first), default=got.bound)
+        if got.bound < start or root < start:
+            print(f"seed {seed}: a bound below a real game ({got.bound}, root {root} < {start})", file=sys.stderr)
+            return 1
+        row = {"seed": seed, "start": start, "best": got.score, "root_bound": root,
+               "root_gap": (root - got.score) / got.score, "bound": got.bound, "gap": got.gap,
+               "nodes": got.nodes, "seconds": round(got.wall, 1), "status": got.status}
+        rows.append(row)
+        print(f"{seed:>4}  {start:>5}  {got.score:>4}  {root:>4}  {pct(row['root_gap']):>8}  {got.bound:>5}  "
+              f"{pct(got.gap):>5}  {got.nodes:>5}  {got.wall:>7.1f}  {got.status}", flush=True)
+    if rows:
+        print(f"median root gap {pct(statistics.median(r['root_gap'] for r in rows))} (target <= 10%), "
+              f"median gap at {args.time_limit:g} s {pct(statistics.median(r['gap'] for r in rows))} "
+              f"(target <= 3% at 600 s), proven {sum(r['status'] == 'OPTIMAL' for r in rows)} of {len(rows)}")
+    if args.json is not None:
+        with atomic_open(args.json, "w") as fh:
+            json.dump({"time_limit": args.time_limit, "kicks": args.kicks, "rows": rows}, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
