@@ -248,13 +248,14 @@ def choose(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]], m: Ma
 class _Search:
     def __init__(self, board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float, cuts: str,
                  node_iterations: int, root_iterations: int, heuristic_every: int, heuristic_limit: float,
-                 report: Callable[[Snapshot], None] | None):
+                 report: Callable[[Snapshot], None] | None, more: bool = True):
         self.board, self.book, self.rounds, self.deadline = board, book, rounds, deadline
         self.n = len(rounds)
         self.relax = relaxation(board, rounds, cuts, tourist=True)
         self.node_iterations, self.root_iterations = node_iterations, root_iterations
         self.heuristic_every, self.heuristic_limit = heuristic_every, heuristic_limit
         self.report = report
+        self.more = more  # add the other lines each pricing search met, beside its best
         self.t0 = time.perf_counter()
         self.pool = _Pool(self.n)
         self.best = -1
@@ -330,14 +331,13 @@ class _Search:
             self.current = None
             if node.decisions == ():
                 self.root_bound = max(self.best, math.floor(node.bound + EPS))
-                self.heuristic()
-            elif self.heuristic_every and self.nodes % self.heuristic_every == 0:
-                self.heuristic()
             if children is None:  # cut by the time limit: the node stays open
                 self.push(node)
                 break
-            for child in children:
+            for child in children:  # (before the heuristic: a progress line's bound counts them)
                 self.push(child)
+            if node.decisions == () or (self.heuristic_every and self.nodes % self.heuristic_every == 0):
+                self.heuristic()
             self.show()
 
     def process(self, node: _Node) -> list[_Node] | None:
@@ -392,8 +392,13 @@ class _Search:
         tries = [m.prices] if node.centre is None else [_mix(node.centre, m.prices, SMOOTH), m.prices]
         added = 0
         for prices in tries:
+            more: list[list[Column]] | None = [[] for _ in self.rounds] if self.more else None
             value, lines = lagrangian_bound(self.board, self.book, self.rounds, prices, cols, self.deadline, lag,
-                                            fixed)
+                                            fixed, more)
+            for r, extra in enumerate(more or ()):
+                for col in extra:
+                    if self.pool.add(r, col) and fixed.admits(r, col):
+                        added += 1
             if value is None:
                 if self.out_of_time():
                     return None
@@ -451,7 +456,7 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
                      time_limit: float = 60.0, node_iterations: int = 10,
                      progress: Progress | Callable[[Snapshot], None] | None = None, *,
                      root_iterations: int = 50, cuts: str = "patterns", heuristic_every: int = 5,
-                     heuristic_limit: float = 2.0, max_nodes: int | None = None) -> BranchResult:
+                     heuristic_limit: float = 2.0, max_nodes: int | None = None, more: bool = True) -> BranchResult:
     """The best whole game for these rounds by branch and price (see the module), within
     ``time_limit`` wall-clock seconds: OPTIMAL with the game when the tree is closed, else
     FEASIBLE with the best game found and the tree's bound. ``start``: games (per round draws,
@@ -459,11 +464,12 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
     node is branched (sooner if its LP settles); ``cuts``: the interchange relaxation
     (:func:`.cuts.relaxation`); ``progress``: a :class:`~tubedeck.progress.Progress` or a callable
     taking a :class:`Snapshot` (best, bound, gap, nodes, open nodes, elapsed); ``max_nodes``: stop
-    after that many nodes (FEASIBLE unless the tree is closed: for tests)."""
+    after that many nodes (FEASIBLE unless the tree is closed: for tests); ``more``: each pricing
+    search adds the other lines it met beside its best (:data:`.columns.MORE`)."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     s = _Search(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
-                heuristic_limit, _reporter(progress))
+                heuristic_limit, _reporter(progress), more)
     with ticking(progress if isinstance(progress, Progress) else None):
         s.run(_Node(s.seed(start, t0 + START_SHARE * time_limit)), max_nodes)
     assert s.best_final is not None

@@ -244,22 +244,31 @@ class Fixed:
         return sum(sum(d.values()) for d in prices.visit) + sum(sum(d.values()) for d in prices.draw)
 
 
+MORE = 4  # other lines a pricing search met, added as columns beside its best (0: the best alone)
+
+
 def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float], mu: float,
                  pen: dict[int, float], known: Sequence[Column] = (),
                  deadline: float | None = None, eta: dict[tuple[str, int], float] | None = None,
-                 drawn: frozenset[int] = frozenset(), rho: Sequence[float] = ()) -> tuple[float | None, Column]:
+                 drawn: frozenset[int] = frozenset(), rho: Sequence[float] = (),
+                 more: list[Column] | None = None) -> tuple[float | None, Column]:
     """Round r's most valuable line under the prices, and its value (None if cut short: by
     :data:`GUARD` or the ``deadline``, ``time.perf_counter``), on a sheet where ``drawn`` sections
     exist. The best of the ``known`` lines (each legal there) is the floor the search must beat
-    (it prunes far more). ``rho``: the per-round tourist prices (:attr:`Prices.rho`), beyond ``mu``."""
+    (it prunes far more). ``rho``: the per-round tourist prices (:attr:`Prices.rho`), beyond ``mu``.
+    ``more``: gets up to :data:`MORE` other lines the search met that beat the floor (the last
+    ones, the most valuable): more columns an iteration, for no extra search."""
     ts, dep = rnd
     sites = sum(s.tourist for s in board.stations)
     gain = [mu * k + sum(rho[:k]) for k in range(max(sites, 1) + 1)]
     eta = eta or {}
     worth = [(_worth(c, lam, mu, pen, eta) + sum(rho[:c.sites]), k) for k, c in enumerate(known)]
     floor, at = max(worth, default=(None, None))
+    trail: list[tuple[tuple[int, str, str], ...]] | None = [] if more is not None else None
     value, line = entering_response(board, book, ts, dep, drawn, lam, eta, gain, _left(deadline), pen,
-                                    None if floor is None else floor - lam.get(dep, 0.0) - EPS)
+                                    None if floor is None else floor - lam.get(dep, 0.0) - EPS, trail)
+    if more is not None and trail:
+        more.extend(column_of(board, book, *line_of(board, dep, d), d) for d in trail[-1 - MORE:-1])
     if value is None:  # no line beats the best known one (only a floor leaves the search none)
         assert floor is not None and at is not None
         return (floor if line.status == "OPTIMAL" else None), known[at]
@@ -303,13 +312,15 @@ def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int) -> float:
 def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], prices: Prices,
                      known: list[list[Column]] | None = None,
                      deadline: float | None = None,
-                     relax: Relaxation | None = None, fixed: Fixed | None = None) -> tuple[float | None, list[Column]]:
+                     relax: Relaxation | None = None, fixed: Fixed | None = None,
+                     more: list[list[Column]] | None = None) -> tuple[float | None, list[Column]]:
     """The bound for these prices (see the module), and each round's best priced line. None if a
     pricing search was cut short (by its guard or the ``deadline``). Prices must not be negative;
     ``known`` lines (per round, each legal) only speed the search up; ``relax``: how
     interchanges are scored (default: :func:`.cuts.relaxation` with every cut). With ``fixed``
     (a node of branch and price), a bound on the games that keep its decisions: ``relax`` should
-    then be :meth:`Fixed.restrict`'s and the ``known`` lines ones :meth:`Fixed.admits`."""
+    then be :meth:`Fixed.restrict`'s and the ``known`` lines ones :meth:`Fixed.admits`. ``more``
+    (per round): gets other lines each pricing search met (:func:`_price_round`)."""
     if relax is None:
         relax = relaxation(board, rounds)
     pen = prices.penalty()
@@ -321,7 +332,8 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
             lam, eta, pen_r = fixed.terms(board, r, prices, pen)
             drawn = fixed.drawn(r)
         value, col = _price_round(board, book, rnd, lam, prices.mu, pen_r, known[r] if known else (),
-                                  deadline, eta, drawn, prices.rho[r] if prices.rho else ())
+                                  deadline, eta, drawn, prices.rho[r] if prices.rho else (),
+                                  None if more is None else more[r])
         best.append(col)
         total = None if value is None or total is None else total + value
     if total is None:

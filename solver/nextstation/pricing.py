@@ -27,8 +27,9 @@ Entering = dict[tuple[str, int], float]  # (station, section entering it) -> pri
 def entering_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
                       drawn: frozenset[int], bonus: dict[str, float], eta: Entering, gain: list[float],
                       time_limit: float = 30.0, penalty: dict[int, float] | None = None,
-                      floor: float | None = None) -> tuple[float | None, RoundResult]:
+                      floor: float | None = None,
+                      trail: list[tuple[tuple[int, str, str], ...]] | None = None) -> tuple[float | None, RoundResult]:
     """As :func:`~tubedeck.games.nextstation.best.best_response` (value, the line; with a
     ``floor``, None if no line beats it), a line also worth ``eta[(v, i)]`` (not negative) for
-    each station v it enters along section i."""
-    return best_response(board, book, turns, departure, drawn, bonus, gain, time_limit, penalty, floor, eta)
+    each station v it enters along section i; ``trail`` as there (the better lines met)."""
+    return best_response(board, book, turns, departure, drawn, bonus, gain, time_limit, penalty, floor, eta, trail)

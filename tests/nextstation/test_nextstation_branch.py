@@ -210,6 +210,31 @@ def test_cut_short_on_a_real_seed_the_bound_holds(ed, seed):
     assert seen and all(s.bound >= s.best for s in seen) and seen[-1].best == got.score
 
 
+@pytest.mark.parametrize("seed, turns, count", [(s, 2, 4) for s in (4, 8, 11)] + [(s, 3, 3) for s in (5, 10)])
+@pytest.mark.parametrize("more", [True, False])
+def test_progress_never_shows_a_bound_below_the_optimum(ed, seed, turns, count, more, monkeypatch):
+    """Every progress snapshot's bound holds (the root's heuristic once ran before the root's
+    children were open and showed its game as the bound: a gap of 0% mid-search); with and
+    without the other lines each pricing search met as columns, the same proof."""
+    from solver.nextstation import branch
+
+    rounds, optimum = solved_small_game(ed, seed, turns, count)
+    at_heuristic: list[int] = []
+    heuristic = branch._Search.heuristic
+
+    def looked(search) -> None:  # the tree's bound as the heuristic starts (what a better game would show)
+        at_heuristic.append(search.bound())
+        heuristic(search)
+
+    monkeypatch.setattr(branch._Search, "heuristic", looked)
+    seen: list[Snapshot] = []
+    passing = tuple(() for _ in rounds)  # a poor start game: the tree has work to do
+    got = branch_and_price(ed.board, ed.book, rounds, (passing,), time_limit=60.0, progress=seen.append, more=more)
+    assert got.status == "OPTIMAL" and got.score == optimum
+    assert seen and all(s.best <= optimum <= s.bound for s in seen)
+    assert at_heuristic and all(b >= optimum for b in at_heuristic)
+
+
 def test_a_start_game_is_kept_and_progress_is_reported(ed):
     """The greedy bot's game as the start: never lost; a Progress gets best, bound, gap, nodes."""
     rounds, _, _ = rounds_of(ed, 2)

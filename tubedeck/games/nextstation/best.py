@@ -95,6 +95,7 @@ class _Search:
         self.best_draws: tuple[tuple[int, str, str], ...] | None = ()  # None: no line beats best_response's floor
         self.nodes = 0
         self.cut = False
+        self.trail: list[tuple[tuple[int, str, str], ...]] | None = None  # every better line met, if kept
 
     def value_for_game(self, bonus: dict[str, float], gain: list[float], penalty: dict[int, float]) -> None:
         """Score lines by their value to the game: ``bonus[v]`` (not negative) per station v on the
@@ -195,6 +196,8 @@ class _Search:
         score = self.score(counts, thames, on)
         if score > self.best:
             self.best, self.best_draws = score, tuple(draws)
+            if self.trail is not None:
+                self.trail.append(self.best_draws)
         for tt in range(t, len(self.turns)):  # draw on turn tt, having passed t .. tt - 1
             if self.bound(tt, on, counts, thames, secs | blocked) <= self.best:
                 return  # fewer turns left can only lower the bound
@@ -258,7 +261,8 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
 def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
                   bonus: dict[str, float], gain: list[float], time_limit: float = 30.0,
                   penalty: dict[int, float] | None = None, floor: float | None = None,
-                  entering: dict[tuple[str, int], float] | None = None) -> tuple[float | None, RoundResult]:
+                  entering: dict[tuple[str, int], float] | None = None,
+                  trail: list[tuple[tuple[int, str, str], ...]] | None = None) -> tuple[float | None, RoundResult]:
     """The line with the most value to a game whose other lines are fixed: its round score, plus
     ``bonus[v]`` for each station v on it after the departure (the interchange points it adds),
     plus ``gain[k]`` for k tourist sites on it (the tourist track's rise), less ``penalty[i]`` per
@@ -269,9 +273,12 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     ``floor`` (a value some known line reaches), only lines worth more are searched for: if there is
     none, the value is None and the line the departure alone. ``entering[(v, i)]`` (not negative):
     a price for entering station v along section i (the column bound's cuts): the bound takes each
-    station's dearest entry, a move its own."""
+    station's dearest entry, a move its own. ``trail``: a list that gets the draws of every line
+    the search met that beat the best before it (the last is the answer; column generation adds
+    the others as well)."""
     t0 = time.perf_counter()
     s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
+    s.trail = trail
     enter = entering or {}
     top: dict[str, float] = {}
     for (v, _), p in enter.items():
