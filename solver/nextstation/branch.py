@@ -455,7 +455,7 @@ def _reporter(progress: Progress | Callable[[Snapshot], None] | None) -> Callabl
 def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], start: Sequence[Sequence[Draws]] = (),
                      time_limit: float = 60.0, node_iterations: int = 10,
                      progress: Progress | Callable[[Snapshot], None] | None = None, *,
-                     root_iterations: int = 50, cuts: str = "patterns", heuristic_every: int = 5,
+                     root_iterations: int = 50, cuts: str = "entries", heuristic_every: int = 5,
                      heuristic_limit: float = 2.0, max_nodes: int | None = None, more: bool = True) -> BranchResult:
     """The best whole game for these rounds by branch and price (see the module), within
     ``time_limit`` wall-clock seconds: OPTIMAL with the game when the tree is closed, else

@@ -139,6 +139,10 @@ GAME_GUARD = 300.0  # seconds: a wall-clock guard under a deterministic budget n
 # work (round pars and the first best responses: 5-10 s a seed on one core, more on a loaded machine)
 CP_SAT_SHARE = 0.2  # of the wall clock left, for CP-SAT when branch and price follows (its bound never
 # helps then; classic seeds 0 and 3 at --time-limit 120: the same games, bounds 232/260 against 232/269 at 0.5)
+ENTRIES_AFTER = 90.0  # seconds: branch and price given this long ties rounds by entering sections (the
+# tightest relaxation), else by stations alone, which settles sooner. Root bound after 20/40/60/90/120/180 s,
+# seed 0: stations 242/234/230/227/225/225, entries 248/231/228/223/221/220; seed 2: 207/202/201/201/201/201
+# against 211/206/201/199/199/199
 KICK_SECONDS = 1.0  # deterministic seconds a kick counts for (about its time on one core, classic map)
 
 
@@ -251,8 +255,9 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
         # Wall clock alone: branch and price for the time left (its root is the column bound,
         # per-round tourist track; then it branches), from the best game so far.
         budget.update(phase="branch and price")
-        bp = branch_and_price(board, book, rounds, (draws,), time_limit=budget.wall_left(),
-                              root_iterations=columns, progress=budget.progress)
+        left = budget.wall_left()
+        bp = branch_and_price(board, book, rounds, (draws,), time_limit=left, root_iterations=columns,
+                              progress=budget.progress, cuts="entries" if left >= ENTRIES_AFTER else "patterns")
         if bp.cut:
             budget.wall_cut = True
         if bp.score > final.total:

@@ -76,7 +76,7 @@ def test_stopped_early_the_bound_is_never_below_the_optimum(ed, seed, turns, cou
     assert (got.status == "OPTIMAL") == (got.bound == got.score) and got.nodes <= 2
 
 
-@pytest.mark.parametrize("cuts", ["none", "entries"])
+@pytest.mark.parametrize("cuts", ["none", "patterns"])  # (entries: the default, above)
 def test_every_interchange_relaxation_gives_the_same_proof(ed, cuts):
     rounds, optimum = solved_small_game(ed, 4, 2)  # a game the root does not prove
     got = branch_and_price(ed.board, ed.book, rounds, time_limit=60.0, cuts=cuts, node_iterations=3)
