@@ -24,6 +24,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from bench_nextstation_gap import seeds_of  # (this folder: benchmarks run as scripts)
+
 from solver.nextstation.branch import Snapshot, branch_and_price
 from solver.nextstation.game import rounds_of
 from tubedeck.atomic import atomic_open
@@ -46,14 +48,6 @@ def stored_draws(ed, seed: int):
         return None
     moves = parse_drawing(rows[0]["drawing"], ed.rules.rounds, ed.board, lambda message: None)
     return None if moves is None else tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
-
-
-def seeds_of(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        out += range(int(lo), int(hi or lo) + 1)
-    return out
 
 
 def pct(x: float) -> str:
