@@ -218,8 +218,9 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
     else ``columns`` iterations of the column bound (:mod:`.columns`).
     ``time_limit``: CP-SAT's deterministic seconds; with a ``budget`` instead (:mod:`.engines`),
     every phase stops at its share of the wall clock left: the best responses half, CP-SAT (its
-    deterministic budget and) half the rest when columns follow (all of it otherwise), the column
-    iterations the rest. With a deterministic budget every phase may run to the deadline itself,
+    deterministic budget and) ``CP_SAT_SHARE`` of the rest when branch and price follows, half
+    when the column bound does, all of it otherwise; branch and price or the column iterations
+    the rest. With a deterministic budget every phase may run to the deadline itself,
     so only the time limit cuts (``budget.wall_cut``). A game cut short still has a bound
     (:func:`_loose_bound` at worst)."""
     if budget is not None:
