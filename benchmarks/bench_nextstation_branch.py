@@ -18,7 +18,6 @@ with its load; compare runs side by side.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import statistics
 import sys
@@ -27,9 +26,10 @@ from pathlib import Path
 from bench_nextstation_gap import seeds_of  # (this folder: benchmarks run as scripts)
 
 from solver.nextstation.branch import Snapshot, branch_and_price
+from solver.nextstation.challenges import read_rows, stored_draws
 from solver.nextstation.game import rounds_of
 from tubedeck.atomic import atomic_open
-from tubedeck.games.nextstation.challenge import parse_drawing
+from tubedeck.games.nextstation.challenge import CLASSIC
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import lines_of, search_responses
 from tubedeck.games.nextstation.scoring import final_score
@@ -37,17 +37,10 @@ from tubedeck.games.nextstation.scoring import final_score
 STORED = Path(__file__).resolve().parent.parent / "data" / "nextstation" / "challenges.csv"
 
 
-def stored_draws(ed, seed: int):
+def stored_game(ed, seed: int):
     """The draws of the game stored for a classic seed (None: none stored)."""
-    try:
-        with STORED.open(newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r["map"] == "classic" and r["seed"] == str(seed)]
-    except FileNotFoundError:
-        return None
-    if not rows:
-        return None
-    moves = parse_drawing(rows[0]["drawing"], ed.rules.rounds, ed.board, lambda message: None)
-    return None if moves is None else tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
+    row = read_rows(STORED).get((CLASSIC, str(seed)))
+    return None if row is None else stored_draws(ed, row)
 
 
 def pct(x: float) -> str:
@@ -69,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in seeds_of(args.seeds):
         rounds, _, _ = rounds_of(ed, seed)
         games = [search_responses(board, book, rounds, args.kicks).draws]
-        stored = stored_draws(ed, seed)
+        stored = stored_game(ed, seed)
         if stored is not None:
             games.append(stored)
         start = max(final_score(board, book, *lines_of(board, rounds, g)).total for g in games)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+from contextlib import nullcontext
 from pathlib import Path
 
 from solver.cpsat import WALL_GUARD
@@ -81,16 +82,22 @@ def merged(row: list[str], old: list[str]) -> list[str]:
     return row[:3] + ["OPTIMAL" if bound <= int(row[2]) else row[3], str(max(bound, int(row[2]))), row[5]]
 
 
+def stored_draws(edition: Edition, row: list[str]):
+    """A stored row's game as the solver's draws (per round, (turn index, from, to)), or None if
+    its drawing does not parse on this board."""
+    moves = parse_drawing(row[5], edition.rules.rounds, edition.board, lambda message: None)
+    return None if moves is None else tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
+
+
 def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list[str]:
     """A stored row with its bound tightened by the column bound from its own drawing (a bound
     that meets the score proves it)."""
     from .columns import column_bound
     from .game import rounds_of
 
-    moves = parse_drawing(row[5], edition.rules.rounds, edition.board, lambda message: None)
-    if moves is None or row[3] == "OPTIMAL":
+    draws = stored_draws(edition, row)
+    if draws is None or row[3] == "OPTIMAL":
         return row
-    draws = tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
     rounds, _, _ = rounds_of(edition, seed)
     cb = column_bound(edition.board, edition.book, rounds, (draws,), columns)
     score, bound = int(row[2]), int(row[4]) if cb.bound is None else min(int(row[4]), cb.bound)
@@ -108,12 +115,11 @@ def branched(edition: Edition, seed: int, row: list[str], time_limit: float, pro
     from .branch import branch_and_price
     from .game import rounds_of
 
-    moves = parse_drawing(row[5], edition.rules.rounds, edition.board, lambda message: None)
-    if moves is None or row[3] == "OPTIMAL":
+    draws = stored_draws(edition, row)
+    if draws is None or row[3] == "OPTIMAL":
         return row
-    draws = tuple(tuple((m.turn - 1, m.start, m.end) for m in rnd) for rnd in moves)
     rounds, _, _ = rounds_of(edition, seed)
-    with Progress(f"challenges seed {seed}") if progress else _nothing() as shown:
+    with Progress(f"challenges seed {seed}") if progress else nullcontext(None) as shown:
         bp = branch_and_price(edition.board, edition.book, rounds, (draws,), time_limit=time_limit, progress=shown)
     score, drawing = int(row[2]), row[5]
     if bp.score > score:
@@ -128,12 +134,6 @@ def branched(edition: Edition, seed: int, row: list[str], time_limit: float, pro
     print(f"seed {seed}: {status} {row[2]} -> {score}, bound {row[4]} -> {bound} (root {bp.root_bound}, "
           f"{bp.nodes} nodes, {bp.wall:.1f} s)", flush=True)
     return row[:2] + [str(score), status, str(bound), drawing]
-
-
-def _nothing():
-    from contextlib import nullcontext
-
-    return nullcontext(None)
 
 
 def read_rows(path: Path) -> dict[tuple[str, str], list[str]]:
