@@ -96,6 +96,10 @@ class _Search:
         self.nodes = 0
         self.cut = False
         self.trail: list[tuple[tuple[int, str, str], ...]] | None = None  # every better line met, if kept
+        # every line worth more than ``best`` (left at a floor, never raised), if kept (every_line):
+        # (its sections as bits, its stations' indices in the order reached, its draws)
+        self.collect: list[tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] | None = None
+        self.limit = 0  # the most lines collected: past it the search stops, cut
 
     def value_for_game(self, bonus: dict[str, float], gain: list[float], penalty: dict[int, float]) -> None:
         """Score lines by their value to the game: ``bonus[v]`` (not negative) per station v on the
@@ -194,7 +198,13 @@ class _Search:
             return  # searched from an earlier or equal turn: every continuation from here too
         self.seen[line_secs] = t
         score = self.score(counts, thames, on)
-        if score > self.best:
+        if self.collect is not None:
+            if score > self.best:
+                self.collect.append((line_secs, tuple(order), tuple(draws)))
+                if len(self.collect) > self.limit:
+                    self.cut = True
+                    return
+        elif score > self.best:
             self.best, self.best_draws = score, tuple(draws)
             if self.trail is not None:
                 self.trail.append(self.best_draws)
@@ -303,3 +313,45 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     assert abs(value - s.best) < 1e-6, (value, s.best)
     status = "FEASIBLE" if s.cut else "OPTIMAL"
     return value, RoundResult(status, score, None, draws, stations, time.perf_counter() - t0)
+
+
+def every_line(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
+               drawn: frozenset[int] = frozenset(), floor: float | None = None,
+               bonus: dict[str, float] | None = None, gain: list[float] | None = None,
+               penalty: dict[int, float] | None = None, limit: int = 2_000_000,
+               time_limit: float = 600.0) -> list[tuple[tuple[int, str, str], ...]] | None:
+    """The draws of **every** distinct line of the round (its set of sections, each once) worth
+    more than ``floor`` (None: every line, the departure alone included), valued as
+    :func:`best_response` values them (``bonus``, ``gain``, ``penalty``; none: the round score).
+    The same search with its floor never raised, so its bound prunes only what cannot pass the
+    floor. None if there are more than ``limit`` such lines or the ``time_limit`` cut it."""
+    s = _Search(board, book, turns, departure, drawn, time.perf_counter() + time_limit)
+    if bonus is not None or gain is not None or penalty is not None:
+        s.value_for_game(bonus or {}, gain or [0], penalty or {})
+    s.collect, s.limit = [], limit
+    s.best = -float("inf") if floor is None else floor
+    s.run()
+    if s.cut:
+        return None
+    out: dict[int, tuple[tuple[int, str, str], ...]] = {}
+    for secs, _, draws in s.collect:  # (a line met again from an earlier turn is searched, and kept, again)
+        out.setdefault(secs, draws)
+    return list(out.values())
+
+
+def line_table(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
+               limit: int = 5_000_000, time_limit: float = 600.0
+               ) -> list[tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] | None:
+    """Every distinct line of the round on an empty sheet, compactly: (its sections as bits,
+    the indices in ``board.stations`` of its stations in the order reached, its draws), each
+    line once. None past ``limit`` lines or the ``time_limit``."""
+    s = _Search(board, book, turns, departure, frozenset(), time.perf_counter() + time_limit)
+    s.collect, s.limit = [], limit
+    s.best = -float("inf")
+    s.run()
+    if s.cut:
+        return None
+    out: dict[int, tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] = {}
+    for row in s.collect:
+        out.setdefault(row[0], row)
+    return list(out.values())

@@ -1,0 +1,504 @@
+"""A bound on the best whole solo game with **pairs of rounds kept consistent** (issue 25).
+
+Why: the column bound (:mod:`.columns`) mixes each round's lines independently, and at every
+station couples the rounds' shares as favourably as it can: half of one round's lines and half
+of another's through a station make half an interchange even when no line of the one can be
+drawn beside a line of the other that passes there (they share a section or cross elsewhere).
+That mixing, not the line scores, is most of its gap (seed 0: the LP takes 71 interchange points,
+the games 29). Measured on the column bound's own settled root columns (classic seeds 0 and 2),
+asking the LP to make every two rounds' shares come from a mix of **compatible pairs of lines**
+took its value from 227.7 to 190.5 (best game 189) and from 204.7 to 168.9 (163).
+
+**The relaxation.** Beside each round's mix of lines (weights ``w``), each pair of rounds (r, q)
+takes a mix ``v`` of pairs of lines, one of r and one of q, drawable on one sheet (no section
+shared, none crossing). The pair mix must agree with the two rounds' own mixes in each round's
+line score and in how often each station is on its line (feature rows), and a station's
+interchange pattern can put r and q on it together only as often as the pair mix has both lines
+there. Every game is such a solution (each mix its own lines, the pair mixes their pairs), so
+the LP is a relaxation; the column bound's is this one without the pair rows.
+
+**The bound** (:func:`pair_bound`) is the Lagrangian one at the LP's prices, over **every legal
+line of each round** (:func:`~tubedeck.games.nextstation.best.line_table`: 0.07-0.7 million a
+round on the classic map, 40 s for a seed's four) and every compatible pair of them, so it holds
+at any prices, converged or not::
+
+    sum over rounds r of  max over r's lines l of R_r(l)
+  + sum over pairs (r, q) of  max over compatible (l, l') of P_rq(l, l')
+  + sum over stations of the best pattern's net points + the best tourist tuple's + sum of sigma
+
+R_r is the line's score less its section penalties plus its station, tourist and feature
+prices (a vector sum over the table); P_rq is the pair's shared-station prices less the feature
+prices, maximised exactly by a best-first scan: lines of r in order of an upper bound on what
+any partner can add, each scored against every line of q at once (numpy), until no bound beats
+the best pair (cut short by the clock, the unscanned lines' largest bound stands in: still a
+bound). Prices for rows the LP does not have yet are 0. Shared Objectives are not priced.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.linear_solver import pywraplp
+
+from tubedeck.games.nextstation.best import line_table
+from tubedeck.games.nextstation.board import Board
+from tubedeck.games.nextstation.responses import Draws, Round, lines_of
+from tubedeck.games.nextstation.rules import RuleBook
+from tubedeck.games.nextstation.scoring import final_score
+
+from .cuts import relaxation, tourist_patterns
+
+EPS = 1e-6
+WORDS = 3  # 64-bit words of a section mask (a map has at most 192 potential sections)
+
+
+class RoundLines:
+    """Every line of one round on an empty sheet, as arrays: score, tourist sites, stations
+    (an incidence matrix and a padded index list), sections (masks, and masks with what they
+    cross, for compatibility) and draws (to replay a line)."""
+
+    def __init__(self, board: Board, book: RuleBook, rows: Sequence[tuple[int, tuple[int, ...], Draws]]):
+        n_st, n_sec = len(board.stations), len(board.sections)
+        if n_sec > 64 * WORDS:
+            raise ValueError(f"a map of {n_sec} potential sections: at most {64 * WORDS} are supported")
+        n = len(rows)
+        self.n = n
+        self.masks = [secs for secs, _, _ in rows]
+        self.draws = [draws for _, _, draws in rows]
+        longest = max(len(order) for _, order, _ in rows)
+        self.st_idx = np.full((n, longest), n_st, dtype=np.int16)  # padded with n_st (a zero column)
+        self.sec_idx = np.full((n, max(longest - 1, 1)), n_sec, dtype=np.int16)
+        cross = [sum(1 << j for j in board.crossing[i]) for i in range(n_sec)]
+        blocks = []
+        for k, (secs, order, _) in enumerate(rows):
+            self.st_idx[k, :len(order)] = order
+            m, blk, bits = secs, secs, []
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                bits.append(i)
+                blk |= cross[i]
+                m ^= low
+            self.sec_idx[k, :len(bits)] = bits
+            blocks.append(blk)
+        self.st = np.zeros((n, n_st + 1), dtype=np.uint8)
+        np.put_along_axis(self.st, self.st_idx.astype(np.int64), 1, axis=1)
+        self.st = self.st[:, :n_st]
+        districts = sorted({s.district for s in board.stations})
+        dist = np.zeros((n_st, len(districts)), dtype=np.int32)
+        for k, s in enumerate(board.stations):
+            dist[k, districts.index(s.district)] = 1
+        counts = self.st.astype(np.int32) @ dist
+        thames = np.array([sec.thames for sec in board.sections] + [0], dtype=np.int32)
+        self.score = ((counts > 0).sum(axis=1) * counts.max(axis=1)
+                      + book.rules.thames_points * thames[self.sec_idx].sum(axis=1)).astype(np.float64)
+        tourist = np.array([s.tourist for s in board.stations], dtype=np.int32)
+        self.sites = self.st.astype(np.int32) @ tourist
+        self.bits = _words(self.masks)
+        self.block = _words(blocks)
+        self.n_st, self.n_sec = n_st, n_sec
+        self.index = {secs: k for k, secs in enumerate(self.masks)}
+
+    def stations(self, k: int) -> list[int]:
+        return [int(i) for i in self.st_idx[k] if i < self.n_st]
+
+    def sections(self, k: int) -> list[int]:
+        return [int(i) for i in self.sec_idx[k] if i < self.n_sec]
+
+    def clear_of(self, k: int, bits: np.ndarray) -> np.ndarray:
+        """For each row of ``bits`` (section masks of another round's lines): whether that line
+        may share a sheet with line k (no section of it is line k's or crosses one of line k's)."""
+        clash = np.zeros(len(bits), dtype=bool)
+        for w in range(WORDS):
+            if self.block[k, w]:
+                clash |= (bits[:, w] & self.block[k, w]) != 0
+        return ~clash
+
+    def compatible(self, k: int, other: RoundLines, k2: int) -> bool:
+        return not any(int(self.block[k, w]) & int(other.bits[k2, w]) for w in range(WORDS))
+
+
+def _words(masks: Sequence[int]) -> np.ndarray:
+    """Python int masks as rows of WORDS 64-bit words."""
+    out = np.zeros((len(masks), WORDS), dtype=np.uint64)
+    for w in range(WORDS):
+        out[:, w] = np.fromiter(((m >> (64 * w)) & 0xFFFFFFFFFFFFFFFF for m in masks), dtype=np.uint64, count=len(masks))
+    return out
+
+
+def tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = 5_000_000,
+           time_limit: float = 600.0) -> list[RoundLines]:
+    """Every line of each round (:func:`~tubedeck.games.nextstation.best.line_table`)."""
+    out = []
+    for ts, dep in rounds:
+        rows = line_table(board, book, ts, dep, limit, time_limit)
+        if rows is None:
+            raise RuntimeError(f"a round has more than {limit} lines, or listing them took over {time_limit} s")
+        out.append(RoundLines(board, book, rows))
+    return out
+
+
+@dataclass(frozen=True)
+class PairResult:
+    bound: int  # the least Lagrangian bound over the iterations, rounded down (never below ``best``)
+    lp: float  # the last restricted master's value
+    best: int  # the best start game's score (-1: none)
+    iterations: int
+    lines: tuple[int, ...]  # every line of each round (the tables' sizes)
+    columns: int  # lines and pairs in the last master
+    settled: bool  # the bound met the master: its value is the relaxation's own
+    cut: bool  # the time limit stopped it
+    wall: float
+
+    @property
+    def proven(self) -> bool:
+        return self.best >= 0 and self.bound <= self.best
+
+
+@dataclass
+class _Duals:
+    """The master's prices (<= rows' clipped at 0): any such prices give a bound."""
+
+    sigma: float  # the sheet rows' duals, summed (their right-hand sides are 1)
+    pen: np.ndarray  # per section (+ a 0 pad): the sheet rows holding it, summed
+    lam: list[np.ndarray]  # per round, per station (+ pad): its link row
+    rho: list[np.ndarray]  # per round: cumulative tourist prices, index = sites on the line
+    gamma: dict[int, np.ndarray]  # per pair: per station, its pair link row
+    feat: dict[tuple[int, int], tuple[float, np.ndarray]]  # (pair, side) -> (score price, station prices + pad)
+
+    def mix(self, other: _Duals, alpha: float) -> _Duals:
+        """alpha self + (1 - alpha) other (Wentges smoothing: steadier bounds)."""
+        def m(a, b):
+            return alpha * a + (1 - alpha) * b
+        return _Duals(m(self.sigma, other.sigma), m(self.pen, other.pen),
+                      [m(a, b) for a, b in zip(self.lam, other.lam)], [m(a, b) for a, b in zip(self.rho, other.rho)],
+                      {k: m(v, other.gamma[k]) for k, v in self.gamma.items()},
+                      {k: (m(v[0], other.feat[k][0]), m(v[1], other.feat[k][1])) for k, v in self.feat.items()})
+
+
+SMOOTH = 0.5  # weight of the best prices so far in the prices searched next
+MORE = 8  # lines a round and pairs a pair of rounds added to the master an iteration
+
+
+class _Bound:
+    """The master over pools of lines and pairs, and the Lagrangian bound at its prices."""
+
+    def __init__(self, board: Board, book: RuleBook, rounds: Sequence[Round], tabs: list[RoundLines],
+                 pairs: bool):
+        self.board, self.book, self.rounds, self.tabs = board, book, rounds, tabs
+        self.n = len(rounds)
+        self.pair_list = list(itertools.combinations(range(self.n), 2)) if pairs else []
+        self.relax = relaxation(board, tuple(rounds), "patterns")
+        self.tours = tourist_patterns(board, tuple(rounds))
+        self.active = bool(self.pair_list)  # the pair rows are in the master and the bound
+        self.support: list[list[int]] = [[] for _ in range(self.n)]  # the last master's lines in use
+        self.scan = math.inf  # seconds a pair's scan may take (then its unscanned bound stands in)
+        self.pool: list[dict[int, None]] = [{} for _ in range(self.n)]  # insertion-ordered sets
+        self.pairs: list[dict[tuple[int, int], None]] = [{} for _ in self.pair_list]
+        self.ids = [s.id for s in board.stations]
+        self.site_cap = [max(int(tab.sites.max()), max(t[r] for t in self.tours)) for r, tab in enumerate(tabs)]
+
+    def add_line(self, r: int, k: int) -> bool:
+        if k in self.pool[r]:
+            return False
+        self.pool[r][k] = None
+        return True
+
+    def add_line_paired(self, r: int, k: int) -> int:
+        """Round r's line k, paired with every line in use in the last master of each other round
+        (and each one's pass): the pairs it can be mixed with at once."""
+        added = int(self.add_line(r, k))
+        for pi, (a, b) in enumerate(self.pair_list):
+            if r in (a, b):
+                other = b if r == a else a
+                for k2 in self.support[other] + [self.tabs[other].index[0]]:
+                    added += self.add_pair(pi, k, k2) if r == a else self.add_pair(pi, k2, k)
+        return added
+
+    def add_pair(self, p: int, k: int, k2: int) -> bool:
+        r, q = self.pair_list[p]
+        if (k, k2) in self.pairs[p] or not self.tabs[r].compatible(k, self.tabs[q], k2):
+            return False
+        self.pairs[p][k, k2] = None
+        return True
+
+    # -- the restricted master ------------------------------------------------------------------
+    def master(self) -> tuple[float, _Duals]:
+        board, book, tabs, n = self.board, self.book, self.tabs, self.n
+        n_st, n_sec = len(board.stations), len(board.sections)
+        lp = pywraplp.Solver.CreateSolver("GLOP")
+        inf = lp.infinity()
+        w = [{k: lp.NumVar(0, inf, "") for k in self.pool[r]} for r in range(n)]
+        for r in range(n):
+            lp.Add(lp.Sum(list(w[r].values())) == 1)
+        obj = [float(tabs[r].score[k]) * x for r in range(n) for k, x in w[r].items()]
+        use: dict[int, list] = {}
+        on: dict[tuple[int, int], list] = {}  # (round, station index) -> its lines' weights
+        for r in range(n):
+            for k, x in w[r].items():
+                for i in tabs[r].sections(k):
+                    use.setdefault(i, []).append(x)
+                for s in tabs[r].stations(k):
+                    on.setdefault((r, s), []).append(x)
+        sheet: list[tuple[pywraplp.Constraint, tuple[int, ...]]] = []  # (row, sections it holds)
+        for i in sorted(use):
+            sheet.append((lp.Add(lp.Sum(use[i]) <= 1), (i,)))
+            for j in sorted(board.crossing[i]):
+                if j in use and i < j:
+                    sheet.append((lp.Add(lp.Sum(use[i] + use[j]) <= 1), (i, j)))
+        table = book.scores.interchange
+        z: dict[str, list] = {}
+        link = {}
+        pats = {sid: [p for p, _ in self.relax.choices[sid]] for sid in self.ids}
+        for si, sid in enumerate(self.ids):
+            z[sid] = [lp.NumVar(0, 1, "") for _ in pats[sid]]
+            lp.Add(lp.Sum(z[sid]) == 1)
+            obj += [table[min(sum(p), len(table) - 1)] * x for p, x in zip(pats[sid], z[sid])]
+            for r in range(n):
+                link[r, si] = lp.Add(lp.Sum([x for p, x in zip(pats[sid], z[sid]) if p[r]])
+                                     - lp.Sum(on.get((r, si), [])) <= 0)
+        plink = {}
+        feat = {}
+        for pi, (r, q) in enumerate(self.pair_list if self.active else []):
+            v = {kk: lp.NumVar(0, inf, "") for kk in self.pairs[pi]}
+            lp.Add(lp.Sum(list(v.values())) == 1)
+            both: dict[int, list] = {}
+            side: list[dict[int, list]] = [{}, {}]
+            score: list[list] = [[], []]
+            for (k, k2), x in v.items():
+                a, b = set(tabs[r].stations(k)), set(tabs[q].stations(k2))
+                for s in a & b:
+                    both.setdefault(s, []).append(x)
+                for t, (tab, kk, sts) in enumerate(((tabs[r], k, a), (tabs[q], k2, b))):
+                    score[t].append(float(tab.score[kk]) * x)
+                    for s in sts:
+                        side[t].setdefault(s, []).append(x)
+            for si, sid in enumerate(self.ids):
+                zs = [x for p, x in zip(pats[sid], z[sid]) if p[r] and p[q]]
+                if zs:
+                    plink[pi, si] = lp.Add(lp.Sum(zs) - lp.Sum(both.get(si, [])) <= 0)
+            for t, x_r in enumerate((r, q)):
+                own = [float(tabs[x_r].score[k]) * x for k, x in w[x_r].items()]
+                rows = {-1: lp.Add(lp.Sum(score[t]) - lp.Sum(own) == 0)}
+                for si in range(n_st):
+                    a_ = side[t].get(si, [])
+                    b_ = on.get((x_r, si), [])
+                    if a_ or b_:
+                        rows[si] = lp.Add(lp.Sum(a_) - lp.Sum(b_) == 0)
+                feat[pi, t] = rows
+        cap = book.rules.tourist_marks_max
+        tau = [lp.NumVar(0, 1, "") for _ in self.tours]
+        lp.Add(lp.Sum(tau) == 1)
+        obj += [book.scores.tourist(min(sum(t), cap)) * x for t, x in zip(self.tours, tau)]
+        trow = {}
+        for r in range(n):
+            for j in range(1, max(t[r] for t in self.tours) + 1):
+                trow[r, j] = lp.Add(lp.Sum([x for t, x in zip(self.tours, tau) if t[r] >= j])
+                                    - lp.Sum([x for k, x in w[r].items() if tabs[r].sites[k] >= j]) <= 0)
+        lp.Maximize(lp.Sum(obj))
+        if lp.Solve() != pywraplp.Solver.OPTIMAL:  # always feasible (the pass lines) and bounded
+            raise RuntimeError("the pair master LP did not solve")
+        pos = lambda c: max(0.0, c.dual_value())  # noqa: E731 - a <= row's price, never negative
+        pen = np.zeros(n_sec + 1)
+        sigma = 0.0
+        for row, secs in sheet:
+            d = pos(row)
+            sigma += d
+            for i in secs:
+                pen[i] += d
+        lam = []
+        for r in range(n):
+            lam_r = np.zeros(n_st + 1)
+            for si in range(n_st):
+                lam_r[si] = pos(link[r, si])
+            lam.append(lam_r)
+        rho = []
+        for r in range(n):
+            steps = [pos(trow[r, j]) for j in range(1, 1 + sum(1 for q, _ in trow if q == r))]
+            cum = np.zeros(self.site_cap[r] + 1)
+            cum[1:len(steps) + 1] = np.cumsum(steps)
+            cum[len(steps) + 1:] = cum[len(steps)]
+            rho.append(cum)
+        self.support = [[k for k, x in w[r].items() if x.solution_value() > 1e-9] for r in range(n)]
+        gamma = {}
+        for pi in range(len(self.pair_list) if self.active else 0):
+            g = np.zeros(n_st)
+            for si in range(n_st):
+                if (pi, si) in plink:
+                    g[si] = pos(plink[pi, si])
+            gamma[pi] = g
+        fd = {}
+        for (pi, t), rows in feat.items():
+            st = np.zeros(n_st + 1)
+            for si, row in rows.items():
+                if si >= 0:
+                    st[si] = row.dual_value()
+            fd[pi, t] = (rows[-1].dual_value(), st)
+        return lp.Objective().Value(), _Duals(sigma, pen, lam, rho, gamma, fd)
+
+    def rest(self, d: _Duals) -> float:
+        """The bound's terms beyond the lines and pairs: each station's best pattern net of its
+        prices, the best tourist tuple net of its prices, the sheet rows' prices."""
+        n, table = self.n, self.book.scores.interchange
+        total = d.sigma
+        for si, sid in enumerate(self.ids):
+            total += max(table[min(sum(p), len(table) - 1)] - sum(d.lam[r][si] for r in range(n) if p[r])
+                         - sum(g[si] for pi, g in d.gamma.items() if p[self.pair_list[pi][0]] and p[self.pair_list[pi][1]])
+                         for p, _ in self.relax.choices[sid])
+        cap = self.book.rules.tourist_marks_max
+        return total + max(self.book.scores.tourist(min(sum(t), cap)) - sum(d.rho[r][t[r]] for r in range(n))
+                           for t in self.tours)
+
+    # -- the Lagrangian bound -------------------------------------------------------------------
+    def line_values(self, r: int, d: _Duals) -> np.ndarray:
+        """R_r over every line of round r."""
+        tab = self.tabs[r]
+        val = tab.score - d.pen[tab.sec_idx].sum(axis=1) + d.lam[r][tab.st_idx].sum(axis=1) + d.rho[r][tab.sites]
+        for (pi, t), (ps, pst) in d.feat.items():
+            if self.pair_list[pi][t] == r:
+                val = val + ps * tab.score + pst[tab.st_idx].sum(axis=1)
+        return val
+
+    def side_values(self, pi: int, t: int, d: _Duals) -> np.ndarray:
+        """A pair's own value of each line of its side t: minus its feature prices."""
+        tab = self.tabs[self.pair_list[pi][t]]
+        ps, pst = d.feat[pi, t]
+        return -(ps * tab.score + pst[tab.st_idx].sum(axis=1))
+
+    def best_pair(self, pi: int, d: _Duals, deadline: float, keep: int = MORE
+                  ) -> tuple[float, list[tuple[float, int, int]], bool]:
+        """max P over compatible pairs of lines (see the module): (its value or, stopped by the
+        ``deadline`` (``time.perf_counter``), a bound on it; the best pairs met, best last;
+        whether it was stopped). Lines of r go in order of an upper bound on P (their own value,
+        plus the best partner value as if every shared station were free); each is scored against
+        the lines of q whose value with every shared station free could still beat the best pair
+        (a prefix of them sorted so), no section shared or crossed."""
+        r, q = self.pair_list[pi]
+        tr, tq = self.tabs[r], self.tabs[q]
+        gamma = d.gamma[pi]
+        A, B = self.side_values(pi, 0, d), self.side_values(pi, 1, d)
+        Gr, Gq = tr.st @ gamma, tq.st @ gamma
+        BG = B + Gq
+        by = np.argsort(-BG, kind="stable")  # q's lines, best partner bound first
+        neg = -BG[by]
+        ub = A + np.minimum(B.max() + Gr, -neg[0])
+        order = np.argsort(-ub, kind="stable")
+        inc = -math.inf
+        found: list[tuple[float, int, int]] = []
+        for step, k in enumerate(order):
+            k = int(k)
+            if ub[k] <= inc + EPS:
+                return inc, sorted(found), False
+            if step & 15 == 0 and time.perf_counter() > deadline:
+                return max(inc, float(ub[k])), sorted(found), True
+            # partners whose bound could still beat the best pair: a prefix of ``by``
+            m = int(np.searchsorted(neg, -(inc - A[k]), side="left")) if inc > -math.inf else len(by)
+            if m == 0:
+                continue
+            cand = by[:m]
+            sts = tr.stations(k)
+            vals = B[cand] + tq.st[cand][:, sts] @ gamma[sts]
+            vals[~tr.clear_of(k, tq.bits[cand])] = -math.inf
+            j = int(np.argmax(vals))
+            if vals[j] == -math.inf:
+                continue
+            heapq.heappush(found, (float(A[k] + vals[j]), k, int(cand[j])))
+            if len(found) > keep:
+                heapq.heappop(found)
+            inc = max(inc, float(A[k] + vals[j]))
+        return inc, sorted(found), False
+
+    def bound(self, d: _Duals, deadline: float, more: int = MORE
+              ) -> tuple[float, list[list[int]], list[list[tuple[int, int]]], bool]:
+        """The Lagrangian bound at these prices; per round its best lines, per pair its best pairs;
+        whether the clock cut a pair scan (its bound still holds)."""
+        total = self.rest(d)
+        lines = []
+        for r in range(self.n):
+            val = self.line_values(r, d)
+            top = np.argpartition(-val, min(more, len(val) - 1))[:more + 1]
+            top = top[np.argsort(-val[top])]
+            total += float(val[top[0]])
+            lines.append([int(k) for k in top[:more]])
+        pairs = []
+        cut = False
+        for pi in range(len(self.pair_list) if self.active else 0):
+            value, found, c = self.best_pair(pi, d, min(deadline, time.perf_counter() + self.scan))
+            cut = cut or c
+            total += value
+            pairs.append([(k, k2) for _, k, k2 in found])
+        return total, lines, pairs, cut
+
+
+def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
+               iterations: int = 60, time_limit: float = 1800.0, pairs: bool = True,
+               tabs: list[RoundLines] | None = None, scan: float = 20.0,
+               progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
+    """The pair bound (see the module) after at most ``iterations`` rounds of column generation
+    or ``time_limit`` wall-clock seconds (listing every line counts), from the lines of the
+    ``start`` games (their best is the score a bound meeting it proves). ``pairs=False``: the
+    same over every line without the pair rows (the column bound's relaxation, exact pricing).
+    ``scan``: seconds a pair's exact scan may take an iteration (stopped, its unscanned lines'
+    largest bound stands in: the bound holds, looser); ``progress(iteration, lp, bound,
+    seconds)`` after each iteration."""
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit
+    tabs = tabs if tabs is not None else tables(board, book, rounds, time_limit=time_limit)
+    b = _Bound(board, book, rounds, tabs, pairs)
+    b.scan = scan
+    best = -1
+    for draws in start:
+        stations, sections = lines_of(board, tuple(rounds), tuple(draws))
+        best = max(best, final_score(board, book, stations, sections).total)
+        for r, secs in enumerate(sections):
+            b.add_line(r, tabs[r].index[sum(1 << i for i in secs)])
+    for r, tab in enumerate(tabs):
+        b.add_line(r, tab.index[0])  # passing throughout: every master is feasible
+        b.add_line(r, int(np.argmax(tab.score)))
+    b.active = False  # first the master without pair rows: it settles in a few cheap iterations
+    least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
+    centre: _Duals | None = None
+    while it < iterations:
+        if time.perf_counter() >= deadline:
+            cut = True
+            break
+        it += 1
+        lp_value, duals = b.master()
+        added = 0
+        for prices in ([duals] if centre is None else [centre.mix(duals, SMOOTH), duals]):
+            value, lines, found, _ = b.bound(prices, deadline)
+            cut = time.perf_counter() >= deadline
+            if value < least:
+                least, centre = value, prices
+            for r, ks in enumerate(lines):
+                added += sum(b.add_line_paired(r, k) if b.active else b.add_line(r, k) for k in ks)
+            for pi, kk in enumerate(found):
+                r, q = b.pair_list[pi]
+                for k, k2 in kk:
+                    added += b.add_pair(pi, k, k2)
+                    added += b.add_line(r, k) + b.add_line(q, k2)
+            if added or cut:
+                break
+        if progress is not None:
+            progress(it, lp_value, least, time.perf_counter() - t0)
+        if cut or (best >= 0 and math.floor(least + EPS) <= best):
+            break
+        if least <= lp_value + 1e-6 or not added:  # this master has settled
+            if b.active or not pairs:
+                settled = True
+                break
+            b.active, centre = True, None  # on to the pair rows, each line in use paired
+            for pi, (r, q) in enumerate(b.pair_list):
+                for k in b.support[r] + list(b.pool[r])[:2]:
+                    for k2 in b.support[q] + list(b.pool[q])[:2]:
+                        b.add_pair(pi, k, k2)
+    whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
+    columns = sum(map(len, b.pool)) + sum(map(len, b.pairs))
+    return PairResult(whole, lp_value, best, it, tuple(t.n for t in tabs), columns, settled, cut,
+                      time.perf_counter() - t0)

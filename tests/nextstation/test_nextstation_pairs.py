@@ -1,0 +1,162 @@
+"""The pair bound (:mod:`solver.nextstation.pairs`): its tables hold every line of a round with
+the rules' own scores, its pair scan is exact, and its bound is never below the exhaustive
+whole-game optimum (at the master's prices and at random ones) while proving reduced games the
+plain relaxation over the same lines cannot."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from solver.nextstation.exhaustive_game import best_game, round_lines, small_games
+from solver.nextstation.game import rounds_of
+from solver.nextstation.pairs import _Bound, _Duals, pair_bound, tables
+from tubedeck.games.nextstation.best import every_line, line_table
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.scoring import line_score
+
+
+@pytest.fixture(scope="module")
+def ed():
+    return load(None)
+
+
+def _game(ed, seed, turns, count):
+    (rounds,) = small_games(ed, [seed], turns)
+    return rounds[:count]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_line_table_holds_every_line_the_rules_allow(ed, seed):
+    """As many distinct lines (sets of sections) as the brute force's own walk of the rules finds."""
+    for ts, dep in _game(ed, seed, 3, 4):
+        walked = {frozenset(line.sections) for line in round_lines(ed.board, ts, dep, frozenset())}
+        listed = {frozenset(i for i in range(len(ed.board.sections)) if secs >> i & 1)
+                  for secs, _, _ in line_table(ed.board, ed.book, ts, dep)}
+        assert listed == walked
+
+
+def test_every_line_above_a_floor_is_the_filter_of_all_lines(ed):
+    ts, dep = _game(ed, 3, 4, 1)[0]
+    every = every_line(ed.board, ed.book, ts, dep)
+    scores = {}
+    for draws in every:
+        stations = (dep,) + tuple(v for _, _, v in draws)
+        secs = tuple(ed.board.section_between[frozenset((u, v))].index for _, u, v in draws)
+        scores[frozenset(secs)] = line_score(ed.board, ed.book, stations, secs).points
+    for floor in (0, 5, 9, 12):
+        above = every_line(ed.board, ed.book, ts, dep, floor=floor)
+        got = {frozenset(ed.board.section_between[frozenset((u, v))].index for _, u, v in d) for d in above}
+        assert got == {k for k, v in scores.items() if v > floor}
+
+
+def _check_table(ed, tab, ks):
+    board = ed.board
+    for k in ks:
+        stations = [board.stations[i].id for i in tab.stations(k)]
+        score = line_score(board, ed.book, stations, tab.sections(k))
+        assert (tab.score[k], tab.sites[k]) == (score.points, score.tourist_sites)
+        assert set(np.nonzero(tab.st[k])[0]) == set(tab.stations(k))
+        assert tab.masks[k] == sum(1 << i for i in tab.sections(k))
+
+
+def test_tables_score_lines_as_the_rules_do(ed):
+    for ts, dep in _game(ed, 5, 4, 4):
+        (tab,) = tables(ed.board, ed.book, [(ts, dep)])
+        _check_table(ed, tab, range(tab.n))
+    rounds, _, _ = rounds_of(ed, 0)
+    (tab,) = tables(ed.board, ed.book, [rounds[2]])  # a full round: 73 thousand lines
+    assert tab.n > 50_000
+    _check_table(ed, tab, random.Random(0).sample(range(tab.n), 300))
+
+
+def _random_duals(b: _Bound, rng: random.Random) -> _Duals:
+    n_st, n_sec = len(b.board.stations), len(b.board.sections)
+    def vec(size, lo=0.0, hi=3.0):
+        return np.array([rng.uniform(lo, hi) for _ in range(size)] + [0.0])
+    rho = []
+    for r in range(b.n):
+        cum = np.zeros(b.site_cap[r] + 1)
+        cum[1:] = np.cumsum([rng.uniform(0, 2) for _ in range(b.site_cap[r])])
+        rho.append(cum)
+    return _Duals(rng.uniform(0, 5), vec(n_sec, 0, 1), [vec(n_st) for _ in range(b.n)], rho,
+                  {pi: vec(n_st)[:-1] for pi in range(len(b.pair_list))},
+                  {(pi, t): (rng.uniform(-0.5, 0.5), vec(n_st, -1.0, 1.0)) for pi in range(len(b.pair_list)) for t in (0, 1)})
+
+
+def test_the_pair_scan_is_exact(ed):
+    """best_pair's value is the best over every compatible pair, counted one by one."""
+    rng = random.Random(7)
+    rounds = _game(ed, 1, 3, 4)
+    b = _Bound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
+    for _ in range(3):
+        d = _random_duals(b, rng)
+        for pi, (r, q) in enumerate(b.pair_list):
+            tr, tq = b.tabs[r], b.tabs[q]
+            A, B = b.side_values(pi, 0, d), b.side_values(pi, 1, d)
+            brute = max(A[k] + B[k2] + sum(d.gamma[pi][s] for s in set(tr.stations(k)) & set(tq.stations(k2)))
+                        for k in range(tr.n) for k2 in range(tq.n) if tr.compatible(k, tq, k2))
+            value, found, cut = b.best_pair(pi, d, math.inf)
+            assert not cut and value == pytest.approx(brute)
+            assert found[-1][0] == pytest.approx(brute)
+
+
+def _optimum(ed, rounds):
+    best, _ = best_game(ed.board, ed.book, rounds)
+    return best
+
+
+def test_the_bound_holds_at_any_prices(ed):
+    """The Lagrangian bound at random prices is never below the exhaustive optimum (it needs no
+    master: every line and pair is searched)."""
+    rng = random.Random(3)
+    for seed in (0, 4):
+        rounds = _game(ed, seed, 2, 4)
+        opt = _optimum(ed, rounds)
+        b = _Bound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
+        for _ in range(5):
+            value, _, _, cut = b.bound(_random_duals(b, rng), math.inf)
+            assert not cut and value >= opt - 1e-9
+
+
+@pytest.mark.parametrize("seed, turns, count", [(s, 2, 4) for s in range(8)] + [(s, 3, 3) for s in range(6)])
+def test_the_pair_bound_proves_reduced_games(ed, seed, turns, count):
+    rounds = _game(ed, seed, turns, count)
+    opt = _optimum(ed, rounds)
+    got = pair_bound(ed.board, ed.book, rounds)
+    assert got.settled and got.bound == opt
+    assert got.lp <= opt + 1 - 1e-9  # the LP itself within a point of the optimum
+    plain = pair_bound(ed.board, ed.book, rounds, pairs=False)
+    assert plain.bound >= got.bound and plain.lp >= got.lp - 1e-9
+
+
+@pytest.mark.parametrize("seed, turns, count", [(4, 2, 4), (5, 3, 3)])
+def test_pairs_prove_what_the_plain_relaxation_cannot(ed, seed, turns, count):
+    """Over every line, the column bound's relaxation stops above the optimum; with the pair rows
+    it meets it."""
+    rounds = _game(ed, seed, turns, count)
+    opt = _optimum(ed, rounds)
+    assert pair_bound(ed.board, ed.book, rounds, pairs=False).bound > opt
+    assert pair_bound(ed.board, ed.book, rounds).bound == opt
+
+
+def test_a_start_game_the_bound_meets_is_proven(ed):
+    from solver.nextstation.branch import branch_and_price
+
+    rounds = _game(ed, 4, 2, 4)
+    bp = branch_and_price(ed.board, ed.book, rounds, time_limit=30)
+    got = pair_bound(ed.board, ed.book, rounds, (bp.draws,))
+    assert got.best == bp.score == _optimum(ed, rounds)
+    assert got.proven and got.bound == got.best
+
+
+def test_a_time_limit_stops_it_with_a_bound(ed):
+    rounds = _game(ed, 1, 2, 4)
+    opt = _optimum(ed, rounds)
+    got = pair_bound(ed.board, ed.book, rounds, time_limit=0.0)
+    assert got.cut and got.iterations == 0
+    got = pair_bound(ed.board, ed.book, rounds, iterations=2)
+    assert got.bound >= opt and got.iterations == 2
