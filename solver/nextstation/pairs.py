@@ -124,6 +124,29 @@ class RoundLines:
         return not any(int(self.block[k, w]) & int(other.bits[k2, w]) for w in range(WORDS))
 
 
+def _partner_bound(st_r: np.ndarray, st_q: np.ndarray, B: np.ndarray, gamma: np.ndarray,
+                   most: int = 4_000_000) -> np.ndarray:
+    """For each line of r: max over q's lines l' of B(l') + the prices of the stations both
+    visit, ignoring whether they may share a sheet (an upper bound on its best partner). Lines
+    only differ here in which priced stations they visit, so each side is grouped by that
+    pattern. Without prices, or past ``most`` pattern pairs: +inf (no bound)."""
+    S = np.nonzero(gamma > 1e-12)[0]
+    if len(S) == 0 or len(S) > 62:
+        return np.full(len(st_r), np.inf)
+    weights = (1 << np.arange(len(S), dtype=np.int64))
+    code_r = st_r[:, S].astype(np.int64) @ weights
+    code_q = st_q[:, S].astype(np.int64) @ weights
+    ua, inv = np.unique(code_r, return_inverse=True)
+    up, invq = np.unique(code_q, return_inverse=True)
+    if len(ua) * len(up) > most:
+        return np.full(len(st_r), np.inf)
+    best_b = np.full(len(up), -np.inf)
+    np.maximum.at(best_b, invq, B)
+    bits = lambda codes: ((codes[:, None] >> np.arange(len(S), dtype=np.int64)) & 1).astype(np.float64)  # noqa: E731
+    shared = (bits(ua) * gamma[S]) @ bits(up).T  # price of the stations both patterns hold
+    return (shared + best_b[None, :]).max(axis=1)[inv]
+
+
 def _words(masks: Sequence[int]) -> np.ndarray:
     """Python int masks as rows of WORDS 64-bit words."""
     out = np.zeros((len(masks), WORDS), dtype=np.uint64)
@@ -182,8 +205,11 @@ class _Duals:
                       {k: (m(v[0], other.feat[k][0]), m(v[1], other.feat[k][1])) for k, v in self.feat.items()})
 
 
+STATS: list = []
 SMOOTH = 0.5  # weight of the best prices so far in the prices searched next
-MORE = 8  # lines a round and pairs a pair of rounds added to the master an iteration
+SMOOTH_PAIRS = 0.8  # the same once the pair rows are in (the master's prices swing more)
+MORE = 8  # lines a round added to the master an iteration
+MORE_PAIRS = 30  # pairs a pair of rounds adds an iteration
 
 
 class _Bound:
@@ -285,12 +311,13 @@ class _Bound:
                     plink[pi, si] = lp.Add(lp.Sum(zs) - lp.Sum(both.get(si, [])) <= 0)
             for t, x_r in enumerate((r, q)):
                 own = [float(tabs[x_r].score[k]) * x for k, x in w[x_r].items()]
-                rows = {-1: lp.Add(lp.Sum(score[t]) - lp.Sum(own) == 0)}
+                # the pair's lines score at least the round's, and visit no station more often
+                rows = {-1: lp.Add(lp.Sum(score[t]) - lp.Sum(own) >= 0)}
                 for si in range(n_st):
                     a_ = side[t].get(si, [])
                     b_ = on.get((x_r, si), [])
-                    if a_ or b_:
-                        rows[si] = lp.Add(lp.Sum(a_) - lp.Sum(b_) == 0)
+                    if a_:
+                        rows[si] = lp.Add(lp.Sum(a_) - lp.Sum(b_) <= 0)
                 feat[pi, t] = rows
         cap = book.rules.tourist_marks_max
         tau = [lp.NumVar(0, 1, "") for _ in self.tours]
@@ -338,8 +365,8 @@ class _Bound:
             st = np.zeros(n_st + 1)
             for si, row in rows.items():
                 if si >= 0:
-                    st[si] = row.dual_value()
-            fd[pi, t] = (rows[-1].dual_value(), st)
+                    st[si] = pos(row)
+            fd[pi, t] = (min(0.0, rows[-1].dual_value()), st)  # a >= row's price is never positive
         return lp.Objective().Value(), _Duals(sigma, pen, lam, rho, gamma, fd)
 
     def rest(self, d: _Duals) -> float:
@@ -371,7 +398,7 @@ class _Bound:
         ps, pst = d.feat[pi, t]
         return -(ps * tab.score + pst[tab.st_idx].sum(axis=1))
 
-    def best_pair(self, pi: int, d: _Duals, deadline: float, keep: int = MORE
+    def best_pair(self, pi: int, d: _Duals, deadline: float, keep: int = MORE_PAIRS
                   ) -> tuple[float, list[tuple[float, int, int]], bool]:
         """max P over compatible pairs of lines (see the module): (its value or, stopped by the
         ``deadline`` (``time.perf_counter``), a bound on it; the best pairs met, best last;
@@ -388,20 +415,25 @@ class _Bound:
         by = np.argsort(-BG, kind="stable")  # q's lines, best partner bound first
         neg = -BG[by]
         ub = A + np.minimum(B.max() + Gr, -neg[0])
+        ub = np.minimum(ub, A + _partner_bound(tr.st, tq.st, B, gamma))
         order = np.argsort(-ub, kind="stable")
         inc = -math.inf
         found: list[tuple[float, int, int]] = []
+        work = 0
         for step, k in enumerate(order):
             k = int(k)
             if ub[k] <= inc + EPS:
+                STATS.append((pi, step, work, False, inc))
                 return inc, sorted(found), False
             if step & 15 == 0 and time.perf_counter() > deadline:
+                STATS.append((pi, step, work, True, inc, float(ub[k])))
                 return max(inc, float(ub[k])), sorted(found), True
             # partners whose bound could still beat the best pair: a prefix of ``by``
             m = int(np.searchsorted(neg, -(inc - A[k]), side="left")) if inc > -math.inf else len(by)
             if m == 0:
                 continue
             cand = by[:m]
+            work += m
             sts = tr.stations(k)
             vals = B[cand] + tq.st[cand][:, sts] @ gamma[sts]
             vals[~tr.clear_of(k, tq.bits[cand])] = -math.inf
@@ -437,7 +469,7 @@ class _Bound:
 
 
 def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
-               iterations: int = 60, time_limit: float = 1800.0, pairs: bool = True,
+               iterations: int = 500, time_limit: float = 1800.0, pairs: bool = True,
                tabs: list[RoundLines] | None = None, scan: float = 20.0,
                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
     """The pair bound (see the module) after at most ``iterations`` rounds of column generation
@@ -471,7 +503,8 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
         it += 1
         lp_value, duals = b.master()
         added = 0
-        for prices in ([duals] if centre is None else [centre.mix(duals, SMOOTH), duals]):
+        alpha = SMOOTH_PAIRS if b.active else SMOOTH
+        for prices in ([duals] if centre is None else [centre.mix(duals, alpha), duals]):
             value, lines, found, _ = b.bound(prices, deadline)
             cut = time.perf_counter() >= deadline
             if value < least:
@@ -493,11 +526,20 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
             if b.active or not pairs:
                 settled = True
                 break
-            b.active, centre = True, None  # on to the pair rows, each line in use paired
-            for pi, (r, q) in enumerate(b.pair_list):
-                for k in b.support[r] + list(b.pool[r])[:2]:
-                    for k2 in b.support[q] + list(b.pool[q])[:2]:
-                        b.add_pair(pi, k, k2)
+            # on to the pair rows, each line in use paired; smoothing starts from the best
+            # prices so far, with none on the pair rows (there the bound is the one reached)
+            b.active = True
+            if centre is not None:
+                n_st = len(board.stations)
+                centre = _Duals(centre.sigma, centre.pen, centre.lam, centre.rho,
+                                {pi: np.zeros(n_st) for pi in range(len(b.pair_list))},
+                                {(pi, t): (0.0, np.zeros(n_st + 1)) for pi in range(len(b.pair_list)) for t in (0, 1)})
+            for pi, (r, q) in enumerate(b.pair_list):  # every compatible pair of the lines so far
+                for k in b.pool[r]:
+                    ok = b.tabs[r].clear_of(k, b.tabs[q].bits[list(b.pool[q])])
+                    for k2, fine in zip(b.pool[q], ok):
+                        if fine:
+                            b.pairs[pi][k, k2] = None
     whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
     columns = sum(map(len, b.pool)) + sum(map(len, b.pairs))
     return PairResult(whole, lp_value, best, it, tuple(t.n for t in tabs), columns, settled, cut,
