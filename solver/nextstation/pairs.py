@@ -125,26 +125,27 @@ class RoundLines:
 
 
 def _partner_bound(st_r: np.ndarray, st_q: np.ndarray, B: np.ndarray, gamma: np.ndarray,
-                   most: int = 4_000_000) -> np.ndarray:
-    """For each line of r: max over q's lines l' of B(l') + the prices of the stations both
-    visit, ignoring whether they may share a sheet (an upper bound on its best partner). Lines
-    only differ here in which priced stations they visit, so each side is grouped by that
-    pattern. Without prices, or past ``most`` pattern pairs: +inf (no bound)."""
-    S = np.nonzero(gamma > 1e-12)[0]
-    if len(S) == 0 or len(S) > 62:
-        return np.full(len(st_r), np.inf)
+                   top: int = 10) -> np.ndarray:
+    """For each line of r: an upper bound on max over q's lines l' of B(l') + the prices of the
+    stations both visit, ignoring whether they may share a sheet. The ``top`` dearest priced
+    stations are taken exactly (each side grouped by which of them a line holds); every other
+    priced station of the line is counted as if a partner shared it."""
+    order = np.argsort(-gamma, kind="stable")
+    S = [int(s) for s in order[:top] if gamma[s] > 1e-12]
+    if not S:
+        return np.full(len(st_r), B.max())
+    rest = gamma.copy()
+    rest[S] = 0.0
     weights = (1 << np.arange(len(S), dtype=np.int64))
     code_r = st_r[:, S].astype(np.int64) @ weights
     code_q = st_q[:, S].astype(np.int64) @ weights
     ua, inv = np.unique(code_r, return_inverse=True)
     up, invq = np.unique(code_q, return_inverse=True)
-    if len(ua) * len(up) > most:
-        return np.full(len(st_r), np.inf)
     best_b = np.full(len(up), -np.inf)
     np.maximum.at(best_b, invq, B)
     bits = lambda codes: ((codes[:, None] >> np.arange(len(S), dtype=np.int64)) & 1).astype(np.float64)  # noqa: E731
-    shared = (bits(ua) * gamma[S]) @ bits(up).T  # price of the stations both patterns hold
-    return (shared + best_b[None, :]).max(axis=1)[inv]
+    shared = (bits(ua) * gamma[S]) @ bits(up).T  # price of the top stations both patterns hold
+    return (shared + best_b[None, :]).max(axis=1)[inv.reshape(-1)] + st_r @ rest
 
 
 def _words(masks: Sequence[int]) -> np.ndarray:
@@ -155,15 +156,28 @@ def _words(masks: Sequence[int]) -> np.ndarray:
     return out
 
 
-def tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = 5_000_000,
+LIMIT = 3_000_000  # lines a round's table holds at most (about 300 MB of arrays; 1-2 minutes to list)
+
+
+def tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = LIMIT,
            time_limit: float = 600.0) -> list[RoundLines]:
-    """Every line of each round (:func:`~tubedeck.games.nextstation.best.line_table`)."""
-    out = []
+    """Every line of each round (:func:`~tubedeck.games.nextstation.best.line_table`);
+    a RuntimeError if one has more than ``limit`` (see :func:`some_tables`)."""
+    out = some_tables(board, book, rounds, limit, time_limit)
+    if any(t is None for t in out):
+        raise RuntimeError(f"a round has more than {limit} lines, or listing them took over {time_limit} s")
+    return [t for t in out if t is not None]
+
+
+def some_tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = LIMIT,
+                time_limit: float = 600.0) -> list[RoundLines | None]:
+    """Every line of each round, None for a round with more than ``limit`` lines (or whose
+    listing passed ``time_limit`` seconds, shared by the rounds)."""
+    end = time.perf_counter() + time_limit
+    out: list[RoundLines | None] = []
     for ts, dep in rounds:
-        rows = line_table(board, book, ts, dep, limit, time_limit)
-        if rows is None:
-            raise RuntimeError(f"a round has more than {limit} lines, or listing them took over {time_limit} s")
-        out.append(RoundLines(board, book, rows))
+        rows = line_table(board, book, ts, dep, limit, max(end - time.perf_counter(), 0.0))
+        out.append(None if rows is None else RoundLines(board, book, rows))
     return out
 
 
@@ -245,6 +259,17 @@ class _Bound:
                 other = b if r == a else a
                 for k2 in self.support[other] + [self.tabs[other].index[0]]:
                     added += self.add_pair(pi, k, k2) if r == a else self.add_pair(pi, k2, k)
+        return added
+
+    def take(self, lines: list[list[int]], found: list[list[tuple[int, int]]]) -> int:
+        """Add the priced lines and pairs (and the pairs' lines) to the master: how many were new."""
+        added = 0
+        for r, ks in enumerate(lines):
+            added += sum(self.add_line_paired(r, k) if self.active else self.add_line(r, k) for k in ks)
+        for pi, kk in enumerate(found):
+            r, q = self.pair_list[pi]
+            for k, k2 in kk:
+                added += self.add_pair(pi, k, k2) + self.add_line(r, k) + self.add_line(q, k2)
         return added
 
     def add_pair(self, p: int, k: int, k2: int) -> bool:
@@ -496,28 +521,28 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
     b.active = False  # first the master without pair rows: it settles in a few cheap iterations
     least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
     centre: _Duals | None = None
+    alpha = SMOOTH_PAIRS
     while it < iterations:
         if time.perf_counter() >= deadline:
             cut = True
             break
         it += 1
         lp_value, duals = b.master()
-        added = 0
-        alpha = SMOOTH_PAIRS if b.active else SMOOTH
-        for prices in ([duals] if centre is None else [centre.mix(duals, alpha), duals]):
-            value, lines, found, _ = b.bound(prices, deadline)
+        prices = duals if centre is None else centre.mix(duals, alpha if b.active else SMOOTH)
+        value, lines, found, _ = b.bound(prices, deadline)
+        cut = time.perf_counter() >= deadline
+        if value < least - EPS:
+            least, centre = value, prices
+            alpha = max(SMOOTH, alpha - 0.1)  # (pairs) a better bound: trust the master's prices more
+        elif b.active:
+            alpha = min(0.95, alpha + 0.05)  # none: stay nearer the best prices so far
+        added = b.take(lines, found)
+        if not added and not cut and prices is not duals:  # nothing new at the mixed prices: the master's own
+            value, lines, found, _ = b.bound(duals, deadline)
             cut = time.perf_counter() >= deadline
-            if value < least:
-                least, centre = value, prices
-            for r, ks in enumerate(lines):
-                added += sum(b.add_line_paired(r, k) if b.active else b.add_line(r, k) for k in ks)
-            for pi, kk in enumerate(found):
-                r, q = b.pair_list[pi]
-                for k, k2 in kk:
-                    added += b.add_pair(pi, k, k2)
-                    added += b.add_line(r, k) + b.add_line(q, k2)
-            if added or cut:
-                break
+            if value < least - EPS:
+                least, centre = value, duals
+            added = b.take(lines, found)
         if progress is not None:
             progress(it, lp_value, least, time.perf_counter() - t0)
         if cut or (best >= 0 and math.floor(least + EPS) <= best):
@@ -544,3 +569,135 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
     columns = sum(map(len, b.pool)) + sum(map(len, b.pairs))
     return PairResult(whole, lp_value, best, it, tuple(t.n for t in tabs), columns, settled, cut,
                       time.perf_counter() - t0)
+
+
+def _entries(board: Board, tab: RoundLines) -> np.ndarray:
+    """Per line, the id (station x sections + section) of each station it enters and the section
+    it enters it by, padded with the one id past them all (for the entering prices)."""
+    n_sec = len(board.sections)
+    idx = {s.id: k for k, s in enumerate(board.stations)}
+    sec = {}
+    for x in board.sections:
+        sec[idx[x.a], idx[x.b]] = sec[idx[x.b], idx[x.a]] = x.index
+    pad = len(board.stations) * n_sec
+    out = np.full(tab.sec_idx.shape, pad, dtype=np.int32)
+    for k, draws in enumerate(tab.draws):
+        for j, (_, u, v) in enumerate(draws):
+            out[k, j] = idx[v] * n_sec + sec[idx[u], idx[v]]
+    return out
+
+
+def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
+                cuts: str = "entries", tabs: Sequence[RoundLines | None] | None = None, iterations: int = 500,
+                time_limit: float = 1800.0,
+                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
+    """The column bound's own relaxation (:mod:`.columns`: ``cuts``, the tourist track per round,
+    as branch and price's root) with **exact pricing by a scan of every line**
+    (:func:`some_tables`) instead of the round search, where a round's lines could be listed
+    (the others are priced by the search, :func:`.columns._price_round`): its master is
+    :func:`.columns.solve_master`, its bound :func:`.columns.lagrangian_bound`'s at the same
+    prices. Stops when the bound meets the master (settled: the relaxation's own value), at
+    ``iterations`` or ``time_limit`` (listing included)."""
+    from tubedeck.games.nextstation.best import line_of
+
+    from .columns import MORE as MORE_SEARCH
+    from .columns import SMOOTH as SMOOTH_COLUMNS
+    from .columns import Column, Prices, _mix, _price_round, _rest, column_of, solve_master
+
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit
+    rounds = tuple(rounds)
+    tabs = list(tabs) if tabs is not None else some_tables(board, book, rounds, time_limit=time_limit / 2)
+    relax = relaxation(board, rounds, cuts, tourist=True)
+    n, n_st, n_sec = len(rounds), len(board.stations), len(board.sections)
+    ids = [s.id for s in board.stations]
+    enter = [None if tab is None else _entries(board, tab) for tab in tabs] if relax.entering else []
+    pool: list[dict[int, Column]] = [{} for _ in rounds]  # per round, by the line's section mask
+
+    def keep(r: int, col: Column) -> bool:
+        key = sum(1 << i for i in col.sections)
+        if key in pool[r]:
+            return False
+        pool[r][key] = col
+        return True
+
+    def add(r: int, k: int) -> bool:
+        tab = tabs[r]
+        assert tab is not None
+        if tab.masks[k] in pool[r]:
+            return False
+        return keep(r, column_of(board, book, *line_of(board, rounds[r][1], tab.draws[k]), tab.draws[k]))
+
+    best = -1
+    for draws in start:
+        stations, sections = lines_of(board, rounds, tuple(draws))
+        best = max(best, final_score(board, book, stations, sections).total)
+        for r in range(n):
+            keep(r, column_of(board, book, stations[r], sections[r], draws[r]))
+    for r, (_, dep) in enumerate(rounds):
+        keep(r, column_of(board, book, (dep,), ()))  # passing throughout: every master is feasible
+        tab = tabs[r]
+        if tab is not None:
+            add(r, int(np.argmax(tab.score)))
+
+    def values(r: int, tab: RoundLines, p: Prices) -> np.ndarray:
+        pen = np.zeros(n_sec + 1)
+        for i, x in p.penalty().items():
+            pen[i] = x
+        lam = np.zeros(n_st + 1)
+        for sid, x in p.lam[r].items():
+            lam[ids.index(sid)] = x
+        gain = np.array([p.gain(r, k) for k in range(int(tab.sites.max()) + 1)])
+        val = tab.score - pen[tab.sec_idx].sum(axis=1) + lam[tab.st_idx].sum(axis=1) + gain[tab.sites]
+        if enter:
+            eta = np.zeros(n_st * n_sec + 1)
+            for (sid, i), x in p.entering(r).items():
+                eta[ids.index(sid) * n_sec + i] = x
+            val = val + eta[enter[r]].sum(axis=1)
+        return val
+
+    def price(r: int, p: Prices, cols: list[Column]) -> tuple[float | None, int]:
+        """Round r's best value at the prices (None: a search cut short) and the lines it adds."""
+        tab = tabs[r]
+        if tab is None:
+            more: list[Column] = []
+            value, col = _price_round(board, book, rounds[r], p.lam[r], p.mu, p.penalty(), cols, deadline,
+                                      p.entering(r), frozenset(), p.rho[r] if p.rho else (), more)
+            return value, keep(r, col) + sum(keep(r, c) for c in more[:MORE_SEARCH])
+        val = values(r, tab, p)
+        top = np.argpartition(-val, min(MORE, len(val) - 1))[:MORE + 1]
+        top = top[np.argsort(-val[top])]
+        return float(val[top[0]]), sum(add(r, int(k)) for k in top[:MORE])
+
+    least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
+    centre: Prices | None = None
+    while it < iterations:
+        if time.perf_counter() >= deadline:
+            cut = True
+            break
+        it += 1
+        cols = [list(pool[r].values()) for r in range(n)]
+        m = solve_master(board, book, cols, relax)
+        lp_value = m.value
+        added = 0
+        for prices in ([m.prices] if centre is None else [_mix(centre, m.prices, SMOOTH_COLUMNS), m.prices]):
+            total: float | None = _rest(book, relax, prices, n)
+            for r in range(n):
+                value, new = price(r, prices, cols[r])
+                added += new
+                total = None if value is None or total is None else total + value
+            if total is not None and total < least:
+                least, centre = total, prices
+            if added:
+                break
+        if progress is not None:
+            progress(it, lp_value, least, time.perf_counter() - t0)
+        if time.perf_counter() >= deadline:
+            cut = True
+            break
+        if least <= lp_value + 1e-6 or not added or (best >= 0 and math.floor(least + EPS) <= best):
+            settled = least <= lp_value + 1e-6 or not added
+            break
+    whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
+    return PairResult(whole, lp_value, best, it, tuple(0 if t is None else t.n for t in tabs),
+                      sum(map(len, pool)), settled, cut, time.perf_counter() - t0)

@@ -160,3 +160,35 @@ def test_a_time_limit_stops_it_with_a_bound(ed):
     assert got.cut and got.iterations == 0
     got = pair_bound(ed.board, ed.book, rounds, iterations=2)
     assert got.bound >= opt and got.iterations == 2
+
+
+@pytest.mark.parametrize("seed", [0, 4, 8])
+@pytest.mark.parametrize("cuts", ["patterns", "entries"])
+def test_the_table_bound_settles_where_branch_and_price_s_root_does(ed, seed, cuts):
+    """Pricing by a scan of every line gives the root relaxation branch and price reaches by the
+    round search (the same master, settled), and never a bound below the optimum."""
+    from solver.nextstation.branch import node_bound
+    from solver.nextstation.pairs import table_bound
+
+    rounds = _game(ed, seed, 2, 4)
+    got = table_bound(ed.board, ed.book, rounds, cuts=cuts)
+    root = node_bound(ed.board, ed.book, rounds, (), iterations=200, cuts=cuts)
+    assert got.settled and root.settled and root.master is not None
+    assert got.lp == pytest.approx(root.master.value, abs=1e-6)
+    assert got.bound == math.floor(root.master.value + 1e-6) >= _optimum(ed, rounds)
+
+
+def test_a_round_too_big_to_list_is_priced_by_the_search(ed):
+    """some_tables leaves out a round past its limit; the table bound prices it by the round
+    search and settles where it does with every round listed."""
+    from solver.nextstation.pairs import some_tables, table_bound
+
+    rounds = _game(ed, 4, 2, 4)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    sizes = [t.n for t in tabs if t is not None]
+    cut = some_tables(ed.board, ed.book, rounds, limit=min(sizes))
+    assert any(t is None for t in cut) and any(t is not None for t in cut)
+    whole = table_bound(ed.board, ed.book, rounds, tabs=tabs)
+    mixed = table_bound(ed.board, ed.book, rounds, tabs=cut)
+    assert whole.settled and mixed.settled
+    assert mixed.lp == pytest.approx(whole.lp, abs=1e-6) and mixed.bound == whole.bound

@@ -100,6 +100,7 @@ class _Search:
         # (its sections as bits, its stations' indices in the order reached, its draws)
         self.collect: list[tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] | None = None
         self.limit = 0  # the most lines collected: past it the search stops, cut
+        self.prune = True  # False: no floor (every line listed), so no bound is worth computing
 
     def value_for_game(self, bonus: dict[str, float], gain: list[float], penalty: dict[int, float]) -> None:
         """Score lines by their value to the game: ``bonus[v]`` (not negative) per station v on the
@@ -209,7 +210,7 @@ class _Search:
             if self.trail is not None:
                 self.trail.append(self.best_draws)
         for tt in range(t, len(self.turns)):  # draw on turn tt, having passed t .. tt - 1
-            if self.bound(tt, on, counts, thames, secs | blocked) <= self.best:
+            if self.prune and self.bound(tt, on, counts, thames, secs | blocked) <= self.best:
                 return  # fewer turns left can only lower the bound
             turn = self.turns[tt]
             match = self.match[tt]
@@ -328,7 +329,7 @@ def every_line(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     s = _Search(board, book, turns, departure, drawn, time.perf_counter() + time_limit)
     if bonus is not None or gain is not None or penalty is not None:
         s.value_for_game(bonus or {}, gain or [0], penalty or {})
-    s.collect, s.limit = [], limit
+    s.collect, s.limit, s.prune = [], limit, floor is not None
     s.best = -float("inf") if floor is None else floor
     s.run()
     if s.cut:
@@ -346,7 +347,7 @@ def line_table(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     the indices in ``board.stations`` of its stations in the order reached, its draws), each
     line once. None past ``limit`` lines or the ``time_limit``."""
     s = _Search(board, book, turns, departure, frozenset(), time.perf_counter() + time_limit)
-    s.collect, s.limit = [], limit
+    s.collect, s.limit, s.prune = [], limit, False
     s.best = -float("inf")
     s.run()
     if s.cut:
