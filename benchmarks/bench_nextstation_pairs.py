@@ -1,15 +1,17 @@
-"""The pair bound per seed (issue 25): every line of each round listed, the plain relaxation over
-them (exact pricing by a scan of the tables), then the pair rows for the time left.
+"""The root bound by tables per seed (issue 25): every line of each round listed, branch and
+price's root relaxation priced by a scan of them (:func:`solver.nextstation.pairs.table_bound`),
+then, with ``--pairs``, the pair rows for the time left (:func:`~solver.nextstation.pairs.pair_bound`).
 
-    python benchmarks/bench_nextstation_pairs.py [--seeds 0-9] [--time-limit 600] [--plain-only]
-        [--scan 20] [--json FILE]
+    python benchmarks/bench_nextstation_pairs.py [--seeds 0-9] [--time-limit 600] [--cuts entries]
+        [--pairs] [--scan 20] [--json FILE]
 
 Per seed, from the game stored in data/nextstation/challenges.csv (its score is the gap's
-reference; seeds without a stored game are skipped): the lines listed and the seconds it took,
-the plain bound and the seconds to settle it, then the pair bound, its last master's value (the
-relaxation's own value once settled; before, not a bound) and iterations, and the gaps
-(bound - game) / game. Every bound is checked never below the stored game (a bound below a real
-game is a bug: the run fails). Wall-clock figures move with the machine's load: compare runs
+reference, its bound the one to beat; seeds without a stored game are skipped): the lines listed
+(rounds past 3 million lines are priced by the round search) and the seconds it took, the root
+bound and the seconds to it (settled or cut by the time limit), then the pair bound, its last
+master's value (the relaxation's own value once settled; before, not a bound) and iterations, and
+the gaps (bound - game) / game. Every bound is checked never below the stored game (a bound below a
+real game is a bug: the run fails). Wall-clock figures move with the machine's load: compare runs
 side by side.
 """
 
@@ -21,13 +23,16 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from bench_nextstation_branch import pct, stored_game  # (this folder: benchmarks run as scripts)
+from bench_nextstation_branch import STORED, pct, stored_game  # (this folder: benchmarks run as scripts)
 from bench_nextstation_gap import seeds_of
 
+from solver.nextstation.challenges import read_rows
 from solver.nextstation.game import rounds_of
-from solver.nextstation.pairs import pair_bound, tables
+from solver.nextstation.pairs import pair_bound, some_tables, table_bound
 from tubedeck.atomic import atomic_open
+from tubedeck.games.nextstation.challenge import CLASSIC
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import lines_of
 from tubedeck.games.nextstation.scoring import final_score
@@ -37,14 +42,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="0-9")
     ap.add_argument("--time-limit", type=float, default=600.0, help="wall-clock seconds a seed, listing included")
-    ap.add_argument("--plain-only", action="store_true", help="the plain relaxation alone")
+    ap.add_argument("--cuts", default="entries", choices=["none", "patterns", "entries"])
+    ap.add_argument("--pairs", action="store_true", help="then the pair bound for the time left")
     ap.add_argument("--scan", type=float, default=20.0, help="seconds a pair's scan may take an iteration")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = ap.parse_args(argv)
     ed = load(None)
     board, book = ed.board, ed.book
     rows = []
-    print("seed  game  lines(k)  list s  plain  s      pairs  lp      it  s      gap plain  gap pairs", flush=True)
+    stored = read_rows(STORED)
+    print("seed  game  stored bound  lines(k)  list s  root  s      pairs  lp      it  s      gap root  gap pairs",
+          flush=True)
     for seed in seeds_of(args.seeds):
         draws = stored_game(ed, seed)
         if draws is None:
@@ -52,18 +60,23 @@ def main(argv: list[str] | None = None) -> int:
         rounds, _, _ = rounds_of(ed, seed)
         game = final_score(board, book, *lines_of(board, rounds, draws)).total
         t0 = time.perf_counter()
-        tabs = tables(board, book, rounds)
+        tabs = some_tables(board, book, rounds, time_limit=args.time_limit / 2)
         listed = time.perf_counter() - t0
-        plain = pair_bound(board, book, rounds, (draws,), pairs=False, tabs=tabs)
+        plain = table_bound(board, book, rounds, (draws,), args.cuts, tabs,
+                            time_limit=args.time_limit - (time.perf_counter() - t0))
         left = args.time_limit - (time.perf_counter() - t0)
-        paired = None if args.plain_only or left <= 0 else \
-            pair_bound(board, book, rounds, (draws,), time_limit=left, tabs=tabs, scan=args.scan)
+        whole = [t for t in tabs if t is not None]
+        paired = None if not args.pairs or left <= 0 or len(whole) < len(tabs) else \
+            pair_bound(board, book, rounds, (draws,), time_limit=left, tabs=whole, scan=args.scan)
         for got in (plain, paired):
             if got is not None and got.bound < game:
                 print(f"seed {seed}: bound {got.bound} below the game {game}: a bug", file=sys.stderr)
                 return 1
-        row = {"seed": seed, "game": game, "lines": sum(t.n for t in tabs), "list_seconds": round(listed, 1),
-               "plain": plain.bound, "plain_seconds": round(plain.wall, 1), "plain_gap": (plain.bound - game) / game,
+        old = int(stored[CLASSIC, str(seed)][4])
+        row: dict[str, Any] = {
+               "seed": seed, "game": game, "stored_bound": old, "lines": [0 if t is None else t.n for t in tabs],
+               "list_seconds": round(listed, 1), "plain": plain.bound, "plain_seconds": round(plain.wall, 1),
+               "plain_settled": plain.settled, "plain_gap": (plain.bound - game) / game,
                "pairs": None if paired is None else paired.bound,
                "pairs_lp": None if paired is None else round(paired.lp, 2),
                "pairs_iterations": None if paired is None else paired.iterations,
@@ -71,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
                "pairs_gap": None if paired is None else (paired.bound - game) / game,
                "proven": paired is not None and paired.proven}
         rows.append(row)
-        print(f"{seed:<5} {game:<5} {row['lines'] // 1000:<9} {listed:<7.1f} {plain.bound:<6} {plain.wall:<6.1f} "
+        kilo = "/".join("-" if t is None else str(t.n // 1000) for t in tabs)
+        print(f"{seed:<5} {game:<5} {old:<13} {kilo:<9} {listed:<7.1f} {plain.bound:<5} {plain.wall:<6.1f} "
               + ("-" if paired is None else f"{paired.bound:<6} {paired.lp:<7.2f} {paired.iterations:<3} {paired.wall:<6.0f}")
               + f" {pct(row['plain_gap'])}" + ("" if paired is None else f"  {pct(row['pairs_gap'])}"), flush=True)
     if rows:

@@ -9,7 +9,9 @@ found, with the proven bound) are written to ``data/nextstation/challenges.csv``
 tighter bound for the same score. ``--columns N`` runs the column bound (:mod:`.columns`) after
 CP-SAT; ``--bounds-only`` keeps each stored game and only tightens its bound that way, or with
 ``--branch`` by branch and price (:mod:`.branch`) from the stored game for ``--time-limit``
-wall-clock seconds a seed (a better game it finds replaces the stored one). Each answer is first replayed through the rules engine
+wall-clock seconds a seed (a better game it finds replaces the stored one), or with ``--tables``
+by branch and price's root relaxation priced by a scan of every line of each round
+(:func:`.pairs.table_bound`: the same relaxation, settled in 1-3 minutes a seed). Each answer is first replayed through the rules engine
 (:func:`tubedeck.games.nextstation.challenge.replay`): one the rules refuse, or that scores
 other than the solver says, is reported and not written. Rows of other maps and seeds are kept;
 the file is replaced atomically. A developer's tool: nothing at run time writes the file.
@@ -106,6 +108,25 @@ def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list
     return row[:3] + [status, str(max(bound, score)), row[5]]
 
 
+def tabled(edition: Edition, seed: int, row: list[str], time_limit: float) -> list[str]:
+    """A stored row with its bound tightened by the root relaxation priced by a scan of every
+    line (:func:`.pairs.table_bound`, branch and price's "entries" root, settled or cut at
+    ``time_limit`` wall-clock seconds, listing included)."""
+    from .game import rounds_of
+    from .pairs import table_bound
+
+    draws = stored_draws(edition, row)
+    if draws is None or row[3] == "OPTIMAL":
+        return row
+    rounds, _, _ = rounds_of(edition, seed)
+    tb = table_bound(edition.board, edition.book, rounds, (draws,), time_limit=time_limit)
+    score, bound = int(row[2]), min(int(row[4]), tb.bound)
+    status = "OPTIMAL" if bound <= score else row[3]
+    print(f"seed {seed}: {status} {score}, bound {row[4]} -> {max(bound, score)} (tables: {tb.bound}, "
+          f"{'settled' if tb.settled else 'cut'} after {tb.iterations} iterations, {tb.wall:.1f} s)", flush=True)
+    return row[:3] + [status, str(max(bound, score)), row[5]]
+
+
 def branched(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True) -> list[str]:
     """A stored row after branch and price (:mod:`.branch`) from its own game for ``time_limit``
     wall-clock seconds: a better game if it finds one (replayed by the rules engine first), the
@@ -174,10 +195,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--branch", action="store_true",
                         help="with --bounds-only: branch and price from each stored game for --time-limit "
                              "wall-clock seconds (a better game it finds is kept; a bound meeting the game proves it)")
+    parser.add_argument("--tables", action="store_true",
+                        help="with --bounds-only: the root relaxation priced by a scan of every line of each round "
+                             "(solver.nextstation.pairs.table_bound) for at most --time-limit wall-clock seconds")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
-    if args.branch and not args.bounds_only:
-        raise UsageError("--branch works on the stored games: add --bounds-only")
+    if (args.branch or args.tables) and not args.bounds_only:
+        raise UsageError("--branch and --tables work on the stored games: add --bounds-only")
+    if args.branch and args.tables:
+        raise UsageError("--branch or --tables, not both")
     if not 0 <= args.columns <= 1000:
         raise UsageError(f"--columns must be 0-1000, got {args.columns}")
     if not 1 <= args.workers <= 64:
@@ -201,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.bounds_only:
             if old is not None:
                 rows[(args.map, str(seed))] = branched(ed, seed, old, args.time_limit) if args.branch else \
-                    tightened(ed, seed, old, args.columns)
+                    tabled(ed, seed, old, args.time_limit) if args.tables else tightened(ed, seed, old, args.columns)
                 write_rows(args.out, list(rows.values()))
             continue
         result = best_game(ed, seed, time_limit=args.time_limit * WALL_GUARD, det_limit=args.time_limit,

@@ -18,9 +18,9 @@ there. Every game is such a solution (each mix its own lines, the pair mixes the
 the LP is a relaxation; the column bound's is this one without the pair rows.
 
 **The bound** (:func:`pair_bound`) is the Lagrangian one at the LP's prices, over **every legal
-line of each round** (:func:`~tubedeck.games.nextstation.best.line_table`: 0.07-0.7 million a
-round on the classic map, 40 s for a seed's four) and every compatible pair of them, so it holds
-at any prices, converged or not::
+line of each round** (:func:`~tubedeck.games.nextstation.best.line_table`: 0.01-3.5 million a
+round on classic seeds 0-2, 25-110 s for a seed's four; one round of seed 3 passes 5 million) and
+every compatible pair of them, so it holds at any prices, converged or not::
 
     sum over rounds r of  max over r's lines l of R_r(l)
   + sum over pairs (r, q) of  max over compatible (l, l') of P_rq(l, l')
@@ -32,6 +32,11 @@ prices, maximised exactly by a best-first scan: lines of r in order of an upper 
 any partner can add, each scored against every line of q at once (numpy), until no bound beats
 the best pair (cut short by the clock, the unscanned lines' largest bound stands in: still a
 bound). Prices for rows the LP does not have yet are 0. Shared Objectives are not priced.
+
+Measured (docs/nextstation.md): on reduced games it proves the exhaustive optimum, twice where
+the plain relaxation over every line cannot; on a real seed it does not converge yet (its pair
+scans take 50-110 s an iteration and its prices swing). :func:`table_bound` is the plain
+relaxation (branch and price's root) priced by the same tables: settled in 1-3 minutes a seed.
 """
 
 from __future__ import annotations
@@ -146,6 +151,12 @@ def _partner_bound(st_r: np.ndarray, st_q: np.ndarray, B: np.ndarray, gamma: np.
     bits = lambda codes: ((codes[:, None] >> np.arange(len(S), dtype=np.int64)) & 1).astype(np.float64)  # noqa: E731
     shared = (bits(ua) * gamma[S]) @ bits(up).T  # price of the top stations both patterns hold
     return (shared + best_b[None, :]).max(axis=1)[inv.reshape(-1)] + st_r @ rest
+
+
+def _settled(bound: float, lp: float) -> bool:
+    """Whether more iterations cannot lower the whole bound: it meets the master's value, or both
+    round down alike (the master only rises towards the relaxation, which the bound never passes)."""
+    return bound <= lp + 1e-6 or math.floor(bound + EPS) == math.floor(lp + EPS)
 
 
 def _words(masks: Sequence[int]) -> np.ndarray:
@@ -547,7 +558,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
             progress(it, lp_value, least, time.perf_counter() - t0)
         if cut or (best >= 0 and math.floor(least + EPS) <= best):
             break
-        if least <= lp_value + 1e-6 or not added:  # this master has settled
+        if _settled(least, lp_value) or not added:  # this master has settled
             if b.active or not pairs:
                 settled = True
                 break
@@ -695,8 +706,8 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         if time.perf_counter() >= deadline:
             cut = True
             break
-        if least <= lp_value + 1e-6 or not added or (best >= 0 and math.floor(least + EPS) <= best):
-            settled = least <= lp_value + 1e-6 or not added
+        if _settled(least, lp_value) or not added or (best >= 0 and math.floor(least + EPS) <= best):
+            settled = _settled(least, lp_value) or not added
             break
     whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
     return PairResult(whole, lp_value, best, it, tuple(0 if t is None else t.n for t in tabs),

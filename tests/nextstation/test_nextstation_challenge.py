@@ -441,6 +441,29 @@ def test_branch_and_price_tightens_a_stored_row_and_keeps_a_better_game_it_repla
         challenges.main(["--seeds", "4-4", "--out", str(out), "--branch"])
 
 
+@pytest.mark.slow
+def test_tables_tighten_a_stored_bound_within_the_time_limit(tmp_path):
+    """--bounds-only --tables: the root relaxation priced by a scan of every listed line, cut by
+    --time-limit here: the bound falls, never below the score, the game is kept."""
+    import time
+
+    import solver.nextstation.challenges as challenges
+
+    base = load()
+    score, rounds = played(base, 4)
+    out = write(tmp_path / "challenges.csv", [["classic", 4, score, "FEASIBLE", 999, drawing_text(rounds)]])
+    t0 = time.perf_counter()
+    challenges.main(["--seeds", "4-4", "--out", str(out), "--bounds-only", "--tables", "--time-limit", "15"])
+    assert time.perf_counter() - t0 < 15 + 15  # (the limit, and a master and a scan past it at most)
+    (row,) = list(csv.DictReader(out.open()))
+    assert row["score"] == str(score) and row["drawing"] == drawing_text(rounds)
+    assert score < int(row["bound"]) < 999
+    with pytest.raises(UsageError, match="--bounds-only"):
+        challenges.main(["--seeds", "4-4", "--out", str(out), "--tables"])
+    with pytest.raises(UsageError, match="not both"):
+        challenges.main(["--seeds", "4-4", "--out", str(out), "--bounds-only", "--tables", "--branch"])
+
+
 def test_the_writer_imports_without_the_whole_game_solver():
     import solver.nextstation.challenges as challenges
 
