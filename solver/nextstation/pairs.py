@@ -247,6 +247,7 @@ class _Bound:
         self.pair_list = list(itertools.combinations(range(self.n), 2)) if pairs else []
         self.relax = relaxation(board, tuple(rounds), "patterns")
         self.tours = tourist_patterns(board, tuple(rounds))
+        self.visits = True  # the pair rows on station visits (else on line scores alone)
         self.active = bool(self.pair_list)  # the pair rows are in the master and the bound
         self.support: list[list[int]] = [[] for _ in range(self.n)]  # the last master's lines in use
         self.scan = math.inf  # seconds a pair's scan may take (then its unscanned bound stands in)
@@ -352,7 +353,7 @@ class _Bound:
                 for si in range(n_st):
                     a_ = side[t].get(si, [])
                     b_ = on.get((x_r, si), [])
-                    if a_:
+                    if a_ and self.visits:
                         rows[si] = lp.Add(lp.Sum(a_) - lp.Sum(b_) <= 0)
                 feat[pi, t] = rows
         cap = book.rules.tourist_marks_max
@@ -450,6 +451,8 @@ class _Bound:
         BG = B + Gq
         by = np.argsort(-BG, kind="stable")  # q's lines, best partner bound first
         neg = -BG[by]
+        by_b = np.argsort(-B, kind="stable")  # q's lines by their own value
+        neg_b = -B[by_b]
         ub = A + np.minimum(B.max() + Gr, -neg[0])
         ub = np.minimum(ub, A + _partner_bound(tr.st, tq.st, B, gamma))
         order = np.argsort(-ub, kind="stable")
@@ -464,11 +467,17 @@ class _Bound:
             if step & 15 == 0 and time.perf_counter() > deadline:
                 STATS.append((pi, step, work, True, inc, float(ub[k])))
                 return max(inc, float(ub[k])), sorted(found), True
-            # partners whose bound could still beat the best pair: a prefix of ``by``
-            m = int(np.searchsorted(neg, -(inc - A[k]), side="left")) if inc > -math.inf else len(by)
-            if m == 0:
+            # partners that could still beat the best pair: a prefix of ``by`` (sharing every
+            # priced station of their own) and of ``by_b`` (sharing every one of line k's): the shorter
+            if inc > -math.inf:
+                m = int(np.searchsorted(neg, -(inc - A[k]), side="left"))
+                m_b = int(np.searchsorted(neg_b, -(inc - A[k] - Gr[k]), side="left"))
+            else:
+                m = m_b = len(by)
+            if min(m, m_b) == 0:
                 continue
-            cand = by[:m]
+            cand = by[:m] if m <= m_b else by_b[:m_b]
+            m = len(cand)
             work += m
             sts = tr.stations(k)
             vals = B[cand] + tq.st[cand][:, sts] @ gamma[sts]
@@ -506,7 +515,7 @@ class _Bound:
 
 def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
                iterations: int = 500, time_limit: float = 1800.0, pairs: bool = True,
-               tabs: list[RoundLines] | None = None, scan: float = 20.0,
+               tabs: list[RoundLines] | None = None, scan: float = 20.0, visits: bool = True,
                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
     """The pair bound (see the module) after at most ``iterations`` rounds of column generation
     or ``time_limit`` wall-clock seconds (listing every line counts), from the lines of the
@@ -520,6 +529,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
     tabs = tabs if tabs is not None else tables(board, book, rounds, time_limit=time_limit)
     b = _Bound(board, book, rounds, tabs, pairs)
     b.scan = scan
+    b.visits = visits
     best = -1
     for draws in start:
         stations, sections = lines_of(board, tuple(rounds), tuple(draws))
