@@ -108,10 +108,14 @@ def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list
     return row[:3] + [status, str(max(bound, score)), row[5]]
 
 
-def tabled(edition: Edition, seed: int, row: list[str], time_limit: float) -> list[str]:
+def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True) -> list[str]:
     """A stored row with its bound tightened by the root relaxation priced by a scan of every
     line (:func:`.pairs.table_bound`, branch and price's "entries" root, settled or cut at
     ``time_limit`` wall-clock seconds, listing included)."""
+    import math
+
+    from tubedeck.progress import Progress, ticking
+
     from .game import rounds_of
     from .pairs import table_bound
 
@@ -119,7 +123,14 @@ def tabled(edition: Edition, seed: int, row: list[str], time_limit: float) -> li
     if draws is None or row[3] == "OPTIMAL":
         return row
     rounds, _, _ = rounds_of(edition, seed)
-    tb = table_bound(edition.board, edition.book, rounds, (draws,), time_limit=time_limit)
+    with Progress(f"challenges seed {seed}") if progress else nullcontext(None) as shown, ticking(shown):
+        if shown is not None:
+            shown.update(phase="listing every line")
+
+        def report(it: int, lp: float, bound: float, _: float) -> None:
+            if shown is not None:
+                shown.update(phase=f"tables {it}", lp=f"{lp:.1f}", bound=math.floor(bound + 1e-6))
+        tb = table_bound(edition.board, edition.book, rounds, (draws,), time_limit=time_limit, progress=report)
     score, bound = int(row[2]), min(int(row[4]), tb.bound)
     status = "OPTIMAL" if bound <= score else row[3]
     print(f"seed {seed}: {status} {score}, bound {row[4]} -> {max(bound, score)} (tables: {tb.bound}, "
