@@ -230,7 +230,6 @@ class _Duals:
                       {k: (m(v[0], other.feat[k][0]), m(v[1], other.feat[k][1])) for k, v in self.feat.items()})
 
 
-STATS: list = []
 SMOOTH = 0.5  # weight of the best prices so far in the prices searched next
 SMOOTH_PAIRS = 0.8  # the same once the pair rows are in (the master's prices swing more)
 MORE = 8  # lines a round added to the master an iteration
@@ -458,14 +457,11 @@ class _Bound:
         order = np.argsort(-ub, kind="stable")
         inc = -math.inf
         found: list[tuple[float, int, int]] = []
-        work = 0
         for step, k in enumerate(order):
             k = int(k)
             if ub[k] <= inc + EPS:
-                STATS.append((pi, step, work, False, inc))
                 return inc, sorted(found), False
             if step & 15 == 0 and time.perf_counter() > deadline:
-                STATS.append((pi, step, work, True, inc, float(ub[k])))
                 return max(inc, float(ub[k])), sorted(found), True
             # partners that could still beat the best pair: a prefix of ``by`` (sharing every
             # priced station of their own) and of ``by_b`` (sharing every one of line k's): the shorter
@@ -477,8 +473,6 @@ class _Bound:
             if min(m, m_b) == 0:
                 continue
             cand = by[:m] if m <= m_b else by_b[:m_b]
-            m = len(cand)
-            work += m
             sts = tr.stations(k)
             vals = B[cand] + tq.st[cand][:, sts] @ gamma[sts]
             vals[~tr.clear_of(k, tq.bits[cand])] = -math.inf
