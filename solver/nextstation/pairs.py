@@ -51,12 +51,14 @@ from dataclasses import dataclass
 import numpy as np
 from ortools.linear_solver import pywraplp
 
-from tubedeck.games.nextstation.best import line_table
+from tubedeck.games.nextstation.best import line_of, line_table
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Draws, Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 
+from .columns import MORE as MORE_SEARCH
+from .columns import SMOOTH, Column, Prices, _mix, _price_round, _rest, column_of, solve_master
 from .cuts import relaxation, tourist_patterns
 
 EPS = 1e-6
@@ -230,8 +232,7 @@ class _Duals:
                       {k: (m(v[0], other.feat[k][0]), m(v[1], other.feat[k][1])) for k, v in self.feat.items()})
 
 
-SMOOTH = 0.5  # weight of the best prices so far in the prices searched next
-SMOOTH_PAIRS = 0.8  # the same once the pair rows are in (the master's prices swing more)
+SMOOTH_PAIRS = 0.8  # columns.SMOOTH once the pair rows are in (the master's prices swing more)
 MORE = 8  # lines a round added to the master an iteration
 MORE_PAIRS = 30  # pairs a pair of rounds adds an iteration
 
@@ -613,19 +614,13 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
     :func:`.columns.solve_master`, its bound :func:`.columns.lagrangian_bound`'s at the same
     prices. Stops when the bound meets the master (settled: the relaxation's own value), at
     ``iterations`` or ``time_limit`` (listing included)."""
-    from tubedeck.games.nextstation.best import line_of
-
-    from .columns import MORE as MORE_SEARCH
-    from .columns import SMOOTH as SMOOTH_COLUMNS
-    from .columns import Column, Prices, _mix, _price_round, _rest, column_of, solve_master
-
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     rounds = tuple(rounds)
     tabs = list(tabs) if tabs is not None else some_tables(board, book, rounds, time_limit=time_limit / 2)
     relax = relaxation(board, rounds, cuts, tourist=True)
     n, n_st, n_sec = len(rounds), len(board.stations), len(board.sections)
-    ids = [s.id for s in board.stations]
+    at = {s.id: k for k, s in enumerate(board.stations)}
     enter = [None if tab is None else _entries(board, tab) for tab in tabs] if relax.entering else []
     pool: list[dict[int, Column]] = [{} for _ in rounds]  # per round, by the line's section mask
 
@@ -661,13 +656,13 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
             pen[i] = x
         lam = np.zeros(n_st + 1)
         for sid, x in p.lam[r].items():
-            lam[ids.index(sid)] = x
+            lam[at[sid]] = x
         gain = np.array([p.gain(r, k) for k in range(int(tab.sites.max()) + 1)])
         val = tab.score - pen[tab.sec_idx].sum(axis=1) + lam[tab.st_idx].sum(axis=1) + gain[tab.sites]
         if enter:
             eta = np.zeros(n_st * n_sec + 1)
             for (sid, i), x in p.entering(r).items():
-                eta[ids.index(sid) * n_sec + i] = x
+                eta[at[sid] * n_sec + i] = x
             val = val + eta[enter[r]].sum(axis=1)
         return val
 
@@ -695,7 +690,7 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         m = solve_master(board, book, cols, relax)
         lp_value = m.value
         added = 0
-        for prices in ([m.prices] if centre is None else [_mix(centre, m.prices, SMOOTH_COLUMNS), m.prices]):
+        for prices in ([m.prices] if centre is None else [_mix(centre, m.prices, SMOOTH), m.prices]):
             total: float | None = _rest(book, relax, prices, n)
             for r in range(n):
                 value, new = price(r, prices, cols[r])

@@ -316,6 +316,26 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     return value, RoundResult(status, score, None, draws, stations, time.perf_counter() - t0)
 
 
+def _collected(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
+               floor: float | None, limit: int, time_limit: float, valued: tuple | None = None
+               ) -> list[tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] | None:
+    """The search with its floor never raised: (sections as bits, stations' indices in the order
+    reached, draws) of every line worth more than ``floor``, each line once; None past ``limit``
+    lines or ``time_limit``. ``valued``: (bonus, gain, penalty) as :meth:`_Search.value_for_game`."""
+    s = _Search(board, book, turns, departure, drawn, time.perf_counter() + time_limit)
+    if valued is not None:
+        s.value_for_game(*valued)
+    s.collect, s.limit, s.prune = [], limit, floor is not None  # no floor: no bound worth computing
+    s.best = -float("inf") if floor is None else floor
+    s.run()
+    if s.cut:
+        return None
+    out: dict[int, tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] = {}
+    for row in s.collect:  # (a line met again from an earlier turn is searched, and kept, again)
+        out.setdefault(row[0], row)
+    return list(out.values())
+
+
 def every_line(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
                drawn: frozenset[int] = frozenset(), floor: float | None = None,
                bonus: dict[str, float] | None = None, gain: list[float] | None = None,
@@ -326,18 +346,9 @@ def every_line(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     :func:`best_response` values them (``bonus``, ``gain``, ``penalty``; none: the round score).
     The same search with its floor never raised, so its bound prunes only what cannot pass the
     floor. None if there are more than ``limit`` such lines or the ``time_limit`` cut it."""
-    s = _Search(board, book, turns, departure, drawn, time.perf_counter() + time_limit)
-    if bonus is not None or gain is not None or penalty is not None:
-        s.value_for_game(bonus or {}, gain or [0], penalty or {})
-    s.collect, s.limit, s.prune = [], limit, floor is not None
-    s.best = -float("inf") if floor is None else floor
-    s.run()
-    if s.cut:
-        return None
-    out: dict[int, tuple[tuple[int, str, str], ...]] = {}
-    for secs, _, draws in s.collect:  # (a line met again from an earlier turn is searched, and kept, again)
-        out.setdefault(secs, draws)
-    return list(out.values())
+    valued = None if bonus is None and gain is None and penalty is None else (bonus or {}, gain or [0], penalty or {})
+    rows = _collected(board, book, turns, departure, drawn, floor, limit, time_limit, valued)
+    return None if rows is None else [draws for _, _, draws in rows]
 
 
 def line_table(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
@@ -346,13 +357,4 @@ def line_table(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     """Every distinct line of the round on an empty sheet, compactly: (its sections as bits,
     the indices in ``board.stations`` of its stations in the order reached, its draws), each
     line once. None past ``limit`` lines or the ``time_limit``."""
-    s = _Search(board, book, turns, departure, frozenset(), time.perf_counter() + time_limit)
-    s.collect, s.limit, s.prune = [], limit, False
-    s.best = -float("inf")
-    s.run()
-    if s.cut:
-        return None
-    out: dict[int, tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] = {}
-    for row in s.collect:
-        out.setdefault(row[0], row)
-    return list(out.values())
+    return _collected(board, book, turns, departure, frozenset(), None, limit, time_limit)
