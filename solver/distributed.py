@@ -246,11 +246,18 @@ def _quick_close(thing, kill: bool = False) -> Iterator:
         yield thing
     except BaseException:
         if kill:
+            for nanny in list(getattr(thing, "workers", {}).values()):
+                with contextlib.suppress(Exception):
+                    nanny.close_gracefully()  # a killed worker is not restarted (whose start would fail)
             for pid in _worker_pids(thing):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(Exception):
             thing.close(timeout=CLOSE_TIMEOUT)
+        if kill:
+            # A close cut short (a loaded machine) would be tried again at exit for 10 s by
+            # Dask's own atexit hook; the workers are dead and the scheduler goes with us.
+            thing.shutdown_on_close = False
         raise
     thing.close()
 
