@@ -182,9 +182,11 @@ def test_local_workers_are_bounded_by_memory(workers, available, ok):
 
 @needs_dask
 def test_too_many_local_workers_are_refused_by_the_cli(tmp_path, capsys, monkeypatch):
+    import distributed  # noqa: F401 - imported first: it reads the machine's memory on import
     import psutil
 
-    monkeypatch.setattr(psutil, "virtual_memory", lambda: type("M", (), {"available": 300 * 2**20})())
+    monkeypatch.setattr(psutil, "virtual_memory",
+                        lambda: type("M", (), {"available": 300 * 2**20, "total": 8 * 2**30})())
     results = tmp_path / "r.jsonl"
     code, _, err = run(capsys, *CHECK, "--workers", "8", "--results", str(results))
     assert code == 2 and "use --workers 2 or fewer" in err, err
