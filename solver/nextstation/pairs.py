@@ -603,24 +603,47 @@ def _entries(board: Board, tab: RoundLines) -> np.ndarray:
     return out
 
 
+def table_values(board: Board, tab: RoundLines, r: int, p: Prices, entries: np.ndarray | None = None) -> np.ndarray:
+    """Every line's value for round r at the column bound's prices (:func:`.columns._price_round`'s,
+    a vector sum over the table): its score less its sections' penalties plus its stations',
+    tourist and (``entries``, :func:`_entries`) entering prices."""
+    n_st, n_sec = len(board.stations), len(board.sections)
+    at = {s.id: k for k, s in enumerate(board.stations)}
+    pen = np.zeros(n_sec + 1)
+    for i, x in p.penalty().items():
+        pen[i] = x
+    lam = np.zeros(n_st + 1)
+    for sid, x in p.lam[r].items():
+        lam[at[sid]] = x
+    gain = np.array([p.gain(r, k) for k in range(int(tab.sites.max()) + 1)])
+    val = tab.score - pen[tab.sec_idx].sum(axis=1) + lam[tab.st_idx].sum(axis=1) + gain[tab.sites]
+    if entries is not None:
+        eta = np.zeros(n_st * n_sec + 1)
+        for (sid, i), x in p.entering(r).items():
+            eta[at[sid] * n_sec + i] = x
+        val = val + eta[entries].sum(axis=1)
+    return val
+
+
 def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
                 cuts: str = "entries", tabs: Sequence[RoundLines | None] | None = None, iterations: int = 500,
                 time_limit: float = 1800.0,
-                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
+                progress: Callable[[int, float, float, float], None] | None = None,
+                prices_out: list[Prices] | None = None) -> PairResult:
     """The column bound's own relaxation (:mod:`.columns`: ``cuts``, the tourist track per round,
     as branch and price's root) with **exact pricing by a scan of every line**
     (:func:`some_tables`) instead of the round search, where a round's lines could be listed
     (the others are priced by the search, :func:`.columns._price_round`): its master is
     :func:`.columns.solve_master`, its bound :func:`.columns.lagrangian_bound`'s at the same
     prices. Stops when the bound meets the master (settled: the relaxation's own value), at
-    ``iterations`` or ``time_limit`` (listing included)."""
+    ``iterations`` or ``time_limit`` (listing included). ``prices_out`` gets the prices of the
+    least bound (for :func:`table_values`)."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     rounds = tuple(rounds)
     tabs = list(tabs) if tabs is not None else some_tables(board, book, rounds, time_limit=time_limit / 2)
     relax = relaxation(board, rounds, cuts, tourist=True)
-    n, n_st, n_sec = len(rounds), len(board.stations), len(board.sections)
-    at = {s.id: k for k, s in enumerate(board.stations)}
+    n = len(rounds)
     enter = [None if tab is None else _entries(board, tab) for tab in tabs] if relax.entering else []
     pool: list[dict[int, Column]] = [{} for _ in rounds]  # per round, by the line's section mask
 
@@ -651,20 +674,7 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
             add(r, int(np.argmax(tab.score)))
 
     def values(r: int, tab: RoundLines, p: Prices) -> np.ndarray:
-        pen = np.zeros(n_sec + 1)
-        for i, x in p.penalty().items():
-            pen[i] = x
-        lam = np.zeros(n_st + 1)
-        for sid, x in p.lam[r].items():
-            lam[at[sid]] = x
-        gain = np.array([p.gain(r, k) for k in range(int(tab.sites.max()) + 1)])
-        val = tab.score - pen[tab.sec_idx].sum(axis=1) + lam[tab.st_idx].sum(axis=1) + gain[tab.sites]
-        if enter:
-            eta = np.zeros(n_st * n_sec + 1)
-            for (sid, i), x in p.entering(r).items():
-                eta[at[sid] * n_sec + i] = x
-            val = val + eta[enter[r]].sum(axis=1)
-        return val
+        return table_values(board, tab, r, p, enter[r] if enter else None)
 
     def price(r: int, p: Prices, cols: list[Column]) -> tuple[float | None, int]:
         """Round r's best value at the prices (None: a search cut short) and the lines it adds."""
@@ -708,6 +718,8 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         if _settled(least, lp_value) or not added or (best >= 0 and math.floor(least + EPS) <= best):
             settled = _settled(least, lp_value) or not added
             break
+    if prices_out is not None and centre is not None:
+        prices_out.append(centre)
     whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
     return PairResult(whole, lp_value, best, it, tuple(0 if t is None else t.n for t in tabs),
                       sum(map(len, pool)), settled, cut, time.perf_counter() - t0)
