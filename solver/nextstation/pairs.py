@@ -235,6 +235,7 @@ class _Duals:
 SMOOTH_PAIRS = 0.8  # columns.SMOOTH once the pair rows are in (the master's prices swing more)
 MORE = 8  # lines a round added to the master an iteration
 MORE_PAIRS = 30  # pairs a pair of rounds adds an iteration
+CANDIDATES = 2000  # lines of each round whose pairs the cheap pricing scores (2000 x 2000 at most)
 
 
 class _Bound:
@@ -486,18 +487,50 @@ class _Bound:
             inc = max(inc, float(A[k] + vals[j]))
         return inc, sorted(found), False
 
+    def candidate_pairs(self, pi: int, d: _Duals, size: int = CANDIDATES, keep: int = MORE_PAIRS
+                        ) -> list[tuple[int, int]]:
+        """The best compatible pairs (best first) among each round's ``size`` most promising lines (by their
+        value with every priced station shared, and a quarter as many by their own value): all
+        such pairs scored at once. Not a bound (lines outside the candidates are not looked at):
+        cheap pricing that brings the master near the relaxation before an exact scan."""
+        r, q = self.pair_list[pi]
+        tr, tq = self.tabs[r], self.tabs[q]
+        g = d.gamma[pi]
+        A, B = self.side_values(pi, 0, d), self.side_values(pi, 1, d)
+
+        def top(v: np.ndarray, m: int) -> np.ndarray:
+            return np.argpartition(-v, m - 1)[:m] if m < len(v) else np.arange(len(v))
+
+        cr = np.unique(np.concatenate([top(A + tr.st @ g, size), top(A, size // 4)]))
+        cq = np.unique(np.concatenate([top(B + tq.st @ g, size), top(B, size // 4)]))
+        val = A[cr][:, None] + B[cq][None, :] + (tr.st[cr] * g).astype(np.float64) @ tq.st[cq].T.astype(np.float64)
+        clash = np.zeros(val.shape, dtype=bool)
+        for w in range(WORDS):
+            clash |= (tr.block[cr, w][:, None] & tq.bits[cq, w][None, :]) != 0
+        val[clash] = -np.inf
+        flat = val.ravel()
+        best = top(flat, min(keep, len(flat)))
+        best = best[np.argsort(-flat[best], kind="stable")]  # best first
+        return [(int(cr[i // len(cq)]), int(cq[i % len(cq)])) for i in best if flat[i] > -np.inf]
+
+    def best_lines(self, d: _Duals, more: int = MORE) -> tuple[list[float], list[list[int]]]:
+        """Per round: the best line's value R_r (exact, every line) and its ``more`` best lines."""
+        values, lines = [], []
+        for r in range(self.n):
+            val = self.line_values(r, d)
+            top = np.argpartition(-val, min(more, len(val) - 1))[:more + 1]
+            top = top[np.argsort(-val[top])]
+            values.append(float(val[top[0]]))
+            lines.append([int(k) for k in top[:more]])
+        return values, lines
+
     def bound(self, d: _Duals, deadline: float, more: int = MORE
               ) -> tuple[float, list[list[int]], list[list[tuple[int, int]]], bool]:
         """The Lagrangian bound at these prices; per round its best lines, per pair its best pairs;
         whether the clock cut a pair scan (its bound still holds)."""
         total = self.rest(d)
-        lines = []
-        for r in range(self.n):
-            val = self.line_values(r, d)
-            top = np.argpartition(-val, min(more, len(val) - 1))[:more + 1]
-            top = top[np.argsort(-val[top])]
-            total += float(val[top[0]])
-            lines.append([int(k) for k in top[:more]])
+        best, lines = self.best_lines(d, more)
+        total += sum(best)
         pairs = []
         cut = False
         for pi in range(len(self.pair_list) if self.active else 0):
@@ -511,14 +544,18 @@ class _Bound:
 def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
                iterations: int = 500, time_limit: float = 1800.0, pairs: bool = True,
                tabs: list[RoundLines] | None = None, scan: float = 20.0, visits: bool = True,
+               candidates: bool = True,
                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
     """The pair bound (see the module) after at most ``iterations`` rounds of column generation
     or ``time_limit`` wall-clock seconds (listing every line counts), from the lines of the
     ``start`` games (their best is the score a bound meeting it proves). ``pairs=False``: the
     same over every line without the pair rows (the column bound's relaxation, exact pricing).
     ``scan``: seconds a pair's exact scan may take an iteration (stopped, its unscanned lines'
-    largest bound stands in: the bound holds, looser); ``progress(iteration, lp, bound,
-    seconds)`` after each iteration."""
+    largest bound stands in: the bound holds, looser). ``candidates``: once the pair rows are in,
+    pairs are priced first over each round's most promising lines (:meth:`_Bound.candidate_pairs`,
+    no bound: the master rises far faster) until that adds nothing or the time left is what six
+    scans may take; the exact scans then give the bound (and any pair the candidates missed).
+    ``progress(iteration, lp, bound, seconds)`` after each iteration."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     tabs = tabs if tabs is not None else tables(board, book, rounds, time_limit=time_limit)
@@ -538,12 +575,20 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
     least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
     centre: _Duals | None = None
     alpha = SMOOTH_PAIRS
+    cheap = candidates  # with the pair rows in: candidate pricing until it adds nothing
+    switch = deadline - min(time_limit / 2, 6 * scan + 10)  # then the exact scans' time
     while it < iterations:
         if time.perf_counter() >= deadline:
             cut = True
             break
         it += 1
         lp_value, duals = b.master()
+        if b.active and cheap:  # priced over candidate pairs: no bound, a master nearer the relaxation
+            added = b.take(b.best_lines(duals)[1], [b.candidate_pairs(pi, duals) for pi in range(len(b.pair_list))])
+            if progress is not None:
+                progress(it, lp_value, least, time.perf_counter() - t0)
+            cheap = bool(added) and time.perf_counter() < switch
+            continue
         prices = duals if centre is None else centre.mix(duals, alpha if b.active else SMOOTH)
         value, lines, found, _ = b.bound(prices, deadline)
         cut = time.perf_counter() >= deadline
@@ -563,6 +608,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
             progress(it, lp_value, least, time.perf_counter() - t0)
         if cut or (best >= 0 and math.floor(least + EPS) <= best):
             break
+        cheap = candidates and time.perf_counter() < switch
         if _settled(least, lp_value) or not added:  # this master has settled
             if b.active or not pairs:
                 settled = True

@@ -104,6 +104,30 @@ def test_the_pair_scan_is_exact(ed):
             assert found[-1][0] == pytest.approx(brute)
 
 
+def test_candidate_pricing_finds_the_best_pairs_among_its_candidates(ed):
+    """Cheap pricing scores every compatible pair of its candidate lines: with every line a
+    candidate its best pair is the exact scan's; with few, its pairs are compatible and no
+    better than the exact best."""
+    rng = random.Random(11)
+    rounds = _game(ed, 1, 3, 4)
+    b = _Bound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
+    for _ in range(3):
+        d = _random_duals(b, rng)
+        for pi, (r, q) in enumerate(b.pair_list):
+            A, B = b.side_values(pi, 0, d), b.side_values(pi, 1, d)
+            tr, tq, g = b.tabs[r], b.tabs[q], d.gamma[pi]
+
+            def value(k, k2, A=A, B=B, tr=tr, tq=tq, g=g):
+                return A[k] + B[k2] + sum(g[s] for s in set(tr.stations(k)) & set(tq.stations(k2)))
+
+            exact, _, _ = b.best_pair(pi, d, math.inf)
+            every = b.candidate_pairs(pi, d, size=max(tr.n, tq.n) * 4, keep=5)
+            assert every and value(*every[0]) == pytest.approx(exact)
+            assert len(every) == len(set(every)) <= 5
+            few = b.candidate_pairs(pi, d, size=4, keep=5)
+            assert all(tr.compatible(k, tq, k2) and value(k, k2) <= exact + 1e-9 for k, k2 in few)
+
+
 def _optimum(ed, rounds):
     best, _ = best_game(ed.board, ed.book, rounds)
     return best
@@ -141,6 +165,7 @@ def test_pairs_prove_what_the_plain_relaxation_cannot(ed, seed, turns, count):
     opt = _optimum(ed, rounds)
     assert pair_bound(ed.board, ed.book, rounds, pairs=False).bound > opt
     assert pair_bound(ed.board, ed.book, rounds).bound == opt
+    assert pair_bound(ed.board, ed.book, rounds, candidates=False).bound == opt  # exact scans throughout
 
 
 def test_a_start_game_the_bound_meets_is_proven(ed):
