@@ -544,17 +544,19 @@ class _Bound:
 def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
                iterations: int = 500, time_limit: float = 1800.0, pairs: bool = True,
                tabs: list[RoundLines] | None = None, scan: float = 20.0, visits: bool = True,
-               candidates: bool = True,
+               candidates: int = CANDIDATES,
                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
     """The pair bound (see the module) after at most ``iterations`` rounds of column generation
     or ``time_limit`` wall-clock seconds (listing every line counts), from the lines of the
     ``start`` games (their best is the score a bound meeting it proves). ``pairs=False``: the
     same over every line without the pair rows (the column bound's relaxation, exact pricing).
     ``scan``: seconds a pair's exact scan may take an iteration (stopped, its unscanned lines'
-    largest bound stands in: the bound holds, looser). ``candidates``: once the pair rows are in,
-    pairs are priced first over each round's most promising lines (:meth:`_Bound.candidate_pairs`,
-    no bound: the master rises far faster) until that adds nothing or the time left is what six
+    largest bound stands in: the bound holds, looser). ``candidates``: where a round has more
+    lines than that, once the pair rows are in, pairs are priced first over each round's
+    ``candidates`` most promising lines (:meth:`_Bound.candidate_pairs`, no bound: the master
+    rises far faster than between scans) until that adds nothing or the time left is what six
     scans may take; the exact scans then give the bound (and any pair the candidates missed).
+    0: exact scans throughout (as where every line is a candidate: the scans are as cheap).
     ``progress(iteration, lp, bound, seconds)`` after each iteration."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
@@ -575,7 +577,8 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
     least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
     centre: _Duals | None = None
     alpha = SMOOTH_PAIRS
-    cheap = candidates  # with the pair rows in: candidate pricing until it adds nothing
+    large = candidates > 0 and any(t.n > candidates for t in tabs)
+    cheap = large  # with the pair rows in: candidate pricing first (again after each exact scan)
     switch = deadline - min(time_limit / 2, 6 * scan + 10)  # then the exact scans' time
     while it < iterations:
         if time.perf_counter() >= deadline:
@@ -584,7 +587,8 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
         it += 1
         lp_value, duals = b.master()
         if b.active and cheap:  # priced over candidate pairs: no bound, a master nearer the relaxation
-            added = b.take(b.best_lines(duals)[1], [b.candidate_pairs(pi, duals) for pi in range(len(b.pair_list))])
+            added = b.take(b.best_lines(duals)[1],
+                           [b.candidate_pairs(pi, duals, candidates) for pi in range(len(b.pair_list))])
             if progress is not None:
                 progress(it, lp_value, least, time.perf_counter() - t0)
             cheap = bool(added) and time.perf_counter() < switch
@@ -608,7 +612,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
             progress(it, lp_value, least, time.perf_counter() - t0)
         if cut or (best >= 0 and math.floor(least + EPS) <= best):
             break
-        cheap = candidates and time.perf_counter() < switch
+        cheap = large and time.perf_counter() < switch
         if _settled(least, lp_value) or not added:  # this master has settled
             if b.active or not pairs:
                 settled = True
