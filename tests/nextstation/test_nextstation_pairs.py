@@ -87,28 +87,10 @@ def _random_duals(b: _Bound, rng: random.Random) -> _Duals:
                   {(pi, t): (rng.uniform(-0.5, 0.5), vec(n_st, -1.0, 1.0)) for pi in range(len(b.pair_list)) for t in (0, 1)})
 
 
-def test_the_pair_scan_is_exact(ed):
-    """best_pair's value is the best over every compatible pair, counted one by one."""
-    rng = random.Random(7)
-    rounds = _game(ed, 1, 3, 4)
-    b = _Bound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
-    for _ in range(3):
-        d = _random_duals(b, rng)
-        for pi, (r, q) in enumerate(b.pair_list):
-            tr, tq = b.tabs[r], b.tabs[q]
-            A, B = b.side_values(pi, 0, d), b.side_values(pi, 1, d)
-            brute = max(A[k] + B[k2] + sum(d.gamma[pi][s] for s in set(tr.stations(k)) & set(tq.stations(k2)))
-                        for k in range(tr.n) for k2 in range(tq.n) if tr.compatible(k, tq, k2))
-            value, found, cut = b.best_pair(pi, d, math.inf)
-            assert not cut and value == pytest.approx(brute)
-            assert found[-1][0] == pytest.approx(brute)
-
-
-def test_candidate_pricing_finds_the_best_pairs_among_its_candidates(ed):
-    """Cheap pricing scores every compatible pair of its candidate lines: with every line a
-    candidate its best pair is the exact scan's; with few, its pairs are compatible and no
-    better than the exact best."""
-    rng = random.Random(11)
+def _pairs_at_random_prices(ed, seed: int):
+    """(bound, prices, pair index, r's table, q's table, the pair value of two lines) for each pair
+    of rounds of a reduced game (3 turns x 4 rounds) at three random prices."""
+    rng = random.Random(seed)
     rounds = _game(ed, 1, 3, 4)
     b = _Bound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
     for _ in range(3):
@@ -120,12 +102,29 @@ def test_candidate_pricing_finds_the_best_pairs_among_its_candidates(ed):
             def value(k, k2, A=A, B=B, tr=tr, tq=tq, g=g):
                 return A[k] + B[k2] + sum(g[s] for s in set(tr.stations(k)) & set(tq.stations(k2)))
 
-            exact, _, _ = b.best_pair(pi, d, math.inf)
-            every = b.candidate_pairs(pi, d, size=max(tr.n, tq.n) * 4, keep=5)
-            assert every and value(*every[0]) == pytest.approx(exact)
-            assert len(every) == len(set(every)) <= 5
-            few = b.candidate_pairs(pi, d, size=4, keep=5)
-            assert all(tr.compatible(k, tq, k2) and value(k, k2) <= exact + 1e-9 for k, k2 in few)
+            yield b, d, pi, tr, tq, value
+
+
+def test_the_pair_scan_is_exact(ed):
+    """best_pair's value is the best over every compatible pair, counted one by one."""
+    for b, d, pi, tr, tq, value in _pairs_at_random_prices(ed, 7):
+        brute = max(value(k, k2) for k in range(tr.n) for k2 in range(tq.n) if tr.compatible(k, tq, k2))
+        got, found, cut = b.best_pair(pi, d, math.inf)
+        assert not cut and got == pytest.approx(brute)
+        assert found[-1][0] == pytest.approx(brute)
+
+
+def test_candidate_pricing_finds_the_best_pairs_among_its_candidates(ed):
+    """Cheap pricing scores every compatible pair of its candidate lines: with every line a
+    candidate its best pair is the exact scan's; with few, its pairs are compatible and no
+    better than the exact best."""
+    for b, d, pi, tr, tq, value in _pairs_at_random_prices(ed, 11):
+        exact, _, _ = b.best_pair(pi, d, math.inf)
+        every = b.candidate_pairs(pi, d, size=max(tr.n, tq.n) * 4, keep=5)
+        assert every and value(*every[0]) == pytest.approx(exact)
+        assert len(every) == len(set(every)) <= 5
+        few = b.candidate_pairs(pi, d, size=4, keep=5)
+        assert all(tr.compatible(k, tq, k2) and value(k, k2) <= exact + 1e-9 for k, k2 in few)
 
 
 def _optimum(ed, rounds):
