@@ -249,9 +249,10 @@ def _quick_close(thing, kill: bool = False) -> Iterator:
             for nanny in list(getattr(thing, "workers", {}).values()):
                 with contextlib.suppress(Exception):
                     nanny.close_gracefully()  # a killed worker is not restarted (whose start would fail)
-            for pid in _worker_pids(thing):
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+                pid = getattr(getattr(nanny, "process", None), "pid", None)
+                if isinstance(pid, int):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(Exception):
             thing.close(timeout=CLOSE_TIMEOUT)
         if kill:
@@ -260,15 +261,6 @@ def _quick_close(thing, kill: bool = False) -> Iterator:
             thing.shutdown_on_close = False
         raise
     thing.close()
-
-
-def _worker_pids(cluster) -> list[int]:
-    pids = []
-    for nanny in list(getattr(cluster, "workers", {}).values()):
-        pid = getattr(getattr(nanny, "process", None), "pid", None)
-        if isinstance(pid, int):
-            pids.append(pid)
-    return pids
 
 
 _EVALUATORS: dict[bytes, Callable[[int], dict]] = {}

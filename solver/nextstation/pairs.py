@@ -155,6 +155,12 @@ def _partner_bound(st_r: np.ndarray, st_q: np.ndarray, B: np.ndarray, gamma: np.
     return (shared + best_b[None, :]).max(axis=1)[inv.reshape(-1)] + st_r @ rest
 
 
+def _best(values: np.ndarray, m: int) -> np.ndarray:
+    """Indices of the ``m`` largest values (all if fewer), best first."""
+    top = np.argpartition(-values, m - 1)[:m] if m < len(values) else np.arange(len(values))
+    return top[np.argsort(-values[top], kind="stable")]
+
+
 def _settled(bound: float, lp: float) -> bool:
     """Whether more iterations cannot lower the whole bound: it meets the master's value, or both
     round down alike (the master only rises towards the relaxation, which the bound never passes)."""
@@ -497,20 +503,15 @@ class _Bound:
         tr, tq = self.tabs[r], self.tabs[q]
         g = d.gamma[pi]
         A, B = self.side_values(pi, 0, d), self.side_values(pi, 1, d)
-
-        def top(v: np.ndarray, m: int) -> np.ndarray:
-            return np.argpartition(-v, m - 1)[:m] if m < len(v) else np.arange(len(v))
-
-        cr = np.unique(np.concatenate([top(A + tr.st @ g, size), top(A, size // 4)]))
-        cq = np.unique(np.concatenate([top(B + tq.st @ g, size), top(B, size // 4)]))
+        cr = np.unique(np.concatenate([_best(A + tr.st @ g, size), _best(A, size // 4)]))
+        cq = np.unique(np.concatenate([_best(B + tq.st @ g, size), _best(B, size // 4)]))
         val = A[cr][:, None] + B[cq][None, :] + (tr.st[cr] * g).astype(np.float64) @ tq.st[cq].T.astype(np.float64)
         clash = np.zeros(val.shape, dtype=bool)
         for w in range(WORDS):
             clash |= (tr.block[cr, w][:, None] & tq.bits[cq, w][None, :]) != 0
         val[clash] = -np.inf
         flat = val.ravel()
-        best = top(flat, min(keep, len(flat)))
-        best = best[np.argsort(-flat[best], kind="stable")]  # best first
+        best = _best(flat, keep)
         return [(int(cr[i // len(cq)]), int(cq[i % len(cq)])) for i in best if flat[i] > -np.inf]
 
     def best_lines(self, d: _Duals, more: int = MORE) -> tuple[list[float], list[list[int]]]:
@@ -518,8 +519,7 @@ class _Bound:
         values, lines = [], []
         for r in range(self.n):
             val = self.line_values(r, d)
-            top = np.argpartition(-val, min(more, len(val) - 1))[:more + 1]
-            top = top[np.argsort(-val[top])]
+            top = _best(val, max(more, 1))
             values.append(float(val[top[0]]))
             lines.append([int(k) for k in top[:more]])
         return values, lines
@@ -678,16 +678,14 @@ def table_values(board: Board, tab: RoundLines, r: int, p: Prices, entries: np.n
 def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
                 cuts: str = "entries", tabs: Sequence[RoundLines | None] | None = None, iterations: int = 500,
                 time_limit: float = 1800.0,
-                progress: Callable[[int, float, float, float], None] | None = None,
-                prices_out: list[Prices] | None = None) -> PairResult:
+                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
     """The column bound's own relaxation (:mod:`.columns`: ``cuts``, the tourist track per round,
     as branch and price's root) with **exact pricing by a scan of every line**
     (:func:`some_tables`) instead of the round search, where a round's lines could be listed
     (the others are priced by the search, :func:`.columns._price_round`): its master is
     :func:`.columns.solve_master`, its bound :func:`.columns.lagrangian_bound`'s at the same
     prices. Stops when the bound meets the master (settled: the relaxation's own value), at
-    ``iterations`` or ``time_limit`` (listing included). ``prices_out`` gets the prices of the
-    least bound (for :func:`table_values`)."""
+    ``iterations`` or ``time_limit`` (listing included)."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     rounds = tuple(rounds)
@@ -723,9 +721,6 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         if tab is not None:
             add(r, int(np.argmax(tab.score)))
 
-    def values(r: int, tab: RoundLines, p: Prices) -> np.ndarray:
-        return table_values(board, tab, r, p, enter[r] if enter else None)
-
     def price(r: int, p: Prices, cols: list[Column]) -> tuple[float | None, int]:
         """Round r's best value at the prices (None: a search cut short) and the lines it adds."""
         tab = tabs[r]
@@ -734,10 +729,9 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
             value, col = _price_round(board, book, rounds[r], p.lam[r], p.mu, p.penalty(), cols, deadline,
                                       p.entering(r), frozenset(), p.rho[r] if p.rho else (), more)
             return value, keep(r, col) + sum(keep(r, c) for c in more[:MORE_SEARCH])
-        val = values(r, tab, p)
-        top = np.argpartition(-val, min(MORE, len(val) - 1))[:MORE + 1]
-        top = top[np.argsort(-val[top])]
-        return float(val[top[0]]), sum(add(r, int(k)) for k in top[:MORE])
+        val = table_values(board, tab, r, p, enter[r] if enter else None)
+        top = _best(val, MORE)
+        return float(val[top[0]]), sum(add(r, int(k)) for k in top)
 
     least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
     centre: Prices | None = None
@@ -768,8 +762,6 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         if _settled(least, lp_value) or not added or (best >= 0 and math.floor(least + EPS) <= best):
             settled = _settled(least, lp_value) or not added
             break
-    if prices_out is not None and centre is not None:
-        prices_out.append(centre)
     whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
     return PairResult(whole, lp_value, best, it, tuple(0 if t is None else t.n for t in tabs),
                       sum(map(len, pool)), settled, cut, time.perf_counter() - t0)
