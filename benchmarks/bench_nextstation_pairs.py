@@ -69,27 +69,33 @@ def main(argv: list[str] | None = None) -> int:
         paired = None if not args.pairs or left <= 0 or len(whole) < len(tabs) else \
             pair_bound(board, book, rounds, (draws,), time_limit=left, tabs=whole, scan=args.scan)
         for got in (plain, paired):
-            if got is not None and got.bound < game:
+            if got is not None and got.bound is not None and got.bound < game:
                 print(f"seed {seed}: bound {got.bound} below the game {game}: a bug", file=sys.stderr)
                 return 1
         old = int(stored[CLASSIC, str(seed)][4])
+
+        def gap(bound: int | None, game: int = game) -> float | None:
+            return None if bound is None else (bound - game) / game
         row: dict[str, Any] = {
                "seed": seed, "game": game, "stored_bound": old, "lines": [0 if t is None else t.n for t in tabs],
                "list_seconds": round(listed, 1), "plain": plain.bound, "plain_seconds": round(plain.wall, 1),
-               "plain_settled": plain.settled, "plain_gap": (plain.bound - game) / game,
+               "plain_settled": plain.settled, "plain_gap": gap(plain.bound),
                "pairs": None if paired is None else paired.bound,
                "pairs_lp": None if paired is None else round(paired.lp, 2),
                "pairs_iterations": None if paired is None else paired.iterations,
                "pairs_seconds": None if paired is None else round(paired.wall, 1),
-               "pairs_gap": None if paired is None else (paired.bound - game) / game,
+               "pairs_gap": None if paired is None else gap(paired.bound),
                "proven": paired is not None and paired.proven}
         rows.append(row)
         kilo = "/".join("-" if t is None else str(t.n // 1000) for t in tabs)
-        print(f"{seed:<5} {game:<5} {old:<13} {kilo:<9} {listed:<7.1f} {plain.bound:<5} {plain.wall:<6.1f} "
-              + ("-" if paired is None else f"{paired.bound:<6} {paired.lp:<7.2f} {paired.iterations:<3} {paired.wall:<6.0f}")
-              + f" {pct(row['plain_gap'])}" + ("" if paired is None else f"  {pct(row['pairs_gap'])}"), flush=True)
+        print(f"{seed:<5} {game:<5} {old:<13} {kilo:<9} {listed:<7.1f} {str(plain.bound):<5} {plain.wall:<6.1f} "
+              + ("-" if paired is None else f"{str(paired.bound):<6} {paired.lp:<7.2f} {paired.iterations:<3} {paired.wall:<6.0f}")
+              + f" {pct(row['plain_gap'])}" + ("" if row["pairs_gap"] is None else f"  {pct(row['pairs_gap'])}"),
+              flush=True)
     if rows:
-        print(f"median gap, plain: {pct(statistics.median(r['plain_gap'] for r in rows))}", end="")
+        plain_rows = [r for r in rows if r["plain_gap"] is not None]
+        print(f"median gap, plain: {pct(statistics.median(r['plain_gap'] for r in plain_rows)) if plain_rows else '-'}",
+              end="")
         paired_rows = [r for r in rows if r["pairs_gap"] is not None]
         if paired_rows:
             print(f"; with pairs: {pct(statistics.median(r['pairs_gap'] for r in paired_rows))} (target 10%); "

@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from solver.cpsat import configure, solve
@@ -71,6 +72,7 @@ from .columns import (
 )
 from .cuts import Relaxation, relaxation
 from .game_model import _one_hot_at_most
+from .pairs import LineScan, RoundLines
 
 WHOLE = 1e-6  # a weight this near 0 or 1 counts as whole
 START_SHARE = 0.25  # of the time limit, for the best responses when no start game is given
@@ -248,8 +250,10 @@ def choose(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]], m: Ma
 class _Search:
     def __init__(self, board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float, cuts: str,
                  node_iterations: int, root_iterations: int, heuristic_every: int, heuristic_limit: float,
-                 report: Callable[[Snapshot], None] | None, more: bool = True):
+                 report: Callable[[Snapshot], None] | None, more: bool = True,
+                 tables: Sequence[RoundLines | None] = ()):
         self.board, self.book, self.rounds, self.deadline = board, book, rounds, deadline
+        self.scans = [None if tab is None else LineScan(board, book, rounds[r], tab) for r, tab in enumerate(tables)]
         self.n = len(rounds)
         self.relax = relaxation(board, rounds, cuts, tourist=True)
         self.node_iterations, self.root_iterations = node_iterations, root_iterations
@@ -394,7 +398,7 @@ class _Search:
         for prices in tries:
             more: list[list[Column]] | None = [[] for _ in self.rounds] if self.more else None
             value, lines = lagrangian_bound(self.board, self.book, self.rounds, prices, cols, self.deadline, lag,
-                                            fixed, more)
+                                            fixed, more, self.scans)
             for r, extra in enumerate(more or ()):
                 for col in extra:
                     if self.pool.add(r, col) and fixed.admits(r, col):
@@ -430,6 +434,12 @@ class _Search:
         pars = []
         for r, (ts, dep) in enumerate(rounds):
             self.pool.add(r, column_of(board, book, (dep,), ()))  # passing throughout
+            scan = self.scans[r] if self.scans else None
+            if scan is not None:  # the best line on an empty sheet, read off the list
+                k = int(np.argmax(scan.tab.score))
+                self.pool.add(r, scan.column(k))
+                pars.append(int(scan.tab.score[k]))
+                continue
             got = best_round(board, book, ts, dep, time_limit=max(min(self.deadline - time.perf_counter(), GUARD),
                                                                   0.001))
             self.pool.add(r, column_of(board, book, *line_of(board, dep, got.draws), got.draws))
@@ -456,7 +466,8 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
                      time_limit: float = 60.0, node_iterations: int = 10,
                      progress: Progress | Callable[[Snapshot], None] | None = None, *,
                      root_iterations: int = 50, cuts: str = "entries", heuristic_every: int = 5,
-                     heuristic_limit: float = 2.0, max_nodes: int | None = None, more: bool = True) -> BranchResult:
+                     heuristic_limit: float = 2.0, max_nodes: int | None = None, more: bool = True,
+                     tables: Sequence[RoundLines | None] = ()) -> BranchResult:
     """The best whole game for these rounds by branch and price (see the module), within
     ``time_limit`` wall-clock seconds: OPTIMAL with the game when the tree is closed, else
     FEASIBLE with the best game found and the tree's bound. ``start``: games (per round draws,
@@ -465,11 +476,13 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
     (:func:`.cuts.relaxation`); ``progress``: a :class:`~tubedeck.progress.Progress` or a callable
     taking a :class:`Snapshot` (best, bound, gap, nodes, open nodes, elapsed); ``max_nodes``: stop
     after that many nodes (FEASIBLE unless the tree is closed: for tests); ``more``: each pricing
-    search adds the other lines it met beside its best (:data:`.columns.MORE`)."""
+    search adds the other lines it met beside its best (:data:`.columns.MORE`); ``tables``: per round,
+    every line listed (:func:`.pairs.some_tables`; None: that round is searched), so that pricing
+    is a scan of them (:class:`.pairs.LineScan`: the same values, no search)."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     s = _Search(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
-                heuristic_limit, _reporter(progress), more)
+                heuristic_limit, _reporter(progress), more, tables)
     with ticking(progress if isinstance(progress, Progress) else None):
         s.run(_Node(s.seed(start, t0 + START_SHARE * time_limit)), max_nodes)
     assert s.best_final is not None
@@ -490,11 +503,12 @@ class NodeBound:
 
 
 def node_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], decisions: Sequence[Decision],
-               iterations: int = 30, start: Sequence[Sequence[Draws]] = (), cuts: str = "patterns") -> NodeBound:
+               iterations: int = 30, start: Sequence[Sequence[Draws]] = (), cuts: str = "patterns",
+               tables: Sequence[RoundLines | None] = ()) -> NodeBound:
     """Column generation at one node of the tree (its ``decisions``), from the lines
     :func:`branch_and_price` starts with, for at most ``iterations`` pricing iterations, never
     pruned: what the tree computes at a node, for checking."""
-    s = _Search(board, book, rounds, math.inf, cuts, iterations, iterations, 0, 0.0, None)
+    s = _Search(board, book, rounds, math.inf, cuts, iterations, iterations, 0, 0.0, None, tables=tables)
     node = _Node(s.seed(start, math.inf), tuple(decisions))
     fixed = Fixed.of(board, len(rounds), node.decisions)
     lag = fixed.restrict(board, s.relax)

@@ -128,31 +128,45 @@ def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progr
             shown.update(phase="listing every line")
 
         def report(it: int, lp: float, bound: float, _: float) -> None:
-            if shown is not None:
-                shown.update(phase=f"tables {it}", lp=f"{lp:.1f}", bound=math.floor(bound + 1e-6))
+            if shown is not None:  # (no bound yet while every iteration's search was cut short)
+                shown.update(phase=f"tables {it}", lp=f"{lp:.1f}",
+                             bound=math.floor(bound + 1e-6) if math.isfinite(bound) else "none yet")
         tb = table_bound(edition.board, edition.book, rounds, (draws,), time_limit=time_limit, progress=report)
-    score, bound = int(row[2]), min(int(row[4]), tb.bound)
+    score, bound = int(row[2]), int(row[4]) if tb.bound is None else min(int(row[4]), tb.bound)
     status = "OPTIMAL" if bound <= score else row[3]
     print(f"seed {seed}: {status} {score}, bound {row[4]} -> {max(bound, score)} (tables: {tb.bound}, "
           f"{'settled' if tb.settled else 'cut'} after {tb.iterations} iterations, {tb.wall:.1f} s)", flush=True)
     return row[:3] + [status, str(max(bound, score)), row[5]]
 
 
-def branched(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True) -> list[str]:
+def branched(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True,
+             tables: bool = False, cuts: str = "entries") -> list[str]:
     """A stored row after branch and price (:mod:`.branch`) from its own game for ``time_limit``
-    wall-clock seconds: a better game if it finds one (replayed by the rules engine first), the
-    lesser bound, OPTIMAL when the bound meets the game."""
-    from tubedeck.progress import Progress
+    wall-clock seconds (with ``tables``, every line of each round listed first and priced by a
+    scan: :class:`.pairs.LineScan`): a better game if it finds one (replayed by the rules engine
+    first), the lesser bound, OPTIMAL when the bound meets the game."""
+    import time
+
+    from tubedeck.progress import Progress, ticking
 
     from .branch import branch_and_price
     from .game import rounds_of
+    from .pairs import some_tables
 
     draws = stored_draws(edition, row)
     if draws is None or row[3] == "OPTIMAL":
         return row
     rounds, _, _ = rounds_of(edition, seed)
+    end = time.perf_counter() + time_limit
     with Progress(f"challenges seed {seed}") if progress else nullcontext(None) as shown:
-        bp = branch_and_price(edition.board, edition.book, rounds, (draws,), time_limit=time_limit, progress=shown)
+        tabs = []
+        if tables:
+            if shown is not None:
+                shown.update(phase="listing every line")
+            with ticking(shown):
+                tabs = some_tables(edition.board, edition.book, rounds, time_limit=time_limit / 2)
+        bp = branch_and_price(edition.board, edition.book, rounds, (draws,),
+                              time_limit=max(end - time.perf_counter(), 0.0), progress=shown, cuts=cuts, tables=tabs)
     score, drawing = int(row[2]), row[5]
     if bp.score > score:
         text = drawing_text(bp.draws)
@@ -208,13 +222,14 @@ def main(argv: list[str] | None = None) -> None:
                              "wall-clock seconds (a better game it finds is kept; a bound meeting the game proves it)")
     parser.add_argument("--tables", action="store_true",
                         help="with --bounds-only: the root relaxation priced by a scan of every line of each round "
-                             "(solver.nextstation.pairs.table_bound) for at most --time-limit wall-clock seconds")
+                             "(solver.nextstation.pairs.table_bound) for at most --time-limit wall-clock seconds; "
+                             "with --branch: branch and price priced by that scan")
+    parser.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
+                        help="with --branch: the interchange relaxation (solver.nextstation.cuts)")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
     if (args.branch or args.tables) and not args.bounds_only:
         raise UsageError("--branch and --tables work on the stored games: add --bounds-only")
-    if args.branch and args.tables:
-        raise UsageError("--branch or --tables, not both")
     if not 0 <= args.columns <= 1000:
         raise UsageError(f"--columns must be 0-1000, got {args.columns}")
     if not 1 <= args.workers <= 64:
@@ -237,7 +252,8 @@ def main(argv: list[str] | None = None) -> None:
         old = rows.get((args.map, str(seed)))
         if args.bounds_only:
             if old is not None:
-                rows[(args.map, str(seed))] = branched(ed, seed, old, args.time_limit) if args.branch else \
+                rows[(args.map, str(seed))] = branched(ed, seed, old, args.time_limit, tables=args.tables,
+                                                       cuts=args.cuts) if args.branch else \
                     tabled(ed, seed, old, args.time_limit) if args.tables else tightened(ed, seed, old, args.columns)
                 write_rows(args.out, list(rows.values()))
             continue

@@ -56,6 +56,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ortools.linear_solver import pywraplp
 
@@ -247,6 +248,23 @@ class Fixed:
 MORE = 4  # other lines a pricing search met, added as columns beside its best (0: the best alone)
 
 
+class Scan(Protocol):
+    """A round whose every line is listed (:class:`.pairs.LineScan`): priced by a scan of them all
+    instead of the round search, to the same value."""
+
+    def price(self, lam: dict[str, float], eta: dict[tuple[str, int], float], pen: dict[int, float],
+              gain: Sequence[float], drawn: frozenset[int]) -> tuple[float, list[Column]]:
+        """The best value of a line at these terms (a line drawing or crossing a ``drawn`` section
+        left out) and its column first, then a few of the next best."""
+        ...
+
+
+def _gains(board: Board, mu: float, rho: Sequence[float]) -> list[float]:
+    """What the tourist prices give a line for k tourist sites, k = 0, 1, ..."""
+    sites = sum(s.tourist for s in board.stations)
+    return [mu * k + sum(rho[:k]) for k in range(max(sites, 1) + 1)]
+
+
 def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float], mu: float,
                  pen: dict[int, float], known: Sequence[Column] = (),
                  deadline: float | None = None, eta: dict[tuple[str, int], float] | None = None,
@@ -259,8 +277,7 @@ def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float]
     ``more``: gets up to :data:`MORE` other lines the search met that beat the floor (the last
     ones, the most valuable): more columns an iteration, for no extra search."""
     ts, dep = rnd
-    sites = sum(s.tourist for s in board.stations)
-    gain = [mu * k + sum(rho[:k]) for k in range(max(sites, 1) + 1)]
+    gain = _gains(board, mu, rho)
     eta = eta or {}
     worth = [(_worth(c, lam, mu, pen, eta) + sum(rho[:c.sites]), k) for k, c in enumerate(known)]
     floor, at = max(worth, default=(None, None))
@@ -313,14 +330,16 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
                      known: list[list[Column]] | None = None,
                      deadline: float | None = None,
                      relax: Relaxation | None = None, fixed: Fixed | None = None,
-                     more: list[list[Column]] | None = None) -> tuple[float | None, list[Column]]:
+                     more: list[list[Column]] | None = None,
+                     scans: Sequence[Scan | None] = ()) -> tuple[float | None, list[Column]]:
     """The bound for these prices (see the module), and each round's best priced line. None if a
     pricing search was cut short (by its guard or the ``deadline``). Prices must not be negative;
     ``known`` lines (per round, each legal) only speed the search up; ``relax``: how
     interchanges are scored (default: :func:`.cuts.relaxation` with every cut). With ``fixed``
     (a node of branch and price), a bound on the games that keep its decisions: ``relax`` should
     then be :meth:`Fixed.restrict`'s and the ``known`` lines ones :meth:`Fixed.admits`. ``more``
-    (per round): gets other lines each pricing search met (:func:`_price_round`)."""
+    (per round): gets other lines each pricing search met (:func:`_price_round`). ``scans``: per
+    round, its listed lines (:class:`Scan`, or None: the search), priced by a scan."""
     if relax is None:
         relax = relaxation(board, rounds)
     pen = prices.penalty()
@@ -331,9 +350,17 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
         if fixed is not None:
             lam, eta, pen_r = fixed.terms(board, r, prices, pen)
             drawn = fixed.drawn(r)
-        value, col = _price_round(board, book, rnd, lam, prices.mu, pen_r, known[r] if known else (),
-                                  deadline, eta, drawn, prices.rho[r] if prices.rho else (),
-                                  None if more is None else more[r])
+        rho = prices.rho[r] if prices.rho else ()
+        scan = scans[r] if scans else None
+        value: float | None
+        if scan is not None:
+            value, found = scan.price(lam, eta, pen_r, _gains(board, prices.mu, rho), drawn)
+            col = found[0]
+            if more is not None:
+                more[r].extend(found[1:])
+        else:
+            value, col = _price_round(board, book, rnd, lam, prices.mu, pen_r, known[r] if known else (),
+                                      deadline, eta, drawn, rho, None if more is None else more[r])
         best.append(col)
         total = None if value is None or total is None else total + value
     if total is None:

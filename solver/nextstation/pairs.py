@@ -57,8 +57,7 @@ from tubedeck.games.nextstation.responses import Draws, Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 
-from .columns import MORE as MORE_SEARCH
-from .columns import SMOOTH, Column, Prices, _mix, _price_round, _rest, column_of, solve_master
+from .columns import SMOOTH, Column, Prices, _mix, column_of, lagrangian_bound, solve_master
 from .cuts import relaxation, tourist_patterns
 
 EPS = 1e-6
@@ -202,7 +201,9 @@ def some_tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: in
 
 @dataclass(frozen=True)
 class PairResult:
-    bound: int  # the least Lagrangian bound over the iterations, rounded down (never below ``best``)
+    # the least Lagrangian bound over the iterations, rounded down (never below ``best``); None
+    # when the time limit left no iteration whole (never the start game's score: that is no proof)
+    bound: int | None
     lp: float  # the last restricted master's value
     best: int  # the best start game's score (-1: none)
     iterations: int
@@ -214,7 +215,7 @@ class PairResult:
 
     @property
     def proven(self) -> bool:
-        return self.best >= 0 and self.bound <= self.best
+        return self.best >= 0 and self.bound is not None and self.bound <= self.best
 
 
 @dataclass
@@ -631,7 +632,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
                     for k2, fine in zip(b.pool[q], ok):
                         if fine:
                             b.pairs[pi][k, k2] = None
-    whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
+    whole = max(best, math.floor(least + EPS)) if least < math.inf else None  # (no bound computed: none)
     columns = sum(map(len, b.pool)) + sum(map(len, b.pairs))
     return PairResult(whole, lp_value, best, it, tuple(t.n for t in tabs), columns, settled, cut,
                       time.perf_counter() - t0)
@@ -653,26 +654,66 @@ def _entries(board: Board, tab: RoundLines) -> np.ndarray:
     return out
 
 
-def table_values(board: Board, tab: RoundLines, r: int, p: Prices, entries: np.ndarray | None = None) -> np.ndarray:
-    """Every line's value for round r at the column bound's prices (:func:`.columns._price_round`'s,
-    a vector sum over the table): its score less its sections' penalties plus its stations',
-    tourist and (``entries``, :func:`_entries`) entering prices."""
-    n_st, n_sec = len(board.stations), len(board.sections)
-    at = {s.id: k for k, s in enumerate(board.stations)}
-    pen = np.zeros(n_sec + 1)
-    for i, x in p.penalty().items():
-        pen[i] = x
-    lam = np.zeros(n_st + 1)
-    for sid, x in p.lam[r].items():
-        lam[at[sid]] = x
-    gain = np.array([p.gain(r, k) for k in range(int(tab.sites.max()) + 1)])
-    val = tab.score - pen[tab.sec_idx].sum(axis=1) + lam[tab.st_idx].sum(axis=1) + gain[tab.sites]
-    if entries is not None:
-        eta = np.zeros(n_st * n_sec + 1)
-        for (sid, i), x in p.entering(r).items():
-            eta[at[sid] * n_sec + i] = x
-        val = val + eta[entries].sum(axis=1)
-    return val
+class LineScan:
+    """Round r's listed lines (a :class:`RoundLines`) as a pricing scan (:class:`.columns.Scan`):
+    every line valued at once, as :func:`.columns._price_round` values one (its score less its
+    sections' penalties plus its stations', entering and tourist prices), lines drawing or
+    crossing a section already drawn left out. Columns are made once, when first returned."""
+
+    def __init__(self, board: Board, book: RuleBook, rnd: Round, tab: RoundLines, more: int = MORE - 1):
+        self.board, self.book, self.departure, self.tab, self.more = board, book, rnd[1], tab, more
+        self.at = {s.id: k for k, s in enumerate(board.stations)}
+        self._entries: np.ndarray | None = None  # (listed once an entering price comes)
+        self._columns: dict[int, Column] = {}
+        self._clear: dict[frozenset[int], np.ndarray] = {}
+
+    def column(self, k: int) -> Column:
+        if k not in self._columns:
+            draws = self.tab.draws[k]
+            self._columns[k] = column_of(self.board, self.book, *line_of(self.board, self.departure, draws), draws)
+        return self._columns[k]
+
+    def values(self, lam: dict[str, float], eta: dict[tuple[str, int], float], pen: dict[int, float],
+               gain: Sequence[float]) -> np.ndarray:
+        tab, n_st, n_sec = self.tab, len(self.board.stations), len(self.board.sections)
+        pen_a = np.zeros(n_sec + 1)
+        for i, x in pen.items():
+            pen_a[i] = x
+        lam_a = np.zeros(n_st + 1)
+        for sid, x in lam.items():
+            lam_a[self.at[sid]] = x
+        top = int(tab.sites.max())
+        gain_a = np.array([gain[min(k, len(gain) - 1)] for k in range(top + 1)])
+        val = tab.score - pen_a[tab.sec_idx].sum(axis=1) + lam_a[tab.st_idx].sum(axis=1) + gain_a[tab.sites]
+        if any(eta.values()):
+            if self._entries is None:
+                self._entries = _entries(self.board, tab)
+            eta_a = np.zeros(n_st * n_sec + 1)
+            for (sid, i), x in eta.items():
+                eta_a[self.at[sid] * n_sec + i] = x
+            val = val + eta_a[self._entries].sum(axis=1)
+        return val
+
+    def clear(self, drawn: frozenset[int]) -> np.ndarray:
+        """Per line, whether it neither draws nor crosses a ``drawn`` section."""
+        if drawn not in self._clear:
+            if len(self._clear) > 64:
+                self._clear.clear()
+            bits = _words([sum(1 << i for i in drawn)])[0]
+            clash = np.zeros(self.tab.n, dtype=bool)
+            for w in range(WORDS):
+                if bits[w]:
+                    clash |= (self.tab.block[:, w] & bits[w]) != 0
+            self._clear[drawn] = ~clash
+        return self._clear[drawn]
+
+    def price(self, lam: dict[str, float], eta: dict[tuple[str, int], float], pen: dict[int, float],
+              gain: Sequence[float], drawn: frozenset[int]) -> tuple[float, list[Column]]:
+        val = self.values(lam, eta, pen, gain)
+        if drawn:
+            val = np.where(self.clear(drawn), val, -np.inf)
+        top = [int(k) for k in _best(val, self.more + 1) if val[k] > -np.inf]  # (the departure alone always is)
+        return float(val[top[0]]), [self.column(k) for k in top]
 
 
 def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
@@ -692,22 +733,14 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
     tabs = list(tabs) if tabs is not None else some_tables(board, book, rounds, time_limit=time_limit / 2)
     relax = relaxation(board, rounds, cuts, tourist=True)
     n = len(rounds)
-    enter = [None if tab is None else _entries(board, tab) for tab in tabs] if relax.entering else []
-    pool: list[dict[int, Column]] = [{} for _ in rounds]  # per round, by the line's section mask
+    scans = [None if tab is None else LineScan(board, book, rounds[r], tab) for r, tab in enumerate(tabs)]
+    pool: list[dict[frozenset[int], Column]] = [{} for _ in rounds]  # per round, by the line's sections
 
     def keep(r: int, col: Column) -> bool:
-        key = sum(1 << i for i in col.sections)
-        if key in pool[r]:
+        if col.sections in pool[r]:
             return False
-        pool[r][key] = col
+        pool[r][col.sections] = col
         return True
-
-    def add(r: int, k: int) -> bool:
-        tab = tabs[r]
-        assert tab is not None
-        if tab.masks[k] in pool[r]:
-            return False
-        return keep(r, column_of(board, book, *line_of(board, rounds[r][1], tab.draws[k]), tab.draws[k]))
 
     best = -1
     for draws in start:
@@ -717,21 +750,9 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
             keep(r, column_of(board, book, stations[r], sections[r], draws[r]))
     for r, (_, dep) in enumerate(rounds):
         keep(r, column_of(board, book, (dep,), ()))  # passing throughout: every master is feasible
-        tab = tabs[r]
-        if tab is not None:
-            add(r, int(np.argmax(tab.score)))
-
-    def price(r: int, p: Prices, cols: list[Column]) -> tuple[float | None, int]:
-        """Round r's best value at the prices (None: a search cut short) and the lines it adds."""
-        tab = tabs[r]
-        if tab is None:
-            more: list[Column] = []
-            value, col = _price_round(board, book, rounds[r], p.lam[r], p.mu, p.penalty(), cols, deadline,
-                                      p.entering(r), frozenset(), p.rho[r] if p.rho else (), more)
-            return value, keep(r, col) + sum(keep(r, c) for c in more[:MORE_SEARCH])
-        val = table_values(board, tab, r, p, enter[r] if enter else None)
-        top = _best(val, MORE)
-        return float(val[top[0]]), sum(add(r, int(k)) for k in top)
+        scan = scans[r]
+        if scan is not None:
+            keep(r, scan.column(int(np.argmax(scan.tab.score))))
 
     least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
     centre: Prices | None = None
@@ -745,11 +766,9 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         lp_value = m.value
         added = 0
         for prices in ([m.prices] if centre is None else [_mix(centre, m.prices, SMOOTH), m.prices]):
-            total: float | None = _rest(book, relax, prices, n)
-            for r in range(n):
-                value, new = price(r, prices, cols[r])
-                added += new
-                total = None if value is None or total is None else total + value
+            more: list[list[Column]] = [[] for _ in rounds]
+            total, lines = lagrangian_bound(board, book, rounds, prices, cols, deadline, relax, more=more, scans=scans)
+            added += sum(keep(r, c) for r in range(n) for c in [lines[r], *more[r]])
             if total is not None and total < least:
                 least, centre = total, prices
             if added:
@@ -762,6 +781,6 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         if _settled(least, lp_value) or not added or (best >= 0 and math.floor(least + EPS) <= best):
             settled = _settled(least, lp_value) or not added
             break
-    whole = max(best, math.floor(least + EPS)) if least < math.inf else max(best, 0)
+    whole = max(best, math.floor(least + EPS)) if least < math.inf else None  # (no bound computed: none)
     return PairResult(whole, lp_value, best, it, tuple(0 if t is None else t.n for t in tabs),
                       sum(map(len, pool)), settled, cut, time.perf_counter() - t0)

@@ -13,10 +13,11 @@ import random
 import pytest
 
 from solver.nextstation.branch import BranchResult, Snapshot, branch_and_price, choose, integer_master, node_bound
-from solver.nextstation.columns import Column, Fixed, Master, Prices
-from solver.nextstation.cuts import Relaxation
+from solver.nextstation.columns import Column, Fixed, Master, Prices, _worth, lagrangian_bound
+from solver.nextstation.cuts import Relaxation, relaxation
 from solver.nextstation.exhaustive_game import sheets, small_games
 from solver.nextstation.game import rounds_of
+from solver.nextstation.pairs import LineScan, some_tables
 from tubedeck.games.nextstation.challenge import Move, replay
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.lines import Line, legal_sections
@@ -138,6 +139,64 @@ def test_a_node_bound_is_never_below_the_best_game_keeping_its_decisions(ed, see
                     if not (fixed.visit[r] <= c.stations and fixed.draw[r] <= c.sections):
                         assert got.master.weights[r][k] < 1e-6, (r, c)
             assert got.master.value >= best - 1e-6
+
+
+def _random_node_prices(ed, rounds, rng) -> Prices:
+    """Non-negative prices of every kind a node's pricing sees: stations, entries, sections and
+    crossings, the tourist track (one total and per round), branching rows."""
+    board, n = ed.board, len(rounds)
+
+    def some(keys, p=0.3, scale=3.0):
+        return {k: rng.random() * scale for k in keys if rng.random() < p}
+    entries = [(v, x.index) for x in board.sections for v in (x.a, x.b)]
+    sigma = {(i,): rng.random() for i in range(len(board.sections)) if rng.random() < 0.2}
+    sites = sum(s.tourist for s in board.stations)
+    return Prices(tuple(some(s.id for s in board.stations) for _ in range(n)), rng.random(), sigma,
+                  tuple(some(entries, 0.1) for _ in range(n)), tuple(some((s.id for s in board.stations), 0.05)
+                                                                     for _ in range(n)),
+                  tuple(some(range(len(board.sections)), 0.05) for _ in range(n)),
+                  tuple(tuple(rng.random() for _ in range(sites)) for _ in range(n)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pricing_by_a_scan_of_every_line_is_the_search_s_at_any_node(ed, seed):
+    """Every line listed (:class:`.pairs.LineScan`) or the round search: the same node bound and
+    best line values at random prices and random decisions (sections drawn by other rounds,
+    stations and sections forbidden or required)."""
+    (rounds,) = small_games(ed, [seed], 2)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    scans = [LineScan(ed.board, ed.book, rnd, tab) for rnd, tab in zip(rounds, tabs) if tab is not None]
+    assert len(scans) == len(rounds)
+    every = list(sheets(ed.board, ed.book, rounds))
+    rng = random.Random(seed)
+    relax = relaxation(ed.board, rounds, "entries", tourist=True)
+    checked = 0
+    for _ in range(12):
+        fixed = Fixed.of(ed.board, len(rounds), _decisions(ed, rounds, rng.choice(every)[1], rng))
+        lag = fixed.restrict(ed.board, relax)
+        if lag is None:
+            continue
+        prices = _random_node_prices(ed, rounds, rng)
+        searched, lines = lagrangian_bound(ed.board, ed.book, rounds, prices, None, None, lag, fixed)
+        scanned, found = lagrangian_bound(ed.board, ed.book, rounds, prices, None, None, lag, fixed, scans=scans)
+        assert searched is not None and scanned == pytest.approx(searched, abs=1e-6)
+        for r, (a, b) in enumerate(zip(lines, found)):
+            lam, eta, pen = fixed.terms(ed.board, r, prices, prices.penalty())
+            wa, wb = (_worth(c, lam, prices.mu, pen, eta) + sum(prices.rho[r][:c.sites]) for c in (a, b))
+            assert wb == pytest.approx(wa, abs=1e-6)
+            assert not b.sections & fixed.blocked[r]
+        checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("seed, turns, count", [(4, 2, 4), (8, 2, 4), (5, 3, 3)])
+def test_branch_and_price_priced_by_tables_proves_the_exhaustive_optimum(ed, seed, turns, count):
+    rounds, optimum = solved_small_game(ed, seed, turns, count)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    got = branch_and_price(ed.board, ed.book, rounds, time_limit=60.0, tables=tabs)
+    assert got.status == "OPTIMAL" and not got.cut and got.open == 0
+    assert got.score == optimum == got.bound == got.final.total
+    assert _sheet_replay(ed, rounds, got.draws) == got.score and got.nodes >= 1
 
 
 def test_what_to_branch_on(ed):

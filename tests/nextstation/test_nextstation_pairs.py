@@ -182,7 +182,7 @@ def test_a_time_limit_stops_it_with_a_bound(ed):
     rounds = _game(ed, 1, 2, 4)
     opt = _optimum(ed, rounds)
     got = pair_bound(ed.board, ed.book, rounds, time_limit=0.0)
-    assert got.cut and got.iterations == 0
+    assert got.cut and got.iterations == 0 and got.bound is None
     got = pair_bound(ed.board, ed.book, rounds, iterations=2)
     assert got.bound >= opt and got.iterations == 2
 
@@ -201,6 +201,20 @@ def test_the_table_bound_settles_where_branch_and_price_s_root_does(ed, seed, cu
     assert got.settled and root.settled and root.master is not None
     assert got.lp == pytest.approx(root.master.value, abs=1e-6)
     assert got.bound == math.floor(root.master.value + 1e-6) >= _optimum(ed, rounds)
+
+
+def test_no_iteration_in_time_is_no_bound_not_the_start_game_s_score(ed):
+    """A time limit that leaves no whole iteration gives no bound (None), never the start game's
+    score as if proven (it once did: a loaded machine then stored a FEASIBLE game as OPTIMAL)."""
+    from solver.nextstation.branch import branch_and_price
+    from solver.nextstation.pairs import table_bound
+
+    rounds = _game(ed, 4, 2, 4)
+    game = branch_and_price(ed.board, ed.book, rounds, time_limit=30).draws
+    tabs = tables(ed.board, ed.book, rounds)
+    for got in (table_bound(ed.board, ed.book, rounds, (game,), tabs=tabs, time_limit=0.0),
+                pair_bound(ed.board, ed.book, rounds, (game,), time_limit=0.0, tabs=tabs)):
+        assert got.bound is None and not got.proven and got.best == _optimum(ed, rounds)
 
 
 def test_a_round_too_big_to_list_is_priced_by_the_search(ed):
