@@ -63,12 +63,12 @@ from .columns import (
     Column,
     Fixed,
     Master,
+    MasterLP,
     Prices,
     _mix,
     _rest,
     column_of,
     lagrangian_bound,
-    solve_master,
 )
 from .cuts import Relaxation, relaxation
 from .game_model import _one_hot_at_most
@@ -182,6 +182,27 @@ class _Pool:
 
     def __len__(self) -> int:
         return sum(map(len, self.cols))
+
+
+class _NodeMaster:
+    """A node's restricted master, kept between its pricing iterations (:class:`.columns.MasterLP`):
+    the pool's lines the node admits, each added once, as the pool grows."""
+
+    def __init__(self, board: Board, book: RuleBook, pool: _Pool, fixed: Fixed, lpr: Relaxation):
+        self.pool, self.fixed = pool, fixed
+        n = len(pool.cols)
+        self.lp = MasterLP(board, book, n, lpr, fixed)
+        self.seen = [0] * n
+        self.cols: list[list[Column]] = [[] for _ in range(n)]
+
+    def solve(self) -> tuple[Master, list[list[Column]]]:
+        for r, cs in enumerate(self.pool.cols):
+            for c in cs[self.seen[r]:]:
+                if self.fixed.admits(r, c):
+                    self.cols[r].append(c)
+                    self.lp.add(r, c)
+            self.seen[r] = len(cs)
+        return self.lp.solve(), [list(cs) for cs in self.cols]
 
 
 def _whole(m: Master) -> list[int] | None:
@@ -355,8 +376,9 @@ class _Search:
         assert lpr is not None  # the master keeps each station's pattern of no line (or the departing round alone)
         cap = self.root_iterations if not node.decisions else self.node_iterations
         it = 0
+        lp = _NodeMaster(self.board, self.book, self.pool, fixed, lpr)
         while True:
-            m, cols = self.master(fixed, lpr)
+            m, cols = self.master(lp)
             if self.pruned(node.bound):
                 return []
             choice = choose(self.board, self.book, cols, m, lpr)
@@ -377,11 +399,10 @@ class _Search:
                     raise RuntimeError(f"a settled whole master ({m.value}) above the best game ({self.best})")
                 return self.children(node, choice)
 
-    def master(self, fixed: Fixed, lpr: Relaxation) -> tuple[Master, list[list[Column]]]:
+    def master(self, lp: _NodeMaster) -> tuple[Master, list[list[Column]]]:
         """The node's restricted master over the pool's lines it admits; a whole solution (one
         line a round, no branching row unmet) is a game: it is scored."""
-        cols = [[c for c in self.pool.cols[r] if fixed.admits(r, c)] for r in range(self.n)]
-        m = solve_master(self.board, self.book, cols, lpr, fixed)
+        m, cols = lp.solve()
         whole = _whole(m)
         if whole is not None and m.unmet < WHOLE:
             self.consider([cols[r][k] for r, k in enumerate(whole)])
@@ -516,9 +537,10 @@ def node_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], decision
         return NodeBound(-math.inf, None, (), True)
     lpr = fixed.restrict(board, s.relax, master=True)
     assert lpr is not None
+    lp = _NodeMaster(board, book, s.pool, fixed, lpr)
     for _ in range(iterations):
-        m, cols = s.master(fixed, lpr)
+        m, cols = s.master(lp)
         if not s.price(node, m, cols, fixed, lag):
             return NodeBound(min(node.bound, m.value), m, tuple(map(tuple, cols)), True)
-    m, cols = s.master(fixed, lpr)
+    m, cols = s.master(lp)
     return NodeBound(node.bound, m, tuple(map(tuple, cols)), False)

@@ -392,95 +392,157 @@ def solve_master(board: Board, book: RuleBook, cols: list[list[Column]], relax: 
     """Solve the restricted master LP over ``cols`` (per round), with a node's branching rows
     (:class:`Fixed`: the columns must be ones it admits, ``relax`` its :meth:`Fixed.restrict`
     with ``master=True``)."""
-    n = len(cols)
-    lp = pywraplp.Solver.CreateSolver("GLOP")
-    w = [[lp.NumVar(0, 1, f"w_{r}_{k}") for k in range(len(cols[r]))] for r in range(n)]
-    for r in range(n):
-        lp.Add(lp.Sum(w[r]) == 1)
-    table = book.scores.interchange
-    obj = [c.score * w[r][k] for r in range(n) for k, c in enumerate(cols[r])]
-    link = {}  # (round, station): the round's share of the station's choices, at most its lines' weight there
-    enter = {}  # (round, station, section): the same, entering it along the section (relax.entering)
-    choice_vars: dict[str, list] = {}
-    for s in board.stations:
-        choices = relax.choices[s.id]
-        u = [lp.NumVar(0, 1, f"u_{s.id}_{q}") for q in range(len(choices))]
-        choice_vars[s.id] = u
-        lp.Add(lp.Sum(u) == 1)
-        obj += [table[min(sum(z), len(table) - 1)] * u[q] for q, (z, _) in enumerate(choices)]
-        if not relax.entering:
-            for r in range(n):
-                on = [w[r][k] for k, c in enumerate(cols[r]) if s.id in c.stations]
-                link[r, s.id] = lp.Add(lp.Sum([z[r] * u[q] for q, (z, _) in enumerate(choices)]) - lp.Sum(on) <= 0)
-            continue
-        by: dict[tuple[int, int], list] = {}  # the departing round is always on: no link
-        for q, (_, a) in enumerate(choices):
-            for r, i in a:
-                by.setdefault((r, i), []).append(u[q])
-        for (r, i), us in sorted(by.items(), key=lambda x: x[0]):
-            on = [w[r][k] for k, c in enumerate(cols[r]) if (s.id, i) in c.entering]
-            enter[r, s.id, i] = lp.Add(lp.Sum(us) - lp.Sum(on) <= 0)
-    cap = book.rules.tourist_marks_max
-    tours: dict[tuple[int, int], pywraplp.Constraint] = {}  # (round, j): its share of tuples with j sites or more
-    if relax.tours:
-        t = [lp.NumVar(0, 1, f"tours_{q}") for q in range(len(relax.tours))]
-        lp.Add(lp.Sum(t) == 1)
-        obj += [book.scores.tourist(min(sum(z), cap)) * t[q] for q, z in enumerate(relax.tours)]
-        for r in range(n):
-            for j in range(1, max(z[r] for z in relax.tours) + 1):
-                tours[r, j] = lp.Add(lp.Sum([t[q] for q, z in enumerate(relax.tours) if z[r] >= j])
-                                     - lp.Sum([w[r][k] for k, c in enumerate(cols[r]) if c.sites >= j]) <= 0)
-        sites = None
-    else:
-        v = [lp.NumVar(0, 1, f"tau_{k}") for k in range(cap + 1)]
-        lp.Add(lp.Sum(v) == 1)
-        obj += [book.scores.tourist(k) * v[k] for k in range(cap + 1)]
-        sites = lp.Add(lp.Sum([k * v[k] for k in range(cap + 1)])
-                       - lp.Sum([c.sites * w[r][k] for r in range(n) for k, c in enumerate(cols[r])]) <= 0)
-    # the branching rows, each >= 1 with an artificial slack: y = 1 (round, station), x = 1 (round, section)
-    visit_rows: dict[tuple[int, str], pywraplp.Constraint] = {}
-    draw_rows: dict[tuple[int, int], pywraplp.Constraint] = {}
-    slack = []
+    lp = MasterLP(board, book, len(cols), relax, fixed)
+    for r, cs in enumerate(cols):
+        for c in cs:
+            lp.add(r, c)
+    return lp.solve()
 
-    def row(r: int, name: str, on: list) -> pywraplp.Constraint:
-        a = lp.NumVar(0, lp.infinity(), f"a_{r}_{name}")
-        slack.append(a)
-        obj.append(-ARTIFICIAL * a)
-        return lp.Add(lp.Sum(on) + a >= 1)
-    for r in range(n):
-        for s_id in sorted(fixed.visit[r] if fixed else ()):
-            visit_rows[r, s_id] = row(r, s_id, [w[r][k] for k, c in enumerate(cols[r]) if s_id in c.stations])
-        for i in sorted(fixed.draw[r] if fixed else ()):
-            draw_rows[r, i] = row(r, str(i), [w[r][k] for k, c in enumerate(cols[r]) if i in c.sections])
-    use: dict[int, list] = {}
-    for r in range(n):
-        for k, c in enumerate(cols[r]):
-            for i in c.sections:
-                use.setdefault(i, []).append(w[r][k])
-    sheet: dict[tuple[int, ...], pywraplp.Constraint] = {(i,): lp.Add(lp.Sum(ws) <= 1) for i, ws in sorted(use.items())}
-    for i in sorted(use):
-        for j in sorted(board.crossing[i]):
-            if j not in use or i < j:  # each crossing pair once
-                sheet[(min(i, j), max(i, j))] = lp.Add(lp.Sum(use[i] + use.get(j, [])) <= 1)
-    lp.Maximize(lp.Sum(obj))
-    if lp.Solve() != pywraplp.Solver.OPTIMAL:  # always feasible and bounded: a solver failure
-        raise RuntimeError("the column master LP did not solve")
-    lam = tuple({s: max(0.0, c.dual_value()) for (q, s), c in link.items() if q == r} for r in range(n))
-    eta = tuple({(s, i): max(0.0, c.dual_value()) for (q, s, i), c in enter.items() if q == r} for r in range(n))
-    # a >= row of a maximisation has a dual of at most 0: its price in the bound is minus that
-    visit = tuple({v: max(0.0, -c.dual_value()) for (q, v), c in visit_rows.items() if q == r}
-                  for r in range(n)) if fixed else ()
-    draw = tuple({i: max(0.0, -c.dual_value()) for (q, i), c in draw_rows.items() if q == r}
-                 for r in range(n)) if fixed else ()
-    rho = tuple(tuple(max(0.0, tours[r, j].dual_value()) for j in range(1, 1 + sum(1 for q, _ in tours if q == r)))
-                for r in range(n)) if relax.tours else ()
-    prices = Prices(lam, 0.0 if sites is None else max(0.0, sites.dual_value()),
-                    {k: max(0.0, c.dual_value()) for k, c in sheet.items()}, eta if relax.entering else (), visit, draw,
-                    rho)
-    weights = tuple(tuple(x.solution_value() for x in ws) for ws in w)
-    return Master(lp.Objective().Value(), prices, weights, {s: tuple(x.solution_value() for x in us)
-                                                             for s, us in choice_vars.items()},
-                  sum(a.solution_value() for a in slack))
+
+class MasterLP:
+    """The restricted master LP kept between solves: its rows are made once, each new column only
+    adds its coefficients (GLOP's own calls: rebuilding the model through its expression API took
+    four times the solve at a few thousand columns). Column k of round r is the k-th added."""
+
+    def __init__(self, board: Board, book: RuleBook, n: int, relax: Relaxation, fixed: Fixed | None = None):
+        self.board, self.book, self.n, self.relax, self.fixed = board, book, n, relax, fixed
+        lp = self.lp = pywraplp.Solver.CreateSolver("GLOP")
+        inf = self.inf = lp.infinity()
+        self.objective = lp.Objective()
+        self.objective.SetMaximization()
+        self.w: list[list] = [[] for _ in range(n)]
+        self.convex = [lp.Constraint(1, 1) for _ in range(n)]
+        table = book.scores.interchange
+        self.link: dict[tuple[int, str], pywraplp.Constraint] = {}  # (round, station): its share of the choices
+        self.enter: dict[tuple[int, str, int], pywraplp.Constraint] = {}  # the same, entering along a section
+        self.choice_vars: dict[str, list] = {}
+        for s in board.stations:
+            choices = relax.choices[s.id]
+            u = [lp.NumVar(0, 1, "") for _ in choices]
+            self.choice_vars[s.id] = u
+            one = lp.Constraint(1, 1)
+            for q, (z, _) in enumerate(choices):
+                one.SetCoefficient(u[q], 1)
+                self.objective.SetCoefficient(u[q], table[min(sum(z), len(table) - 1)])
+            if not relax.entering:
+                for r in range(n):
+                    row = self.link[r, s.id] = lp.Constraint(-inf, 0)
+                    for q, (z, _) in enumerate(choices):
+                        if z[r]:
+                            row.SetCoefficient(u[q], 1)
+                continue
+            by: dict[tuple[int, int], list] = {}  # the departing round is always on: no link
+            for q, (_, a) in enumerate(choices):
+                for r, i in a:
+                    by.setdefault((r, i), []).append(u[q])
+            for (r, i), us in sorted(by.items(), key=lambda x: x[0]):
+                row = self.enter[r, s.id, i] = lp.Constraint(-inf, 0)
+                for x in us:
+                    row.SetCoefficient(x, 1)
+        cap = book.rules.tourist_marks_max
+        self.tours: dict[tuple[int, int], pywraplp.Constraint] = {}  # (round, j): its tuples with j sites or more
+        self.sites: pywraplp.Constraint | None = None
+        if relax.tours:
+            t = [lp.NumVar(0, 1, "") for _ in relax.tours]
+            one = lp.Constraint(1, 1)
+            for q, z in enumerate(relax.tours):
+                one.SetCoefficient(t[q], 1)
+                self.objective.SetCoefficient(t[q], book.scores.tourist(min(sum(z), cap)))
+            for r in range(n):
+                for j in range(1, max(z[r] for z in relax.tours) + 1):
+                    row = self.tours[r, j] = lp.Constraint(-inf, 0)
+                    for q, z in enumerate(relax.tours):
+                        if z[r] >= j:
+                            row.SetCoefficient(t[q], 1)
+        else:
+            v = [lp.NumVar(0, 1, "") for _ in range(cap + 1)]
+            one = lp.Constraint(1, 1)
+            self.sites = lp.Constraint(-inf, 0)
+            for k in range(cap + 1):
+                one.SetCoefficient(v[k], 1)
+                self.objective.SetCoefficient(v[k], book.scores.tourist(k))
+                self.sites.SetCoefficient(v[k], k)
+        # the branching rows, each >= 1 with an artificial slack: y = 1 (round, station), x = 1 (round, section)
+        self.visit_rows: dict[tuple[int, str], pywraplp.Constraint] = {}
+        self.draw_rows: dict[tuple[int, int], pywraplp.Constraint] = {}
+        self.slack: list[pywraplp.Variable] = []
+        for r in range(n):
+            for s_id in sorted(fixed.visit[r] if fixed else ()):
+                self.visit_rows[r, s_id] = self._branching_row()
+            for i in sorted(fixed.draw[r] if fixed else ()):
+                self.draw_rows[r, i] = self._branching_row()
+        # one sheet: a row per section some column draws, and per crossing pair with one of them drawn
+        self.sheet: dict[tuple[int, ...], pywraplp.Constraint] = {}
+
+    def _branching_row(self) -> pywraplp.Constraint:
+        a = self.lp.NumVar(0, self.inf, "")
+        self.slack.append(a)
+        self.objective.SetCoefficient(a, -ARTIFICIAL)
+        row = self.lp.Constraint(1, self.inf)
+        row.SetCoefficient(a, 1)
+        return row
+
+    def _sheet_row(self, key: tuple[int, ...]) -> pywraplp.Constraint:
+        if key not in self.sheet:
+            self.sheet[key] = self.lp.Constraint(-self.inf, 1)
+        return self.sheet[key]
+
+    def add(self, r: int, c: Column) -> None:
+        x = self.lp.NumVar(0, 1, "")
+        self.w[r].append(x)
+        self.objective.SetCoefficient(x, c.score)
+        self.convex[r].SetCoefficient(x, 1)
+        if self.relax.entering:
+            for s_id, i in c.entering:
+                row = self.enter.get((r, s_id, i))
+                if row is not None:
+                    row.SetCoefficient(x, -1)
+        else:
+            for s in c.stations:
+                self.link[r, s].SetCoefficient(x, -1)
+        if self.sites is not None:
+            self.sites.SetCoefficient(x, -c.sites)
+        for j in range(1, c.sites + 1):
+            row = self.tours.get((r, j))
+            if row is not None:
+                row.SetCoefficient(x, -1)
+        for s in c.stations:
+            if (r, s) in self.visit_rows:
+                self.visit_rows[r, s].SetCoefficient(x, 1)
+        cross: dict[tuple[int, ...], int] = {}
+        for i in c.sections:
+            if (r, i) in self.draw_rows:
+                self.draw_rows[r, i].SetCoefficient(x, 1)
+            self._sheet_row((i,)).SetCoefficient(x, 1)
+            for j in self.board.crossing[i]:
+                pair: tuple[int, ...] = (min(i, j), max(i, j))
+                cross[pair] = cross.get(pair, 0) + 1
+        for pair, k in cross.items():
+            self._sheet_row(pair).SetCoefficient(x, k)
+
+    def solve(self) -> Master:
+        lp, n, relax = self.lp, self.n, self.relax
+        if lp.Solve() != pywraplp.Solver.OPTIMAL:  # always feasible and bounded: a solver failure
+            raise RuntimeError("the column master LP did not solve")
+        lam = tuple({s: max(0.0, c.dual_value()) for (q, s), c in self.link.items() if q == r} for r in range(n))
+        eta = tuple({(s, i): max(0.0, c.dual_value()) for (q, s, i), c in self.enter.items() if q == r}
+                    for r in range(n))
+        # a >= row of a maximisation has a dual of at most 0: its price in the bound is minus that
+        fixed = self.fixed
+        visit = tuple({v: max(0.0, -c.dual_value()) for (q, v), c in self.visit_rows.items() if q == r}
+                      for r in range(n)) if fixed else ()
+        draw = tuple({i: max(0.0, -c.dual_value()) for (q, i), c in self.draw_rows.items() if q == r}
+                     for r in range(n)) if fixed else ()
+        rho = tuple(tuple(max(0.0, self.tours[r, j].dual_value())
+                          for j in range(1, 1 + sum(1 for q, _ in self.tours if q == r)))
+                    for r in range(n)) if relax.tours else ()
+        prices = Prices(lam, 0.0 if self.sites is None else max(0.0, self.sites.dual_value()),
+                        {k: max(0.0, c.dual_value()) for k, c in sorted(self.sheet.items())},
+                        eta if relax.entering else (), visit, draw, rho)
+        weights = tuple(tuple(x.solution_value() for x in ws) for ws in self.w)
+        return Master(self.objective.Value(), prices, weights,
+                      {s: tuple(x.solution_value() for x in us) for s, us in self.choice_vars.items()},
+                      sum(a.solution_value() for a in self.slack))
 
 
 def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
