@@ -326,3 +326,35 @@ def test_the_whole_game_default_closes_with_branch_and_price(ed, seed, monkeypat
     said = game.GameResult(got.status, got.final.total, got.bound, (), got.final, 1.0, bound_by=got.bound_by,
                            found_by=got.found_by).describe()[0]
     assert "proven best by branch and price" in said
+
+
+@pytest.mark.parametrize("cuts", ["patterns", "entries"])
+def test_a_master_kept_between_solves_is_the_master_built_afresh(ed, cuts):
+    """Columns added to a kept master (:class:`.columns.MasterLP`) one iteration's worth at a time,
+    solved in between: each solve has the value and the prices of the same master built from
+    scratch (with a node's branching rows: y = 1, x = 1, and what the node filters)."""
+    from solver.nextstation.columns import MasterLP, solve_master
+
+    (rounds,) = small_games(ed, [2], 2)
+    _, sheet = max(sheets(ed.board, ed.book, rounds), key=lambda x: x[0])  # decisions a game keeps
+    off = next(s.id for s in ed.board.stations if s.id not in sheet[3].stations)
+    decisions = [("y", 1, sheet[1].stations[-1], 1), ("x", 2, sheet[2].sections[0], 1), ("y", 3, off, 0)]
+    got = node_bound(ed.board, ed.book, rounds, decisions, iterations=8, cuts=cuts)
+    assert got.master is not None
+    fixed = Fixed.of(ed.board, len(rounds), decisions)
+    lpr = fixed.restrict(ed.board, relaxation(ed.board, rounds, cuts, tourist=True), master=True)
+    assert lpr is not None
+    kept = MasterLP(ed.board, ed.book, len(rounds), lpr, fixed)
+    cols: list[list[Column]] = [[] for _ in rounds]
+    rng = random.Random(0)
+    order = [(r, c) for r, cs in enumerate(got.cols) for c in cs]
+    rng.shuffle(order)
+    solved = 0
+    for k, (r, c) in enumerate(order):
+        kept.add(r, c)
+        cols[r].append(c)
+        if (k % 5 == 4 or k == len(order) - 1) and all(cols):
+            a, b = kept.solve(), solve_master(ed.board, ed.book, cols, lpr, fixed)
+            assert a.value == pytest.approx(b.value, abs=1e-7)
+            solved += 1
+    assert solved >= 3 and a.value == pytest.approx(got.master.value, abs=1e-7)
