@@ -54,6 +54,7 @@ from .branch import branch_and_price
 from .columns import column_bound
 from .engines import Budget, ticking
 from .game_model import Solved, solve_game
+from .pairs import some_tables
 
 MAX_SEED = 2**63 - 1
 
@@ -143,6 +144,13 @@ ENTRIES_AFTER = 90.0  # seconds: branch and price given this long ties rounds by
 # tightest relaxation), else by stations alone, which settles sooner. Root bound after 20/40/60/90/120/180 s,
 # seed 0: stations 242/234/230/227/225/225, entries 248/231/228/223/221/220; seed 2: 207/202/201/201/201/201
 # against 211/206/201/199/199/199
+TABLES_AFTER = 180.0  # seconds: branch and price given this long first lists every line of each round
+# (:func:`.pairs.some_tables`, at most TABLES_SHARE of its time) and prices by a scan of them. Seed 0 from
+# the stored game of 189, one core: by the round search 224 after 300 s (5 nodes); listed (23-45 s), then
+# 215 after 150 s (17 nodes, entries) or 214 (111 nodes, patterns). Below it the listing would eat the time.
+TABLES_SHARE = 1 / 3
+TABLE_LIMIT = 1_000_000  # lines a round's list holds at most here (about 100 MB of arrays): a bigger round
+# is priced by the search, so a default command stays within a few hundred MB
 KICK_SECONDS = 1.0  # deterministic seconds a kick counts for (about its time on one core, classic map)
 
 
@@ -255,10 +263,16 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
             and budget.wall_left() > 0:
         # Wall clock alone: branch and price for the time left (its root is the column bound,
         # per-round tourist track; then it branches), from the best game so far.
-        budget.update(phase="branch and price")
         left = budget.wall_left()
+        tabs: list = []
+        if left >= TABLES_AFTER:  # every line listed, then pricing is a scan of them (no search)
+            budget.update(phase="listing every line")
+            tabs = some_tables(board, book, rounds, TABLE_LIMIT, left * TABLES_SHARE)
+            left = budget.wall_left()
+        budget.update(phase="branch and price")
         bp = branch_and_price(board, book, rounds, (draws,), time_limit=left, root_iterations=columns,
-                              progress=budget.progress, cuts="entries" if left >= ENTRIES_AFTER else "patterns")
+                              progress=budget.progress, cuts="entries" if left >= ENTRIES_AFTER else "patterns",
+                              tables=tabs)
         if bp.cut:
             budget.wall_cut = True
         if bp.score > final.total:

@@ -328,6 +328,31 @@ def test_the_whole_game_default_closes_with_branch_and_price(ed, seed, monkeypat
     assert "proven best by branch and price" in said
 
 
+def test_a_long_whole_game_search_lists_every_line_and_prices_by_a_scan(ed, monkeypatch):
+    """Given TABLES_AFTER seconds or more, branch and price in `solve nextstation --game` gets every
+    line of each round listed (pricing is then a scan): the same proof; below it, none listed."""
+    from solver.nextstation import game
+    from solver.nextstation.engines import Budget
+    from solver.nextstation.game_model import Solved
+
+    rounds, optimum = solved_small_game(ed, 4, 2, 4)
+    monkeypatch.setattr(game, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
+    seen: list = []
+    real = game.branch_and_price
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["tables"])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(game, "branch_and_price", spy)
+    monkeypatch.setattr(game, "TABLES_AFTER", 10.0)
+    got = game.best_of(ed.board, ed.book, rounds, columns=20, budget=Budget.of(60.0))
+    assert got.status == "OPTIMAL" and got.final.total == optimum == got.bound and got.bound_by == "branch"
+    assert len(seen[0]) == 4 and all(t is not None and t.n > 1 for t in seen[0])
+    monkeypatch.setattr(game, "TABLES_AFTER", 1000.0)
+    assert game.best_of(ed.board, ed.book, rounds, columns=20, budget=Budget.of(60.0)).bound == optimum
+    assert seen[1] == []
+
+
 @pytest.mark.parametrize("cuts", ["patterns", "entries"])
 def test_a_master_kept_between_solves_is_the_master_built_afresh(ed, cuts):
     """Columns added to a kept master (:class:`.columns.MasterLP`) one iteration's worth at a time,
