@@ -165,6 +165,8 @@ def branched(edition: Edition, seed: int, row: list[str], time_limit: float, pro
                 shown.update(phase="listing every line")
             with ticking(shown):
                 tabs = some_tables(edition.board, edition.book, rounds, time_limit=time_limit / 2)
+        if shown is not None:
+            shown.update(phase="branch and price")
         bp = branch_and_price(edition.board, edition.book, rounds, (draws,),
                               time_limit=max(end - time.perf_counter(), 0.0), progress=shown, cuts=cuts, tables=tabs)
     score, drawing = int(row[2]), row[5]
