@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 from ortools.linear_solver import pywraplp
 
-from tubedeck.games.nextstation.best import line_of, line_table
+from tubedeck.games.nextstation.best import draws_of, line_of, line_table
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Draws, Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
@@ -62,6 +62,7 @@ from .cuts import relaxation, tourist_patterns
 
 EPS = 1e-6
 WORDS = 3  # 64-bit words of a section mask (a map has at most 192 potential sections)
+CHUNK = 1 << 17  # lines a block of the tables' arithmetic takes
 
 
 class RoundLines:
@@ -69,21 +70,21 @@ class RoundLines:
     (an incidence matrix and a padded index list), sections (masks, and masks with what they
     cross, for compatibility) and draws (to replay a line)."""
 
-    def __init__(self, board: Board, book: RuleBook, rows: Sequence[tuple[int, tuple[int, ...], Draws]]):
+    def __init__(self, board: Board, book: RuleBook, rows: Sequence[tuple[int, bytes, bytes]]):
         n_st, n_sec = len(board.stations), len(board.sections)
         if n_sec > 64 * WORDS:
             raise ValueError(f"a map of {n_sec} potential sections: at most {64 * WORDS} are supported")
         n = len(rows)
         self.n = n
-        self.masks = [secs for secs, _, _ in rows]
-        self.draws = [draws for _, _, draws in rows]
+        self.board = board
+        self.codes = [code for _, _, code in rows]  # each line's draws as bytes (:meth:`draws`)
         longest = max(len(order) for _, order, _ in rows)
         self.st_idx = np.full((n, longest), n_st, dtype=np.int16)  # padded with n_st (a zero column)
         self.sec_idx = np.full((n, max(longest - 1, 1)), n_sec, dtype=np.int16)
         cross = [sum(1 << j for j in board.crossing[i]) for i in range(n_sec)]
         blocks = []
         for k, (secs, order, _) in enumerate(rows):
-            self.st_idx[k, :len(order)] = order
+            self.st_idx[k, :len(order)] = np.frombuffer(order, dtype=np.uint8)
             m, blk, bits = secs, secs, []
             while m:
                 low = m & -m
@@ -93,23 +94,45 @@ class RoundLines:
                 m ^= low
             self.sec_idx[k, :len(bits)] = bits
             blocks.append(blk)
-        self.st = np.zeros((n, n_st + 1), dtype=np.uint8)
-        np.put_along_axis(self.st, self.st_idx.astype(np.int64), 1, axis=1)
-        self.st = self.st[:, :n_st]
         districts = sorted({s.district for s in board.stations})
         dist = np.zeros((n_st, len(districts)), dtype=np.int32)
         for k, s in enumerate(board.stations):
             dist[k, districts.index(s.district)] = 1
-        counts = self.st.astype(np.int32) @ dist
         thames = np.array([sec.thames for sec in board.sections] + [0], dtype=np.int32)
-        self.score = ((counts > 0).sum(axis=1) * counts.max(axis=1)
-                      + book.rules.thames_points * thames[self.sec_idx].sum(axis=1)).astype(np.float64)
         tourist = np.array([s.tourist for s in board.stations], dtype=np.int32)
-        self.sites = self.st.astype(np.int32) @ tourist
-        self.bits = _words(self.masks)
+        self.st = np.zeros((n, n_st), dtype=np.uint8)
+        self.score = np.zeros(n)
+        self.sites = np.zeros(n, dtype=np.int32)
+        for a in range(0, n, CHUNK):  # (in blocks: whole-table temporaries took 0.7 GB at 3.5 million lines)
+            on = np.zeros((min(CHUNK, n - a), n_st + 1), dtype=np.uint8)
+            np.put_along_axis(on, self.st_idx[a:a + CHUNK].astype(np.intp), 1, axis=1)
+            self.st[a:a + CHUNK] = on[:, :n_st]
+            wide = self.st[a:a + CHUNK].astype(np.int32)
+            counts = wide @ dist
+            self.score[a:a + CHUNK] = ((counts > 0).sum(axis=1) * counts.max(axis=1)
+                                       + book.rules.thames_points * thames[self.sec_idx[a:a + CHUNK]].sum(axis=1))
+            self.sites[a:a + CHUNK] = wide @ tourist
+        self.bits = _words([secs for secs, _, _ in rows])
         self.block = _words(blocks)
+        del blocks
         self.n_st, self.n_sec = n_st, n_sec
-        self.index = {secs: k for k, secs in enumerate(self.masks)}
+        self.alone = self.find(0)  # the departure alone (passing throughout)
+
+    def find(self, mask: int) -> int:
+        """The line drawing exactly the sections of ``mask`` (bits); a KeyError if none."""
+        want = _words([mask])[0]
+        hit = np.flatnonzero((self.bits == want).all(axis=1))
+        if not len(hit):
+            raise KeyError(mask)
+        return int(hit[0])
+
+    def mask(self, k: int) -> int:
+        """Line k's sections as bits."""
+        return sum(int(w) << (64 * j) for j, w in enumerate(self.bits[k]))
+
+    def draws(self, k: int) -> Draws:
+        """How line k is drawn: (turn, from, to) per section."""
+        return draws_of(self.board, self.codes[k])
 
     def stations(self, k: int) -> list[int]:
         return [int(i) for i in self.st_idx[k] if i < self.n_st]
@@ -174,7 +197,7 @@ def _words(masks: Sequence[int]) -> np.ndarray:
     return out
 
 
-LIMIT = 3_000_000  # lines a round's table holds at most (about 300 MB of arrays; 1-2 minutes to list)
+LIMIT = 4_000_000  # lines a round's table holds at most (seed 1, rounds of 0.13/0.97/0.34/3.47 million: 82 s, 2.2 GB)
 
 
 def tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = LIMIT,
@@ -196,6 +219,7 @@ def some_tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: in
     for ts, dep in rounds:
         rows = line_table(board, book, ts, dep, limit, max(end - time.perf_counter(), 0.0))
         out.append(None if rows is None else RoundLines(board, book, rows))
+        del rows  # (not held while the next round is listed)
     return out
 
 
@@ -277,7 +301,7 @@ class _Bound:
         for pi, (a, b) in enumerate(self.pair_list):
             if r in (a, b):
                 other = b if r == a else a
-                for k2 in self.support[other] + [self.tabs[other].index[0]]:
+                for k2 in self.support[other] + [self.tabs[other].alone]:
                     added += self.add_pair(pi, k, k2) if r == a else self.add_pair(pi, k2, k)
         return added
 
@@ -570,9 +594,9 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
         stations, sections = lines_of(board, tuple(rounds), tuple(draws))
         best = max(best, final_score(board, book, stations, sections).total)
         for r, secs in enumerate(sections):
-            b.add_line(r, tabs[r].index[sum(1 << i for i in secs)])
+            b.add_line(r, tabs[r].find(sum(1 << i for i in secs)))
     for r, tab in enumerate(tabs):
-        b.add_line(r, tab.index[0])  # passing throughout: every master is feasible
+        b.add_line(r, tab.alone)  # passing throughout: every master is feasible
         b.add_line(r, int(np.argmax(tab.score)))
     b.active = False  # first the master without pair rows: it settles in a few cheap iterations
     least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
@@ -648,9 +672,10 @@ def _entries(board: Board, tab: RoundLines) -> np.ndarray:
         sec[idx[x.a], idx[x.b]] = sec[idx[x.b], idx[x.a]] = x.index
     pad = len(board.stations) * n_sec
     out = np.full(tab.sec_idx.shape, pad, dtype=np.int32)
-    for k, draws in enumerate(tab.draws):
-        for j, (_, u, v) in enumerate(draws):
-            out[k, j] = idx[v] * n_sec + sec[idx[u], idx[v]]
+    for k, code in enumerate(tab.codes):
+        for j in range(0, len(code), 3):
+            u, v = code[j + 1], code[j + 2]
+            out[k, j // 3] = v * n_sec + sec[u, v]
     return out
 
 
@@ -679,7 +704,7 @@ class LineScan:
 
     def column(self, k: int) -> Column:
         if k not in self._columns:
-            draws = self.tab.draws[k]
+            draws = self.tab.draws(k)
             self._columns[k] = column_of(self.board, self.book, *line_of(self.board, self.departure, draws), draws)
         return self._columns[k]
 

@@ -14,7 +14,7 @@ import pytest
 from solver.nextstation.exhaustive_game import best_game, round_lines, small_games
 from solver.nextstation.game import rounds_of
 from solver.nextstation.pairs import _Bound, _Duals, pair_bound, tables
-from tubedeck.games.nextstation.best import every_line, line_table
+from tubedeck.games.nextstation.best import every_line, line_of, line_table
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.scoring import line_score
 
@@ -60,7 +60,11 @@ def _check_table(ed, tab, ks):
         score = line_score(board, ed.book, stations, tab.sections(k))
         assert (tab.score[k], tab.sites[k]) == (score.points, score.tourist_sites)
         assert set(np.nonzero(tab.st[k])[0]) == set(tab.stations(k))
-        assert tab.masks[k] == sum(1 << i for i in tab.sections(k))
+        assert tab.mask(k) == sum(1 << i for i in tab.sections(k))
+        assert tab.find(tab.mask(k)) == k
+        stations_drawn, sections_drawn = line_of(board, board.stations[tab.stations(k)[0]].id, tab.draws(k))
+        assert [board.stations[i].id for i in tab.stations(k)] == list(stations_drawn)
+        assert set(sections_drawn) == set(tab.sections(k))
 
 
 def test_tables_score_lines_as_the_rules_do(ed):

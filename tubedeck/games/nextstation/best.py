@@ -96,9 +96,12 @@ class _Search:
         self.nodes = 0
         self.cut = False
         self.trail: list[tuple[tuple[int, str, str], ...]] | None = None  # every better line met, if kept
-        # every line worth more than ``best`` (left at a floor, never raised), if kept (every_line):
-        # (its sections as bits, its stations' indices in the order reached, its draws)
-        self.collect: list[tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] | None = None
+        # every line worth more than ``best`` (left at a floor, never raised), if kept (every_line),
+        # by its sections as bits, the first time met: its stations' indices in the order reached
+        # and its draws (turn, from, to), each a byte (:func:`draws_of`): a few hundred bytes a line,
+        # not a kilobyte of tuples, for rounds of millions
+        self.collect: dict[int, tuple[bytes, bytes]] | None = None
+        self.code = bytearray()  # the line's draws so far, a byte each of turn, from, to
         self.limit = 0  # the most lines collected: past it the search stops, cut
         self.prune = True  # False: no floor (every line listed), so no bound is worth computing
 
@@ -200,8 +203,8 @@ class _Search:
         self.seen[line_secs] = t
         score = self.score(counts, thames, on)
         if self.collect is not None:
-            if score > self.best:
-                self.collect.append((line_secs, tuple(order), tuple(draws)))
+            if score > self.best and line_secs not in self.collect:
+                self.collect[line_secs] = (bytes(order), bytes(self.code))
                 if len(self.collect) > self.limit:
                     self.cut = True
                     return
@@ -232,11 +235,13 @@ class _Search:
                 degree[v] += 1
                 order.append(v)
                 draws.append((tt, self.ids[u], self.ids[v]))
+                self.code.extend((tt, u, v))
                 step = self.bonus[v] + self.enter.get((i, v), 0) - self.pen[i] if self.valued else 0
                 self.extra += step
                 self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | self.cross[i], counts,
                         degree, thames + th, draws)
                 self.extra -= step
+                del self.code[-3:]
                 draws.pop()
                 order.pop()
                 degree[v] -= 1
@@ -316,24 +321,30 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     return value, RoundResult(status, score, None, draws, stations, time.perf_counter() - t0)
 
 
+def draws_of(board: Board, code: bytes) -> tuple[tuple[int, str, str], ...]:
+    """A listed line's draws (turn, from, to) from its bytes (:func:`line_table`)."""
+    ids = board.stations
+    return tuple((code[j], ids[code[j + 1]].id, ids[code[j + 2]].id) for j in range(0, len(code), 3))
+
+
 def _collected(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
                floor: float | None, limit: int, time_limit: float, valued: tuple | None = None
-               ) -> list[tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] | None:
+               ) -> list[tuple[int, bytes, bytes]] | None:
     """The search with its floor never raised: (sections as bits, stations' indices in the order
-    reached, draws) of every line worth more than ``floor``, each line once; None past ``limit``
-    lines or ``time_limit``. ``valued``: (bonus, gain, penalty) as :meth:`_Search.value_for_game`."""
+    reached, draws) of every line worth more than ``floor``, each line once, as bytes
+    (:func:`line_table`); None past ``limit`` lines or ``time_limit``. ``valued``: (bonus, gain,
+    penalty) as :meth:`_Search.value_for_game`."""
+    if len(board.stations) > 255 or len(turns) > 255:
+        raise ValueError("listing lines needs at most 255 stations and turns (a byte each)")
     s = _Search(board, book, turns, departure, drawn, time.perf_counter() + time_limit)
     if valued is not None:
         s.value_for_game(*valued)
-    s.collect, s.limit, s.prune = [], limit, floor is not None  # no floor: no bound worth computing
+    s.collect, s.limit, s.prune = {}, limit, floor is not None  # no floor: no bound worth computing
     s.best = -float("inf") if floor is None else floor
     s.run()
     if s.cut:
         return None
-    out: dict[int, tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] = {}
-    for row in s.collect:  # (a line met again from an earlier turn is searched, and kept, again)
-        out.setdefault(row[0], row)
-    return list(out.values())
+    return [(secs, order, code) for secs, (order, code) in s.collect.items()]
 
 
 def every_line(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
@@ -348,13 +359,13 @@ def every_line(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     floor. None if there are more than ``limit`` such lines or the ``time_limit`` cut it."""
     valued = None if bonus is None and gain is None and penalty is None else (bonus or {}, gain or [0], penalty or {})
     rows = _collected(board, book, turns, departure, drawn, floor, limit, time_limit, valued)
-    return None if rows is None else [draws for _, _, draws in rows]
+    return None if rows is None else [draws_of(board, code) for _, _, code in rows]
 
 
 def line_table(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
-               limit: int = 5_000_000, time_limit: float = 600.0
-               ) -> list[tuple[int, tuple[int, ...], tuple[tuple[int, str, str], ...]]] | None:
+               limit: int = 5_000_000, time_limit: float = 600.0) -> list[tuple[int, bytes, bytes]] | None:
     """Every distinct line of the round on an empty sheet, compactly: (its sections as bits,
-    the indices in ``board.stations`` of its stations in the order reached, its draws), each
-    line once. None past ``limit`` lines or the ``time_limit``."""
+    the indices in ``board.stations`` of its stations in the order reached, a byte each, its
+    draws as bytes: turn, from, to each a byte, :func:`draws_of`), each line once. None past
+    ``limit`` lines or the ``time_limit``."""
     return _collected(board, book, turns, departure, frozenset(), None, limit, time_limit)
