@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=600.0, help="wall-clock seconds a seed")
     ap.add_argument("--kicks", type=int, default=5)
     ap.add_argument("--root-iterations", type=int, default=50)
-    ap.add_argument("--cuts", choices=("none", "patterns", "entries"), default="patterns",
+    ap.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
                     help="the interchange relaxation (patterns: the fastest nodes, entries: the tighter root)")
     ap.add_argument("--search", action="store_true", help="price by the round search, no lines listed")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
