@@ -149,8 +149,8 @@ TABLES_AFTER = 180.0  # seconds: branch and price given this long first lists ev
 # the stored game of 189, one core: by the round search 224 after 300 s (5 nodes); listed (23-45 s), then
 # 215 after 150 s (17 nodes, entries) or 214 (111 nodes, patterns). Below it the listing would eat the time.
 TABLES_SHARE = 1 / 3
-TABLE_LIMIT = 1_000_000  # lines a round's list holds at most here (about 100 MB of arrays): a bigger round
-# is priced by the search, so a default command stays within a few hundred MB
+TABLE_LIMIT = 1_000_000  # lines a round's list holds at most here (seed 0's four rounds, 1.7 million lines:
+# 0.7 GB at the peak): a bigger round is priced by the search, so a default command stays near a GB or two
 KICK_SECONDS = 1.0  # deterministic seconds a kick counts for (about its time on one core, classic map)
 
 
