@@ -118,6 +118,23 @@ class RoundLines:
         self.n_st, self.n_sec = n_st, n_sec
         self.alone = self.find(0)  # the departure alone (passing throughout)
 
+    def station_sum(self, values: np.ndarray) -> np.ndarray:
+        """Per line, the sum of ``values`` (one per station, and a 0 past them) over its stations."""
+        return _summed(values, self._rows("st_idx"))
+
+    def section_sum(self, values: np.ndarray) -> np.ndarray:
+        """Per line, the sum of ``values`` (one per section, and a 0 past them) over its sections."""
+        return _summed(values, self._rows("sec_idx"))
+
+    def _rows(self, name: str) -> np.ndarray:
+        """An index table transposed, made once: a row per position on the line, so that a sum
+        adds a whole row at a time, reading memory in order (three times faster than summing
+        each line's short row)."""
+        key = "_t_" + name
+        if key not in self.__dict__:
+            self.__dict__[key] = np.ascontiguousarray(getattr(self, name).T)
+        return self.__dict__[key]
+
     def find(self, mask: int) -> int:
         """The line drawing exactly the sections of ``mask`` (bits); a KeyError if none."""
         want = _words([mask])[0]
@@ -455,17 +472,17 @@ class _Bound:
     def line_values(self, r: int, d: _Duals) -> np.ndarray:
         """R_r over every line of round r."""
         tab = self.tabs[r]
-        val = tab.score - d.pen[tab.sec_idx].sum(axis=1) + d.lam[r][tab.st_idx].sum(axis=1) + d.rho[r][tab.sites]
+        val = tab.score - tab.section_sum(d.pen) + tab.station_sum(d.lam[r]) + d.rho[r][tab.sites]
         for (pi, t), (ps, pst) in d.feat.items():
             if self.pair_list[pi][t] == r:
-                val = val + ps * tab.score + pst[tab.st_idx].sum(axis=1)
+                val = val + ps * tab.score + tab.station_sum(pst)
         return val
 
     def side_values(self, pi: int, t: int, d: _Duals) -> np.ndarray:
         """A pair's own value of each line of its side t: minus its feature prices."""
         tab = self.tabs[self.pair_list[pi][t]]
         ps, pst = d.feat[pi, t]
-        return -(ps * tab.score + pst[tab.st_idx].sum(axis=1))
+        return -(ps * tab.score + tab.station_sum(pst))
 
     def best_pair(self, pi: int, d: _Duals, deadline: float, keep: int = MORE_PAIRS
                   ) -> tuple[float, list[tuple[float, int, int]], bool]:
@@ -679,10 +696,12 @@ def _entries(board: Board, tab: RoundLines) -> np.ndarray:
     return out
 
 
-def _add_rows(out: np.ndarray, table: np.ndarray, index_rows: np.ndarray) -> None:
-    """out += sum over the rows of ``index_rows`` of ``table`` at them (padding indexes a 0)."""
+def _summed(table: np.ndarray, index_rows: np.ndarray) -> np.ndarray:
+    """The sum over the rows of ``index_rows`` of ``table`` at them (padding indexes a 0)."""
+    out = np.zeros(index_rows.shape[1])
     for row in index_rows:
         out += table[row]
+    return out
 
 
 class LineScan:
@@ -694,10 +713,6 @@ class LineScan:
     def __init__(self, board: Board, book: RuleBook, rnd: Round, tab: RoundLines, more: int = MORE - 1):
         self.board, self.book, self.departure, self.tab, self.more = board, book, rnd[1], tab, more
         self.at = {s.id: k for k, s in enumerate(board.stations)}
-        # index tables transposed (a row per position on the line): adding a row at a time reads
-        # memory in order, three times faster than summing each line's short row
-        self._stations = np.ascontiguousarray(tab.st_idx.T)
-        self._sections = np.ascontiguousarray(tab.sec_idx.T)
         self._entries: np.ndarray | None = None  # (listed once an entering price comes)
         self._columns: dict[int, Column] = {}
         self._clear: dict[frozenset[int], np.ndarray] = {}
@@ -719,16 +734,14 @@ class LineScan:
             lam_a[self.at[sid]] = x
         top = int(tab.sites.max())
         gain_a = np.array([gain[min(k, len(gain) - 1)] for k in range(top + 1)])
-        val = tab.score + gain_a[tab.sites]
-        _add_rows(val, lam_a, self._stations)
-        _add_rows(val, -pen_a, self._sections)
+        val = tab.score + gain_a[tab.sites] + tab.station_sum(lam_a) - tab.section_sum(pen_a)
         if any(eta.values()):
             if self._entries is None:
                 self._entries = np.ascontiguousarray(_entries(self.board, tab).T)
             eta_a = np.zeros(n_st * n_sec + 1)
             for (sid, i), x in eta.items():
                 eta_a[self.at[sid] * n_sec + i] = x
-            _add_rows(val, eta_a, self._entries)
+            val += _summed(eta_a, self._entries)
         return val
 
     def clear(self, drawn: frozenset[int]) -> np.ndarray:
