@@ -33,9 +33,11 @@ CP-SAT leaves; ``python -m solver.nextstation.challenges --bounds-only --branch`
 * **One column pool** for the whole tree, filtered by each node's decisions
   (:meth:`.columns.Fixed.admits`); the start games' lines, each round's pass and best line on an
   empty sheet, and every line priced are in it, so the best game's lines always are.
-* **Primal heuristic** (:func:`integer_master`): the best game made of the pool's lines (one line
+* **Primal heuristics** (:mod:`.listed`): the best game made of the pool's lines (one line
   a round, pairwise compatible: no shared section, none crossing; scored in full: line scores,
-  tourist track, interchanges) by CP-SAT, after the root and every ``heuristic_every`` nodes. The
+  tourist track, interchanges) by CP-SAT (:func:`.listed.integer_master`), after the root and
+  every ``heuristic_every`` nodes; with listed lines, after the root, restricted whole-game
+  models over each round's lines dearest at the root's prices (:func:`.listed.improve`). The
   game kept is always scored by the rules' :func:`~tubedeck.games.nextstation.scoring.final_score`.
 
 Without ``start`` games, the best responses (:func:`~tubedeck.games.nextstation.responses.search_responses`,
@@ -52,9 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from ortools.sat.python import cp_model
 
-from solver.cpsat import configure, solve
 from tubedeck.games.nextstation.best import best_round, line_of
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Draws, Round, lines_of, search_responses
@@ -77,11 +77,12 @@ from .columns import (
     lagrangian_bound,
 )
 from .cuts import Relaxation, relaxation
-from .game_model import _one_hot_at_most
+from .listed import improve, integer_master
 from .pairs import LineScan, RoundLines
 
 WHOLE = 1e-6  # a weight this near 0 or 1 counts as whole
 START_SHARE = 0.25  # of the time limit, for the best responses when no start game is given
+LISTED_SHARE = 1 / 3  # of the time left after the root, for better games from the listed lines
 Decision = tuple[str, int, object, int]  # ("y", round, station, 0 | 1) or ("x", round, section, 0 | 1)
 
 
@@ -95,6 +96,7 @@ class Snapshot:
     nodes: int
     open: int
     elapsed: float
+    phase: str = "branch and price"  # or "better games" (:func:`.listed.improve`, after the root)
 
 
 @dataclass(frozen=True)
@@ -122,54 +124,6 @@ class _Node:
     bound: float
     decisions: tuple[Decision, ...] = ()
     centre: Prices | None = field(default=None, repr=False)
-
-
-def integer_master(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]], time_limit: float = 2.0,
-                   hint: Sequence[Column] | None = None) -> tuple[int, tuple[Column, ...]] | None:
-    """The best game made of these lines (``cols[r]``: round r's): one line a round, pairwise
-    compatible (no section twice, no two crossing), worth its line scores + tourist track +
-    interchanges, by CP-SAT in at most ``time_limit`` seconds (1 worker). (its value, a line per
-    round), or None if no game was found in time. Each line is a legal line of its round, so the
-    game is a legal sheet; the value is CP-SAT's objective (callers rescore with the rules)."""
-    n = len(cols)
-    m = cp_model.CpModel()
-    pick = [[m.new_bool_var(f"p{r}_{k}") for k in range(len(cols[r]))] for r in range(n)]
-    for r in range(n):
-        m.add_exactly_one(pick[r])
-    use: dict[int, list] = {}
-    on: dict[str, list] = {}
-    for r in range(n):
-        for k, c in enumerate(cols[r]):
-            for i in c.sections:
-                use.setdefault(i, []).append(pick[r][k])
-            for s in c.stations:
-                on.setdefault(s, []).append(pick[r][k])
-    for vs in use.values():
-        if len(vs) > 1:
-            m.add(sum(vs) <= 1)
-    for i, j in sorted(board.crossings):
-        if i in use and j in use:
-            m.add(sum(use[i]) + sum(use[j]) <= 1)
-    table = book.scores.interchange
-    obj: list = [c.score * pick[r][k] for r in range(n) for k, c in enumerate(cols[r])]
-    for s in sorted(on):
-        if len(on[s]) > 1:
-            obj.append(_one_hot_at_most(m, sum(on[s]), [table[min(j, len(table) - 1)] for j in range(n + 1)],
-                                        f"ic_{s}"))
-    marks = sum(c.sites * pick[r][k] for r in range(n) for k, c in enumerate(cols[r]))
-    obj.append(_one_hot_at_most(m, marks, [book.scores.tourist(k) for k in range(book.rules.tourist_marks_max + 1)],
-                                "tourist"))
-    m.maximize(sum(obj))
-    if hint is not None:
-        for r, c in enumerate(hint):
-            for k, d in enumerate(cols[r]):
-                m.add_hint(pick[r][k], d == c)
-    solver = configure(cp_model.CpSolver(), max(time_limit, 0.01))
-    solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
-    if solve(solver, m) not in ("OPTIMAL", "FEASIBLE"):
-        return None
-    chosen = tuple(next(c for k, c in enumerate(cols[r]) if solver.value(pick[r][k])) for r in range(n))
-    return round(solver.objective_value), chosen
 
 
 class _Pool:
@@ -278,13 +232,15 @@ class _Search:
     def __init__(self, board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float, cuts: str,
                  node_iterations: int, root_iterations: int, heuristic_every: int, heuristic_limit: float,
                  report: Callable[[Snapshot], None] | None, more: bool = True,
-                 tables: Sequence[RoundLines | None] = ()):
+                 tables: Sequence[RoundLines | None] = (), listed_share: float = 0.0):
         self.board, self.book, self.rounds, self.deadline = board, book, rounds, deadline
         self.scans = [None if tab is None else LineScan(board, book, rounds[r], tab) for r, tab in enumerate(tables)]
         self.n = len(rounds)
         self.relax = relaxation(board, rounds, cuts, tourist=True)
         self.node_iterations, self.root_iterations = node_iterations, root_iterations
         self.heuristic_every, self.heuristic_limit = heuristic_every, heuristic_limit
+        self.listed_share = listed_share
+        self.phase = "branch and price"
         self.report = report
         self.more = more  # add the other lines each pricing search met, beside its best
         self.t0 = time.perf_counter()
@@ -318,6 +274,18 @@ class _Search:
         if got is not None:
             self.consider(got[1])
 
+    def improve(self, prices: Prices | None) -> None:
+        """After the root: better games from the listed lines (:func:`.listed.improve`) at the
+        root's best prices, for ``listed_share`` of the time left."""
+        left = self.deadline - time.perf_counter()
+        if prices is None or not self.listed_share or left <= 0 or sum(s is not None for s in self.scans) < 2:
+            return
+        self.phase = "better games"
+        self.show()
+        improve(self.board, self.book, self.rounds, self.scans, prices, self.best_cols,
+                time.perf_counter() + self.listed_share * left, found=lambda _, cols: self.consider(cols))
+        self.phase = "branch and price"
+
     # -- the tree -------------------------------------------------------------------------------
     def push(self, node: _Node) -> None:
         self.seq += 1
@@ -337,7 +305,7 @@ class _Search:
             return
         b = self.bound() if self.best >= 0 else 0
         self.report(Snapshot(self.best, b, (b - self.best) / self.best if self.best > 0 else math.inf, self.nodes,
-                             len(self.heap), time.perf_counter() - self.t0))
+                             len(self.heap), time.perf_counter() - self.t0, self.phase))
 
     def out_of_time(self) -> bool:
         if time.perf_counter() >= self.deadline:
@@ -369,6 +337,8 @@ class _Search:
                 self.push(child)
             if node.decisions == () or (self.heuristic_every and self.nodes % self.heuristic_every == 0):
                 self.heuristic()
+            if node.decisions == ():
+                self.improve(node.centre)
             self.show()
 
     def process(self, node: _Node) -> list[_Node] | None:
@@ -485,7 +455,8 @@ def _reporter(progress: Progress | Callable[[Snapshot], None] | None) -> Callabl
         return progress
 
     def report(s: Snapshot) -> None:
-        progress.update(best=s.best, bound=s.bound, gap=f"{100 * s.gap:.1f}%", nodes=s.nodes, open=s.open)
+        progress.update(phase=s.phase, best=s.best, bound=s.bound, gap=f"{100 * s.gap:.1f}%", nodes=s.nodes,
+                        open=s.open)
     return report
 
 
@@ -494,7 +465,7 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
                      progress: Progress | Callable[[Snapshot], None] | None = None, *,
                      root_iterations: int = 50, cuts: str = "entries", heuristic_every: int = 5,
                      heuristic_limit: float = 2.0, max_nodes: int | None = None, more: bool = True,
-                     tables: Sequence[RoundLines | None] = ()) -> BranchResult:
+                     tables: Sequence[RoundLines | None] = (), listed_share: float = LISTED_SHARE) -> BranchResult:
     """The best whole game for these rounds by branch and price (see the module), within
     ``time_limit`` wall-clock seconds: OPTIMAL with the game when the tree is closed, else
     FEASIBLE with the best game found and the tree's bound. ``start``: games (per round draws,
@@ -505,11 +476,13 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
     after that many nodes (FEASIBLE unless the tree is closed: for tests); ``more``: each pricing
     search adds the other lines it met beside its best (:data:`.columns.MORE`); ``tables``: per round,
     every line listed (:func:`.pairs.some_tables`; None: that round is searched), so that pricing
-    is a scan of them (:class:`.pairs.LineScan`: the same values, no search)."""
+    is a scan of them (:class:`.pairs.LineScan`: the same values, no search); ``listed_share``:
+    with two rounds or more listed, that share of the time left after the root goes to better
+    games from the listed lines (:func:`.listed.improve`, at the root's best prices)."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     s = _Search(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
-                heuristic_limit, _reporter(progress), more, tables)
+                heuristic_limit, _reporter(progress), more, tables, listed_share)
     with ticking(progress if isinstance(progress, Progress) else None):
         s.run(_Node(s.seed(start, t0 + START_SHARE * time_limit)), max_nodes)
     assert s.best_final is not None

@@ -199,6 +199,33 @@ def test_branch_and_price_priced_by_tables_proves_the_exhaustive_optimum(ed, see
     assert _sheet_replay(ed, rounds, got.draws) == got.score and got.nodes >= 1
 
 
+@pytest.mark.parametrize("share", [0.0, 0.5])
+def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share):
+    """With lines listed, the root's best prices go to :func:`.listed.improve` for its share of the
+    time left (none: never), and a better game it finds is the tree's best game."""
+    from solver.nextstation import branch
+
+    rounds, optimum = solved_small_game(ed, 5, 3, 3)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    calls: list[float] = []
+    real = branch.improve
+
+    def spy(board, book, rnds, scans, prices, game, deadline, **kw):
+        calls.append(deadline)
+        assert prices.lam and all(s is not None for s in scans) and len(game) == len(rounds)
+        value, cols = real(board, book, rnds, scans, prices, game, deadline, **kw)
+        assert value == optimum  # (every line a candidate: the whole game)
+        return value, cols
+    monkeypatch.setattr(branch, "improve", spy)
+    monkeypatch.setattr(branch, "integer_master", lambda *a, **k: None)  # (the pool's best game: not here)
+    start = (tuple(() for _ in rounds),)  # every round passes
+    got = branch_and_price(ed.board, ed.book, rounds, start, time_limit=60.0, tables=tabs, max_nodes=1,
+                           listed_share=share)
+    assert len(calls) == (1 if share else 0)
+    if share:
+        assert got.score == optimum == _sheet_replay(ed, rounds, got.draws)
+
+
 def test_what_to_branch_on(ed):
     """A station two half lines share, scored as half a two-line interchange, is branched on (the
     round nearest half); with every visit whole but sections mixed, the most mixed section; a
