@@ -276,14 +276,16 @@ class _Search:
 
     def improve(self, prices: Prices | None) -> None:
         """After the root: better games from the listed lines (:func:`.listed.improve`) at the
-        root's best prices, for ``listed_share`` of the time left."""
+        root's best prices, for ``listed_share`` of the time left; a round not listed chooses
+        among the pool's lines."""
         left = self.deadline - time.perf_counter()
-        if prices is None or not self.listed_share or left <= 0 or sum(s is not None for s in self.scans) < 2:
+        if prices is None or not self.listed_share or left <= 0 or not any(s is not None for s in self.scans):
             return
         self.phase = "better games"
         self.show()
         improve(self.board, self.book, self.rounds, self.scans, prices, self.best_cols,
-                time.perf_counter() + self.listed_share * left, found=lambda _, cols: self.consider(cols))
+                time.perf_counter() + self.listed_share * left, found=lambda _, cols: self.consider(cols),
+                pool=self.pool.cols)
         self.phase = "branch and price"
 
     # -- the tree -------------------------------------------------------------------------------
@@ -477,7 +479,7 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
     search adds the other lines it met beside its best (:data:`.columns.MORE`); ``tables``: per round,
     every line listed (:func:`.pairs.some_tables`; None: that round is searched), so that pricing
     is a scan of them (:class:`.pairs.LineScan`: the same values, no search); ``listed_share``:
-    with two rounds or more listed, that share of the time left after the root goes to better
+    with a round listed, that share of the time left after the root goes to better
     games from the listed lines (:func:`.listed.improve`, at the root's best prices)."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit

@@ -92,24 +92,35 @@ def integer_master(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]
 
 
 def candidates(board: Board, scans: Sequence[LineScan | None], prices: Prices, game: Sequence[Column],
-               free: Sequence[int], size: int = SIZE) -> list[list[Column]]:
+               free: Sequence[int], size: int = SIZE, pool: Sequence[Sequence[Column]] = ()) -> list[list[Column]]:
     """Per round, the lines a neighbourhood may choose: a kept round (not in ``free``) only its
     line of ``game``; a freed one its ``size`` lines of highest value at ``prices`` that are clear
-    of the kept rounds' sections (neither drawing nor crossing one), and its line of ``game``."""
+    of the kept rounds' sections (neither drawing nor crossing one), and its line of ``game``. A
+    freed round without a scan (None) chooses among its ``pool`` lines (known legal lines, such
+    as branch and price's columns) the same way, or keeps its line without them."""
     kept = frozenset(i for r, c in enumerate(game) if r not in free for i in c.sections)
+    blocked = kept | {b for i, j in board.crossings for a, b in ((i, j), (j, i)) if a in kept}
     pen = prices.penalty()
     out: list[list[Column]] = []
     for r, scan in enumerate(scans):
-        if r not in free or scan is None:
-            out.append([game[r]])
-            continue
         rho = prices.rho[r] if prices.rho else ()
-        val = scan.values(prices.lam[r], prices.entering(r), pen, _gains(board, prices.mu, rho))
-        if kept:
-            val = np.where(scan.clear(kept), val, -np.inf)
-        top = np.argpartition(-val, min(size, len(val) - 1))[:size] if len(val) > size else np.arange(len(val))
-        top = top[np.argsort(-val[top], kind="stable")]  # (dearest first, ties by index: the same lines anywhere)
-        lines = [scan.column(int(k)) for k in top if val[k] > -np.inf]
+        gains = _gains(board, prices.mu, rho)
+        lines: list[Column] = []
+        if r in free and scan is not None:
+            val = scan.values(prices.lam[r], prices.entering(r), pen, gains)
+            if kept:
+                val = np.where(scan.clear(kept), val, -np.inf)
+            top = np.argpartition(-val, min(size, len(val) - 1))[:size] if len(val) > size else np.arange(len(val))
+            top = top[np.argsort(-val[top], kind="stable")]  # (dearest first, ties by index: the same lines anywhere)
+            lines = [scan.column(int(k)) for k in top if val[k] > -np.inf]
+        elif r in free and r < len(pool):
+            eta = prices.entering(r)
+
+            def worth(c: Column) -> float:
+                return (c.score + sum(prices.lam[r].get(s, 0.0) for s in c.stations) + gains[c.sites]
+                        - sum(pen.get(i, 0.0) for i in c.sections) + sum(eta.get(e, 0.0) for e in c.entering))
+            clear = [c for c in pool[r] if not c.sections & blocked]
+            lines = sorted(clear, key=lambda c: (-worth(c), sorted(c.sections)))[:size]
         if game[r].sections not in {c.sections for c in lines}:
             lines.append(game[r])
         out.append(lines)
@@ -129,10 +140,11 @@ def neighbourhoods(listed: Sequence[int]) -> list[tuple[int, ...]]:
 
 def improve(board: Board, book: RuleBook, rounds: Sequence[Round], scans: Sequence[LineScan | None], prices: Prices,
             game: Sequence[Column], deadline: float, size: int = SIZE, step: float = STEP,
-            found: Callable[[int, tuple[Column, ...]], None] | None = None) -> tuple[int, tuple[Column, ...]]:
+            found: Callable[[int, tuple[Column, ...]], None] | None = None,
+            pool: Sequence[Sequence[Column]] = ()) -> tuple[int, tuple[Column, ...]]:
     """The best game found from ``game`` (a line a round, each in its scan's list or not) by
     restricted whole-game models over the neighbourhoods above (a round without a scan, None,
-    keeps its line), until a cycle of them finds
+    chooses among its ``pool`` lines, or keeps its line without them), until a cycle of them finds
     nothing better or ``deadline`` (``time.perf_counter()``). Returns (its score, its lines);
     ``found`` hears of each better game as it comes."""
 
@@ -141,7 +153,7 @@ def improve(board: Board, book: RuleBook, rounds: Sequence[Round], scans: Sequen
 
     best_cols = tuple(game)
     best = score(best_cols)
-    hoods = neighbourhoods([r for r, scan in enumerate(scans) if scan is not None])
+    hoods = neighbourhoods([r for r, scan in enumerate(scans) if scan is not None or (r < len(pool) and pool[r])])
     fruitless = 0
     i = 0
     while fruitless < len(hoods):
@@ -150,7 +162,7 @@ def improve(board: Board, book: RuleBook, rounds: Sequence[Round], scans: Sequen
             break
         free = hoods[i % len(hoods)]
         i += 1
-        got = integer_master(board, book, candidates(board, scans, prices, best_cols, free, size),
+        got = integer_master(board, book, candidates(board, scans, prices, best_cols, free, size, pool),
                              min(step * (WIDE if len(free) == len(rounds) else 1), left), best_cols)
         value = -1 if got is None else score(got[1])
         if got is not None and value > best:

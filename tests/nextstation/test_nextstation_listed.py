@@ -95,14 +95,26 @@ def test_from_passing_rounds_it_reaches_the_exhaustive_optimum(ed, seed, turns, 
         assert scans[r].tab.find(sum(1 << i for i in c.sections)) >= 0
 
 
-def test_a_round_without_a_list_keeps_its_line(ed):
+def test_a_round_without_a_list_keeps_its_line_or_chooses_from_its_pool(ed):
     rounds, optimum = solved_small_game(ed, 4, 2, 4)
     scans: list = _scans(ed, rounds)
+    every = [scans[2].column(k) for k in range(scans[2].tab.n)]
     scans[2] = None
     start = _passing(ed, rounds)
-    value, cols = improve(ed.board, ed.book, rounds, scans, Prices(tuple({} for _ in rounds), 0.0, {}), start,
-                          math.inf, size=10_000, step=20.0)
-    assert cols[2] == start[2] and value == _total(ed, rounds, cols) <= optimum
+    zero = Prices(tuple({} for _ in rounds), 0.0, {})
+    value, cols = improve(ed.board, ed.book, rounds, scans, zero, start, math.inf, size=10_000, step=20.0)
+    assert cols[2] == start[2] and value == _total(ed, rounds, cols) < optimum
+    pool = [[], [], every, []]  # (round 2's every line, as a pool: the whole game again)
+    value, cols = improve(ed.board, ed.book, rounds, scans, zero, start, math.inf, size=10_000, step=20.0,
+                          pool=pool)
+    assert value == optimum == _total(ed, rounds, cols)
+    kept = max((scans[1].column(k) for k in range(scans[1].tab.n)), key=lambda c: len(c.sections))
+    # (a pool's candidates are clear of the kept lines too)
+    game = [start[0], kept, start[2], start[3]]
+    got = candidates(ed.board, scans, zero, game, (0, 2, 3), size=10_000, pool=pool)[2]
+    blocked = set(kept.sections) | {b for i, j in ed.board.crossings for a, b in ((i, j), (j, i)) if a in kept.sections}
+    assert got and all(not (c.sections & blocked) for c in got)
+    assert len(got) == sum(not (c.sections & blocked) for c in every)
 
 
 def test_the_deadline_stops_it_with_the_start_game(ed):
