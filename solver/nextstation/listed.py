@@ -114,13 +114,11 @@ def candidates(board: Board, scans: Sequence[LineScan | None], prices: Prices, g
             top = top[np.argsort(-val[top], kind="stable")]  # (dearest first, ties by index: the same lines anywhere)
             lines = [scan.column(int(k)) for k in top if val[k] > -np.inf]
         elif r in free and r < len(pool):
-            eta = prices.entering(r)
-
-            def worth(c: Column) -> float:
-                return (c.score + sum(prices.lam[r].get(s, 0.0) for s in c.stations) + gains[c.sites]
-                        - sum(pen.get(i, 0.0) for i in c.sections) + sum(eta.get(e, 0.0) for e in c.entering))
-            clear = [c for c in pool[r] if not c.sections & blocked]
-            lines = sorted(clear, key=lambda c: (-worth(c), sorted(c.sections)))[:size]
+            lam, eta = prices.lam[r], prices.entering(r)
+            worth = {c: (c.score + sum(lam.get(s, 0.0) for s in c.stations) + gains[c.sites]
+                         - sum(pen.get(i, 0.0) for i in c.sections) + sum(eta.get(e, 0.0) for e in c.entering))
+                     for c in pool[r] if not c.sections & blocked}  # (the scan's value of a line)
+            lines = sorted(worth, key=lambda c: (-worth[c], sorted(c.sections)))[:size]
         if game[r].sections not in {c.sections for c in lines}:
             lines.append(game[r])
         out.append(lines)
