@@ -83,6 +83,7 @@ from .pairs import LineScan, RoundLines
 WHOLE = 1e-6  # a weight this near 0 or 1 counts as whole
 START_SHARE = 0.25  # of the time limit, for the best responses when no start game is given
 LISTED_SHARE = 1 / 3  # of the time left after the root, for better games from the listed lines
+ROOT_WAIT = 1 / 3  # of the time limit: a root still open then gives way to the listed lines' search
 Decision = tuple[str, int, object, int]  # ("y", round, station, 0 | 1) or ("x", round, section, 0 | 1)
 
 
@@ -240,6 +241,7 @@ class _Search:
         self.node_iterations, self.root_iterations = node_iterations, root_iterations
         self.heuristic_every, self.heuristic_limit = heuristic_every, heuristic_limit
         self.listed_share = listed_share
+        self.improved = False
         self.phase = "branch and price"
         self.report = report
         self.more = more  # add the other lines each pricing search met, beside its best
@@ -275,12 +277,14 @@ class _Search:
             self.consider(got[1])
 
     def improve(self, prices: Prices | None) -> None:
-        """After the root: better games from the listed lines (:func:`.listed.improve`) at the
-        root's best prices, for ``listed_share`` of the time left; a round not listed chooses
-        among the pool's lines."""
+        """Once, after the root (or once the root has taken ``ROOT_WAIT`` of the time): better
+        games from the listed lines (:func:`.listed.improve`) at the root's best prices, for
+        ``listed_share`` of the time left; a round not listed chooses among the pool's lines."""
         left = self.deadline - time.perf_counter()
-        if prices is None or not self.listed_share or left <= 0 or not any(s is not None for s in self.scans):
+        if (self.improved or prices is None or not self.listed_share or left <= 0
+                or not any(s is not None for s in self.scans)):
             return
+        self.improved = True
         self.phase = "better games"
         self.show()
         improve(self.board, self.book, self.rounds, self.scans, prices, self.best_cols,
@@ -364,6 +368,8 @@ class _Search:
                 return self.children(node, choice)
             it += 1
             added = self.price(node, m, cols, fixed, lag)
+            if not node.decisions and time.perf_counter() - self.t0 >= ROOT_WAIT * (self.deadline - self.t0):
+                self.improve(node.centre)  # (a slow root: better games now, not never)
             if added is None:
                 return None
             if self.pruned(node.bound):

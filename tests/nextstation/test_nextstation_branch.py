@@ -199,24 +199,35 @@ def test_branch_and_price_priced_by_tables_proves_the_exhaustive_optimum(ed, see
     assert _sheet_replay(ed, rounds, got.draws) == got.score and got.nodes >= 1
 
 
-@pytest.mark.parametrize("share", [0.0, 0.5])
-def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share):
+@pytest.mark.parametrize("share, wait", [(0.0, 1 / 3), (0.5, 1 / 3), (0.5, 0.0)])
+def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, wait):
     """With lines listed, the root's best prices go to :func:`.listed.improve` for its share of the
-    time left (none: never), and a better game it finds is the tree's best game."""
+    time left (none: never), once, after the root or while it is open past ``ROOT_WAIT`` of the
+    time, and a better game it finds is the tree's best game."""
     from solver.nextstation import branch
+
+    monkeypatch.setattr(branch, "ROOT_WAIT", wait)
 
     rounds, optimum = solved_small_game(ed, 5, 3, 3)
     tabs = some_tables(ed.board, ed.book, rounds)
     calls: list[float] = []
-    real = branch.improve
+    real, method = branch.improve, branch._Search.improve
+    searches: list = []
+
+    def holder(search, prices):
+        searches.append(search)
+        method(search, prices)
 
     def spy(board, book, rnds, scans, prices, game, deadline, **kw):
         calls.append(deadline)
+        search = searches[-1]
+        assert search.nodes == 1 and (search.root_bound is None) == (wait == 0.0)  # (the root open: wait 0)
         assert prices.lam and all(s is not None for s in scans) and len(game) == len(rounds)
         value, cols = real(board, book, rnds, scans, prices, game, deadline, **kw)
         assert value == optimum  # (every line a candidate: the whole game)
         return value, cols
     monkeypatch.setattr(branch, "improve", spy)
+    monkeypatch.setattr(branch._Search, "improve", holder)
     monkeypatch.setattr(branch, "integer_master", lambda *a, **k: None)  # (the pool's best game: not here)
     start = (tuple(() for _ in rounds),)  # every round passes
     got = branch_and_price(ed.board, ed.book, rounds, start, time_limit=60.0, tables=tabs, max_nodes=1,
