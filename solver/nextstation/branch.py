@@ -358,8 +358,12 @@ class _Search:
         assert lpr is not None  # the master keeps each station's pattern of no line (or the departing round alone)
         cap = self.root_iterations if not node.decisions else self.node_iterations
         it = 0
+        if self.out_of_time():  # (a node's first master is its dearest step: not begun past the deadline)
+            return None
         lp = _NodeMaster(self.board, self.book, self.pool, fixed, lpr)
         while True:
+            if self.out_of_time():
+                return None
             m, cols = self.master(lp)
             if self.pruned(node.bound):
                 return []

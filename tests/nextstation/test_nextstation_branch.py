@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import time
 
 import pytest
 
@@ -235,6 +236,22 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
     assert len(calls) == (1 if share else 0)
     if share:
         assert got.score == optimum == _sheet_replay(ed, rounds, got.draws)
+
+
+def test_no_node_master_is_begun_past_the_deadline(ed, monkeypatch):
+    """A node's first master (rows for every admitted pool line: seconds on a real seed) is not
+    built once the time is up: the node stays open with its bound (the tree overran a 300 s
+    limit by 4-10 s before)."""
+    from solver.nextstation import branch
+
+    rounds, _ = solved_small_game(ed, 4, 2, 4)
+    s = branch._Search(ed.board, ed.book, rounds, time.perf_counter() - 1.0, "entries", 5, 5, 0, 0.0, None)
+    node = branch._Node(s.seed((), math.inf))
+
+    def built(*a, **k):
+        raise AssertionError("a master built past the deadline")
+    monkeypatch.setattr(branch, "_NodeMaster", built)
+    assert s.process(node) is None and s.cut
 
 
 def test_what_to_branch_on(ed):
