@@ -34,7 +34,7 @@ from tubedeck.games.nextstation.responses import Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 
-from .columns import Column, Prices, _gains
+from .columns import Column, Prices, _gains, _worth
 from .game_model import _one_hot_at_most
 from .pairs import LineScan
 
@@ -99,15 +99,14 @@ def candidates(board: Board, scans: Sequence[LineScan | None], prices: Prices, g
     freed round without a scan (None) chooses among its ``pool`` lines (known legal lines, such
     as branch and price's columns) the same way, or keeps its line without them."""
     kept = frozenset(i for r, c in enumerate(game) if r not in free for i in c.sections)
-    blocked = kept | {b for i, j in board.crossings for a, b in ((i, j), (j, i)) if a in kept}
+    blocked = kept.union(*(board.crossing[i] for i in kept))
     pen = prices.penalty()
     out: list[list[Column]] = []
     for r, scan in enumerate(scans):
         rho = prices.rho[r] if prices.rho else ()
-        gains = _gains(board, prices.mu, rho)
         lines: list[Column] = []
         if r in free and scan is not None:
-            val = scan.values(prices.lam[r], prices.entering(r), pen, gains)
+            val = scan.values(prices.lam[r], prices.entering(r), pen, _gains(board, prices.mu, rho))
             if kept:
                 val = np.where(scan.clear(kept), val, -np.inf)
             top = np.argpartition(-val, min(size, len(val) - 1))[:size] if len(val) > size else np.arange(len(val))
@@ -115,9 +114,8 @@ def candidates(board: Board, scans: Sequence[LineScan | None], prices: Prices, g
             lines = [scan.column(int(k)) for k in top if val[k] > -np.inf]
         elif r in free and r < len(pool):
             lam, eta = prices.lam[r], prices.entering(r)
-            worth = {c: (c.score + sum(lam.get(s, 0.0) for s in c.stations) + gains[c.sites]
-                         - sum(pen.get(i, 0.0) for i in c.sections) + sum(eta.get(e, 0.0) for e in c.entering))
-                     for c in pool[r] if not c.sections & blocked}  # (the scan's value of a line)
+            worth = {c: _worth(c, lam, prices.mu, pen, eta) + sum(rho[:c.sites])  # (the scan's value of a line)
+                     for c in pool[r] if not c.sections & blocked}
             lines = sorted(worth, key=lambda c: (-worth[c], sorted(c.sections)))[:size]
         if game[r].sections not in {c.sections for c in lines}:
             lines.append(game[r])
