@@ -269,3 +269,23 @@ except KeyboardInterrupt:
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                           preexec_fn=_as_from_a_terminal)
     assert (proc.stdout.strip(), proc.stderr) == (caught, "")
+
+
+def test_a_signal_inside_a_codec_still_says_interrupted():
+    """Python 3.11 rewraps an exception raised inside a Python codec as the same type with the
+    message "encoding with 'extpdfdoc' codec failed (Terminated: )" (a CI build's PDF write met
+    SIGTERM there). The command funnel prints 'interrupted' and keeps the SIGTERM's 143."""
+    import codecs
+
+    from tubedeck.cli.options import command
+    from tubedeck.errors import Stopped
+    from tubedeck.signals import Terminated
+
+    def encode(text: str, errors: str = "strict"):
+        raise Terminated()
+
+    codecs.register(lambda name: codecs.CodecInfo(encode, encode, name=name) if name == "tubedeck_sweep" else None)
+    run = command("sweep", "", [], lambda values: "x".encode("tubedeck_sweep"))
+    with pytest.raises(Stopped) as stopped:
+        run()
+    assert (str(stopped.value), stopped.value.code) == ("interrupted", 143)
