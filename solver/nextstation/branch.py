@@ -41,8 +41,13 @@ CP-SAT leaves; ``python -m solver.nextstation.challenges --bounds-only --branch`
   game kept is always scored by the rules' :func:`~tubedeck.games.nextstation.scoring.final_score`.
 
 Without ``start`` games, the best responses (:func:`~tubedeck.games.nextstation.responses.search_responses`,
-no kicks) give the first game, within a quarter of the time limit. Shared Objectives are not
-handled (the solo game without them).
+no kicks) give the first game, within a quarter of the time limit.
+
+**Shared Objectives** (``objectives=``; :mod:`.goals`): every game is scored with them, and the
+relaxation has a variable a[g] per objective worth its points, held up by rows every game
+meeting it satisfies (stations reached per group, interchange stations, Thames crossings). A
+master meeting an objective in part is branched on it first: a[g] = 1 (the node's games meet
+it) or a[g] = 0 (scored without its points).
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ import numpy as np
 from tubedeck.games.nextstation.best import best_round, line_of
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Draws, Round, lines_of, search_responses
-from tubedeck.games.nextstation.rules import RuleBook
+from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from tubedeck.progress import Progress, ticking
 
@@ -77,6 +82,7 @@ from .columns import (
     lagrangian_bound,
 )
 from .cuts import Relaxation, relaxation
+from .goals import goals_of
 from .listed import improve, integer_master
 from .pairs import LineScan, RoundLines
 
@@ -179,8 +185,12 @@ def _whole(m: Master) -> list[int] | None:
 
 def choose(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]], m: Master,
            relax: Relaxation) -> tuple[str, int, object] | None:
-    """What to branch on in this master solution (see the module): ("y", round, station) or
-    ("x", round, section); None if every round's line is whole. ``relax``: the master's."""
+    """What to branch on in this master solution (see the module): ("g", 0, goal) for a Shared
+    Objective met in part (first: two children settle it), ("y", round, station) or ("x", round,
+    section); None if every round's line and every objective is whole. ``relax``: the master's."""
+    for g, a in enumerate(m.goals):
+        if WHOLE < a < 1 - WHOLE:
+            return ("g", 0, g)
     n = len(cols)
     table = book.scores.interchange
     y: list[dict[str, float]] = [{} for _ in range(n)]
@@ -233,11 +243,13 @@ class _Search:
     def __init__(self, board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float, cuts: str,
                  node_iterations: int, root_iterations: int, heuristic_every: int, heuristic_limit: float,
                  report: Callable[[Snapshot], None] | None, more: bool = True,
-                 tables: Sequence[RoundLines | None] = (), listed_share: float = 0.0):
+                 tables: Sequence[RoundLines | None] = (), listed_share: float = 0.0,
+                 objectives: tuple[Objective, ...] = ()):
         self.board, self.book, self.rounds, self.deadline = board, book, rounds, deadline
+        self.objectives = objectives
         self.scans = [None if tab is None else LineScan(board, book, rounds[r], tab) for r, tab in enumerate(tables)]
         self.n = len(rounds)
-        self.relax = relaxation(board, rounds, cuts, tourist=True)
+        self.relax = relaxation(board, rounds, cuts, tourist=True, goals=goals_of(board, book, objectives))
         self.node_iterations, self.root_iterations = node_iterations, root_iterations
         self.heuristic_every, self.heuristic_limit = heuristic_every, heuristic_limit
         self.listed_share = listed_share
@@ -262,7 +274,7 @@ class _Search:
     def consider(self, cols: Sequence[Column]) -> None:
         """A game (one pool line a round, pairwise compatible): kept if it beats the best."""
         draws = tuple(c.draws for c in cols)
-        final = final_score(self.board, self.book, *lines_of(self.board, self.rounds, draws))
+        final = final_score(self.board, self.book, *lines_of(self.board, self.rounds, draws), self.objectives)
         if final.total > self.best:
             self.best, self.best_cols, self.best_final = final.total, tuple(cols), final
             self.show()
@@ -477,7 +489,8 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
                      progress: Progress | Callable[[Snapshot], None] | None = None, *,
                      root_iterations: int = 50, cuts: str = "entries", heuristic_every: int = 5,
                      heuristic_limit: float = 2.0, max_nodes: int | None = None, more: bool = True,
-                     tables: Sequence[RoundLines | None] = (), listed_share: float = LISTED_SHARE) -> BranchResult:
+                     tables: Sequence[RoundLines | None] = (), listed_share: float = LISTED_SHARE,
+                     objectives: tuple[Objective, ...] = ()) -> BranchResult:
     """The best whole game for these rounds by branch and price (see the module), within
     ``time_limit`` wall-clock seconds: OPTIMAL with the game when the tree is closed, else
     FEASIBLE with the best game found and the tree's bound. ``start``: games (per round draws,
@@ -490,11 +503,13 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
     every line listed (:func:`.pairs.some_tables`; None: that round is searched), so that pricing
     is a scan of them (:class:`.pairs.LineScan`: the same values, no search); ``listed_share``:
     with a round listed, that share of the time left after the root goes to better
-    games from the listed lines (:func:`.listed.improve`, at the root's best prices)."""
+    games from the listed lines (:func:`.listed.improve`, at the root's best prices);
+    ``objectives``: the Shared Objectives in play, scored in every game and in the relaxation
+    (:mod:`.goals`)."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     s = _Search(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
-                heuristic_limit, _reporter(progress), more, tables, listed_share)
+                heuristic_limit, _reporter(progress), more, tables, listed_share, objectives)
     with ticking(progress if isinstance(progress, Progress) else None):
         s.run(_Node(s.seed(start, t0 + START_SHARE * time_limit)), max_nodes)
     assert s.best_final is not None

@@ -65,9 +65,11 @@ from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
 
+from . import goals as goals_
 from .cuts import Relaxation, relaxation
 from .engines import Budget
 from .game_model import Round, lines_of
+from .goals import GoalPrices
 from .pricing import entering_response
 
 GUARD = 600.0  # seconds: a pricing search is exact and takes about a second; this only guards
@@ -102,6 +104,7 @@ class Prices:
     # the tourist track per round (:attr:`.cuts.Relaxation.tours`): per round, a price for its
     # line taking j or more tourist sites (j = 1, 2, ...); a line with k sites earns the first k
     rho: tuple[tuple[float, ...], ...] = ()
+    goal: GoalPrices | None = None  # the Shared Objectives' rows (:mod:`.goals`)
 
     def gain(self, r: int, k: int) -> float:
         """What the tourist prices give round r's line for k tourist sites."""
@@ -160,19 +163,26 @@ class Fixed:
     * another round's x = 1: ``drawn`` in pricing (the section and those crossing it: a hard
       filter), and the pool's columns drawing them are left out;
     * the interchange choices (:class:`.cuts.Relaxation`) a node's games cannot show are dropped
-      (:meth:`restrict`)."""
+      (:meth:`restrict`);
+    * a Shared Objective met or not (a[g] = 1 / 0, :mod:`.goals`): the master's variable fixed,
+      and the bound's term for it taken at that value."""
 
     visit: tuple[frozenset[str], ...]
     avoid: tuple[frozenset[str], ...]
     draw: tuple[frozenset[int], ...]
     skip: tuple[frozenset[int], ...]
     blocked: tuple[frozenset[int], ...]
+    goals: tuple[tuple[int, int], ...] = ()  # (goal index, 0 or 1)
 
     @classmethod
     def of(cls, board: Board, n: int, decisions) -> Fixed:
-        """From ``decisions``: (kind "y" or "x", round, station id or section index, 0 or 1)."""
+        """From ``decisions``: (kind "y" or "x", round, station id or section index, 0 or 1), or
+        ("g", 0, goal index, 0 or 1)."""
         sets: dict[tuple[str, int], set] = {(k, r): set() for k in ("visit", "avoid", "draw", "skip") for r in range(n)}
+        goals = tuple(sorted((key, value) for kind, _, key, value in decisions if kind == "g"))
         for kind, r, key, value in decisions:
+            if kind == "g":
+                continue
             name = {("y", 1): "visit", ("y", 0): "avoid", ("x", 1): "draw", ("x", 0): "skip"}[kind, value]
             sets[name, r].add(key)
         blocked = []
@@ -186,7 +196,7 @@ class Fixed:
             blocked.append(frozenset(out))
         def each(kind: str) -> tuple[frozenset, ...]:
             return tuple(frozenset(sets[kind, r]) for r in range(n))
-        return cls(each("visit"), each("avoid"), each("draw"), each("skip"), tuple(blocked))
+        return cls(each("visit"), each("avoid"), each("draw"), each("skip"), tuple(blocked), goals)
 
     def admits(self, r: int, c: Column) -> bool:
         """Whether round r's column may be in the node's master (y = 1, x = 1 are rows there)."""
@@ -221,7 +231,7 @@ class Fixed:
         tours = tuple(t for t in relax.tours if all(t[r] >= least[r] for r in range(n)))
         if relax.tours and not tours:
             return None
-        return Relaxation(relax.cuts, out, tours)
+        return Relaxation(relax.cuts, out, tours, relax.goals)
 
     def terms(self, board: Board, r: int, prices: Prices, pen: dict[int, float]
               ) -> tuple[dict[str, float], dict[tuple[str, int], float], dict[int, float]]:
@@ -309,14 +319,18 @@ def _column(board: Board, book: RuleBook, rnd: Round, line) -> Column:
     return column_of(board, book, *line_of(board, rnd[1], line.draws), line.draws)
 
 
-def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int) -> float:
+def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int, goals: dict[int, int] | None = None) -> float:
     """The bound's terms beyond the rounds: each station's best interchange choice
-    (:class:`.cuts.Relaxation`), tourist totals, sigma."""
+    (:class:`.cuts.Relaxation`), tourist totals, sigma, the Shared Objectives' own terms
+    (:func:`.goals.rest`; ``goals``: the values a node fixes)."""
     table = book.scores.interchange
     rest = 0.0
     for s, choices in relax.choices.items():
         rest += max(table[min(sum(z), len(table) - 1)] - sum(prices.lam[r].get(s, 0.0) * z[r] for r in range(n))
-                    - sum(prices.entering(r).get((s, i), 0.0) for r, i in a) for z, a in choices)
+                    - sum(prices.entering(r).get((s, i), 0.0) for r, i in a)
+                    + goals_.choice_bonus(relax.goals, prices.goal, sum(z)) for z, a in choices)
+    if relax.goals:
+        rest += goals_.rest(relax.goals, prices.goal, goals or {})
     cap = book.rules.tourist_marks_max
     if relax.tours:
         rest += max(book.scores.tourist(min(sum(t), cap)) - sum(prices.gain(r, k) for r, k in enumerate(t))
@@ -350,6 +364,7 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
         if fixed is not None:
             lam, eta, pen_r = fixed.terms(board, r, prices, pen)
             drawn = fixed.drawn(r)
+        lam, eta = goals_.fold(board, relax.goals, prices.goal, lam, eta)
         rho = prices.rho[r] if prices.rho else ()
         scan = scans[r] if scans else None
         value: float | None
@@ -365,7 +380,8 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
         total = None if value is None or total is None else total + value
     if total is None:
         return None, best
-    return total + _rest(book, relax, prices, len(rounds)) - (fixed.constant(prices) if fixed else 0.0), best
+    return (total + _rest(book, relax, prices, len(rounds), dict(fixed.goals) if fixed else None)
+            - (fixed.constant(prices) if fixed else 0.0)), best
 
 
 @dataclass(frozen=True)
@@ -379,6 +395,7 @@ class Master:
     weights: tuple[tuple[float, ...], ...]
     choices: dict[str, tuple[float, ...]]
     unmet: float = 0.0
+    goals: tuple[float, ...] = ()  # a[g] per Shared Objective (:mod:`.goals`)
 
 
 def _master(board: Board, book: RuleBook, cols: list[list[Column]], relax: Relaxation):
@@ -471,8 +488,41 @@ class MasterLP:
                 self.visit_rows[r, s_id] = self._branching_row()
             for i in sorted(fixed.draw[r] if fixed else ()):
                 self.draw_rows[r, i] = self._branching_row()
+        self._goals(relax, dict(fixed.goals) if fixed else {})
         # one sheet: a row per section some column draws, and per crossing pair with one of them drawn
         self.sheet: dict[tuple[int, ...], pywraplp.Constraint] = {}
+
+    def _goals(self, relax: Relaxation, values: dict[int, int]) -> None:
+        """The Shared Objectives' variables and rows (:mod:`.goals`); ``values``: a[g] a node fixes."""
+        lp, inf = self.lp, self.inf
+        self.a: list[pywraplp.Variable] = []
+        self.need: list[pywraplp.Constraint] = []  # per goal: its threshold row (>= 0)
+        self.group_rows: list[list[tuple[frozenset[str], pywraplp.Constraint]]] = []  # per goal, per group (<= 0)
+        self.thames: list[pywraplp.Constraint] = []  # the threshold rows of Thames goals
+        for g, goal in enumerate(relax.goals):
+            lo = hi = values[g] if g in values else None
+            a = lp.NumVar(0 if lo is None else lo, 1 if hi is None else hi, "")
+            self.a.append(a)
+            self.objective.SetCoefficient(a, goal.points)
+            need = self._branching_row()  # (an artificial slack keeps a fixed a[g] = 1 solvable)
+            need.SetLb(0)
+            need.SetCoefficient(a, -goal.threshold)
+            self.need.append(need)
+            rows = []
+            for stations, weight in goal.groups:
+                t = lp.NumVar(0, 1, "")
+                need.SetCoefficient(t, weight)
+                row = lp.Constraint(-inf, 0)
+                row.SetCoefficient(t, 1)
+                rows.append((stations, row))
+            self.group_rows.append(rows)
+            if goal.kind == "interchanges":
+                for s_id, us in self.choice_vars.items():
+                    for (z, _), u in zip(relax.choices[s_id], us):
+                        if sum(z) >= 2:
+                            need.SetCoefficient(u, 1)
+            if goal.kind == "thames":
+                self.thames.append(need)
 
     def _branching_row(self) -> pywraplp.Constraint:
         a = self.lp.NumVar(0, self.inf, "")
@@ -509,6 +559,15 @@ class MasterLP:
         for s in c.stations:
             if (r, s) in self.visit_rows:
                 self.visit_rows[r, s].SetCoefficient(x, 1)
+        for rows in self.group_rows:
+            for stations, row in rows:
+                k = len(c.stations & stations)
+                if k:
+                    row.SetCoefficient(x, -k)
+        if self.thames:
+            k = sum(int(self.board.sections[i].thames) for i in c.sections)
+            for row in self.thames:
+                row.SetCoefficient(x, k)
         cross: dict[tuple[int, ...], int] = {}
         for i in c.sections:
             if (r, i) in self.draw_rows:
@@ -536,13 +595,15 @@ class MasterLP:
         rho = tuple(tuple(max(0.0, self.tours[r, j].dual_value())
                           for j in range(1, 1 + sum(1 for q, _ in self.tours if q == r)))
                     for r in range(n)) if relax.tours else ()
+        goal = GoalPrices(tuple(tuple(max(0.0, row.dual_value()) for _, row in rows) for rows in self.group_rows),
+                          tuple(max(0.0, -row.dual_value()) for row in self.need)) if relax.goals else None
         prices = Prices(lam, 0.0 if self.sites is None else max(0.0, self.sites.dual_value()),
                         {k: max(0.0, c.dual_value()) for k, c in sorted(self.sheet.items())},
-                        eta if relax.entering else (), visit, draw, rho)
+                        eta if relax.entering else (), visit, draw, rho, goal)
         weights = tuple(tuple(x.solution_value() for x in ws) for ws in self.w)
         return Master(self.objective.Value(), prices, weights,
                       {s: tuple(x.solution_value() for x in us) for s, us in self.choice_vars.items()},
-                      sum(a.solution_value() for a in self.slack))
+                      sum(a.solution_value() for a in self.slack), tuple(a.solution_value() for a in self.a))
 
 
 def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
@@ -567,7 +628,14 @@ def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
     return Prices(tuple(mix(x, y) for x, y in zip(a.lam, b.lam)), alpha * a.mu + (1 - alpha) * b.mu,
                   mix(a.sigma, b.sigma), tuple(mix(a.entering(r), b.entering(r)) for r in range(len(a.lam)))
                   if a.eta or b.eta else (), each(a.visit, b.visit), each(a.draw, b.draw),
-                  each_rho(a.rho, b.rho))
+                  each_rho(a.rho, b.rho),
+                  _mix_goals(a.goal, b.goal, alpha))
+
+
+def _mix_goals(a: GoalPrices | None, b: GoalPrices | None, alpha: float) -> GoalPrices | None:
+    if a is None and b is None:
+        return None
+    return (a or b.scaled(0.0)).mixed(b or a.scaled(0.0), alpha)  # type: ignore[union-attr]
 
 
 def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=(), iterations: int = 25,

@@ -35,6 +35,7 @@ from itertools import product
 from tubedeck.games.nextstation.board import Board
 
 from .game_model import Round
+from .goals import Goal
 
 Pattern = tuple[int, ...]
 
@@ -130,11 +131,15 @@ class Relaxation:
     track scored by the number of tourist sites **each round's** line takes, t = (t_1, ..., t_R),
     worth ``tourist(min(sum t, cap))``, round r's share of the tuples with t_r >= j at most the
     weight of its lines with j sites or more. With whole lines the LP then scores the track as the
-    game does; over one total (the default) it scores the track's convex steps by their chord."""
+    game does; over one total (the default) it scores the track's convex steps by their chord.
+
+    ``goals`` (:mod:`.goals`): the Shared Objectives in play, each a variable and rows of the
+    master (none: the game without them)."""
 
     cuts: str
     choices: dict[str, list[tuple[Pattern, tuple[tuple[int, int], ...]]]]
     tours: tuple[tuple[int, ...], ...] = ()
+    goals: tuple[Goal, ...] = ()
 
     @property
     def entering(self) -> bool:
@@ -148,9 +153,11 @@ def tourist_patterns(board: Board, rounds: tuple[Round, ...]) -> tuple[tuple[int
     return tuple(product(*(range(c + 1) for c in caps)))
 
 
-def relaxation(board: Board, rounds: tuple[Round, ...], cuts: str = "entries", tourist: bool = False) -> Relaxation:
-    """How the column bound scores interchanges (``cuts``, :class:`Relaxation`) and, with
-    ``tourist``, the tourist track per round (:func:`tourist_patterns`; by default as one total)."""
+def relaxation(board: Board, rounds: tuple[Round, ...], cuts: str = "entries", tourist: bool = False,
+               goals: tuple[Goal, ...] = ()) -> Relaxation:
+    """How the column bound scores interchanges (``cuts``, :class:`Relaxation`), with
+    ``tourist`` the tourist track per round (:func:`tourist_patterns`; by default as one total),
+    and the Shared Objectives' ``goals``."""
     if cuts not in CUTS:
         raise ValueError(f"cuts must be one of {', '.join(CUTS)}, got {cuts!r}")
     patterns = station_patterns(board, rounds, cuts != "none")
@@ -167,4 +174,4 @@ def relaxation(board: Board, rounds: tuple[Round, ...], cuts: str = "entries", t
                 if len(set(combo)) == len(combo):
                     out.append((z, tuple(zip(rs, combo))))
         choices[s.id] = out
-    return Relaxation(cuts, choices, tourist_patterns(board, rounds) if tourist else ())
+    return Relaxation(cuts, choices, tourist_patterns(board, rounds) if tourist else (), goals)

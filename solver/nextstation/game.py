@@ -18,8 +18,10 @@ Two searches (the better game kept), then a second bound:
    its root is the column bound (``columns`` pricing iterations before it branches), then it
    branches on what the LP mixes; its bound and any better game it finds are kept, and a bound
    that meets the game is a proof (OPTIMAL). CP-SAT then gets only ``CP_SAT_SHARE`` of the clock
-   (its bound never helps). Under a deterministic budget (the par check, the challenge file) or
-   with Shared Objectives, **the column bound** (``columns`` iterations, :mod:`.columns`) instead:
+   (its bound never helps). With Shared Objectives they are in its relaxation too (:mod:`.goals`:
+   a variable per objective, held up by rows every game meeting it satisfies), so its bound no
+   longer adds every objective's points. Under a deterministic budget (the par check, the
+   challenge file), **the column bound** (``columns`` iterations, :mod:`.columns`) instead:
    a Dantzig-Wolfe relaxation over whole lines, a fixed amount of work (the cuts of :mod:`.cuts`
    are an option of :func:`.columns.column_bound`, off by default: slower to converge). The
    lesser bound is reported.
@@ -28,7 +30,7 @@ What is measured (README, ``benchmarks/bench_nextstation.py --games``): the proo
 in a minute for real flips. CP-SAT's bound stays far above the games found, since its LP
 relaxation lets every round's line visit every station a little (interchanges for free); the
 column bound closes about half of that gap, not all of it. Shared
-Objectives count when given (CP-SAT only; the best responses ignore them).
+Objectives count when given (CP-SAT and branch and price; the best responses ignore them).
 """
 
 from __future__ import annotations
@@ -211,10 +213,11 @@ def _loose_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pars: 
             + len(objectives) * book.rules.objective_points)
 
 
-def _branches(budget: Budget | None, objectives: tuple[Objective, ...]) -> bool:
+def _branches(budget: Budget | None) -> bool:
     """Whether branch and price takes the bound phase: on the wall clock alone (it stops by the
-    clock, so not under a deterministic budget) and without Shared Objectives (it prices none)."""
-    return budget is not None and budget.det is None and not objectives
+    clock, so not under a deterministic budget). Shared Objectives are in its relaxation
+    (:mod:`.goals`)."""
+    return budget is not None and budget.det is None
 
 
 def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives: tuple[Objective, ...] = (),
@@ -250,7 +253,7 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
         cp = Solved("UNKNOWN", None, None, (), 0.0)
     else:
         cp = solve_game(board, book, rounds, pars, start, objectives, time_limit, workers, budget,
-                        share=1.0 if columns == 0 else CP_SAT_SHARE if _branches(budget, objectives) else 0.5)
+                        share=1.0 if columns == 0 else CP_SAT_SHARE if _branches(budget) else 0.5)
     if cp.final is not None and cp.final.total >= first.total:
         draws, final, status, found = cp.draws, cp.final, cp.status, "CP-SAT"
     else:
@@ -259,7 +262,7 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
     by = "CP-SAT"
     if budget is not None:
         budget.update(best=final.total, bound=bound)
-    if status != "OPTIMAL" and columns > 0 and _branches(budget, objectives) and budget is not None \
+    if status != "OPTIMAL" and columns > 0 and _branches(budget) and budget is not None \
             and budget.wall_left() > 0:
         # Wall clock alone: branch and price for the time left (its root is the column bound,
         # per-round tourist track; then it branches), from the best game so far.
@@ -272,7 +275,7 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
         budget.update(phase="branch and price")
         bp = branch_and_price(board, book, rounds, (draws,), time_limit=left, root_iterations=columns,
                               progress=budget.progress, cuts="entries" if left >= ENTRIES_AFTER else "patterns",
-                              tables=tabs)
+                              tables=tabs, objectives=objectives)
         if bp.cut:
             budget.wall_cut = True
         if bp.score > final.total:

@@ -66,8 +66,8 @@ GAME = Game(
                          Option("objectives", "With --game: the seeded game's Shared Objectives count too (as "
                                               "play draws them).", "bool", False),
                          Option("columns", "With --game: column-generation iterations at the root of branch "
-                                           "and price, which then branches for the time left (with --det-limit "
-                                           "or --objectives: the column bound's iterations; 2-4 s each; 0: "
+                                           "and price, which then branches for the time left (with --det-limit: "
+                                           "the column bound's iterations; 2-4 s each; 0: "
                                            "CP-SAT's bound alone).", "int", 20)),
                 example=("--flips", "u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker",
                          "--pencil", "purple")),
