@@ -66,6 +66,7 @@ from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
 
 from . import goals as goals_
+from .clash import Clash, block_of
 from .cuts import Relaxation, relaxation
 from .engines import Budget
 from .game_model import Round, lines_of
@@ -105,6 +106,11 @@ class Prices:
     # line taking j or more tourist sites (j = 1, 2, ...); a line with k sites earns the first k
     rho: tuple[tuple[float, ...], ...] = ()
     goal: GoalPrices | None = None  # the Shared Objectives' rows (:mod:`.goals`)
+    clash: tuple[tuple[Clash, float], ...] = ()  # cuts between two rounds' lines (:mod:`.clash`), priced > 0
+
+    def clashes(self, r: int) -> tuple[tuple[Clash, float, bool], ...]:
+        """The priced cuts round r's lines take part in: (cut, price, whether r is its first round)."""
+        return tuple((c, p, r == c.r) for c, p in self.clash if r in (c.r, c.q))
 
     def gain(self, r: int, k: int) -> float:
         """What the tourist prices give round r's line for k tourist sites."""
@@ -263,9 +269,11 @@ class Scan(Protocol):
     instead of the round search, to the same value."""
 
     def price(self, lam: dict[str, float], eta: dict[tuple[str, int], float], pen: dict[int, float],
-              gain: Sequence[float], drawn: frozenset[int]) -> tuple[float, list[Column]]:
+              gain: Sequence[float], drawn: frozenset[int],
+              clashes: Sequence[tuple[Clash, float, bool]] = ()) -> tuple[float, list[Column]]:
         """The best value of a line at these terms (a line drawing or crossing a ``drawn`` section
-        left out) and its column first, then a few of the next best."""
+        left out; each priced cut's price times its coefficient taken off) and its column first,
+        then a few of the next best."""
         ...
 
 
@@ -324,11 +332,16 @@ def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int, goals: dict
     (:class:`.cuts.Relaxation`), tourist totals, sigma, the Shared Objectives' own terms
     (:func:`.goals.rest`; ``goals``: the values a node fixes)."""
     table = book.scores.interchange
-    rest = 0.0
+    rest = sum(p * c.rhs for c, p in prices.clash)
+    at: dict[str, list[tuple[Clash, float]]] = {}  # station cuts by station
+    for c, p in prices.clash:
+        if c.kind == "station":
+            at.setdefault(c.station, []).append((c, p))
     for s, choices in relax.choices.items():
         rest += max(table[min(sum(z), len(table) - 1)] - sum(prices.lam[r].get(s, 0.0) * z[r] for r in range(n))
                     - sum(prices.entering(r).get((s, i), 0.0) for r, i in a)
-                    + goals_.choice_bonus(relax.goals, prices.goal, sum(z)) for z, a in choices)
+                    + goals_.choice_bonus(relax.goals, prices.goal, sum(z))
+                    - sum(p for c, p in at.get(s, ()) if c.on(z)) for z, a in choices)
     if relax.goals:
         rest += goals_.rest(relax.goals, prices.goal, goals or {})
     cap = book.rules.tourist_marks_max
@@ -369,11 +382,13 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
         scan = scans[r] if scans else None
         value: float | None
         if scan is not None:
-            value, found = scan.price(lam, eta, pen_r, _gains(board, prices.mu, rho), drawn)
+            value, found = scan.price(lam, eta, pen_r, _gains(board, prices.mu, rho), drawn, prices.clashes(r))
             col = found[0]
             if more is not None:
                 more[r].extend(found[1:])
         else:
+            if prices.clashes(r):
+                raise ValueError(f"round {r} is priced by the search: no cut between rounds' lines may hold it")
             value, col = _price_round(board, book, rnd, lam, prices.mu, pen_r, known[r] if known else (),
                                       deadline, eta, drawn, rho, None if more is None else more[r])
         best.append(col)
@@ -428,6 +443,9 @@ class MasterLP:
         self.objective = lp.Objective()
         self.objective.SetMaximization()
         self.w: list[list] = [[] for _ in range(n)]
+        self.columns: list[list[tuple[int, int, frozenset[str]]]] = [[] for _ in range(n)]  # (drawn, block, stations)
+        self.clashes: list[Clash] = []
+        self.clash_rows: list[pywraplp.Constraint] = []
         self.convex = [lp.Constraint(1, 1) for _ in range(n)]
         table = book.scores.interchange
         self.link: dict[tuple[int, str], pywraplp.Constraint] = {}  # (round, station): its share of the choices
@@ -524,6 +542,21 @@ class MasterLP:
             if goal.kind == "thames":
                 self.thames.append(need)
 
+    def add_clash(self, cut: Clash) -> None:
+        """A cut between two rounds' lines (:mod:`.clash`) as a row, over the columns so far."""
+        row = self.lp.Constraint(-self.inf, cut.rhs)
+        for r in (cut.r, cut.q):
+            for x, (drawn, block, stations) in zip(self.w[r], self.columns[r]):
+                k = cut.coef(r, drawn, block, stations)
+                if k:
+                    row.SetCoefficient(x, k)
+        if cut.kind == "station":
+            for u, (z, _) in zip(self.choice_vars[cut.station], self.relax.choices[cut.station]):
+                if cut.on(z):
+                    row.SetCoefficient(u, 1)
+        self.clashes.append(cut)
+        self.clash_rows.append(row)
+
     def _branching_row(self) -> pywraplp.Constraint:
         a = self.lp.NumVar(0, self.inf, "")
         self.slack.append(a)
@@ -540,6 +573,12 @@ class MasterLP:
     def add(self, r: int, c: Column) -> None:
         x = self.lp.NumVar(0, 1, "")
         self.w[r].append(x)
+        drawn, block = sum(1 << i for i in c.sections), block_of(self.board, c.sections)
+        self.columns[r].append((drawn, block, c.stations))
+        for cut, row in zip(self.clashes, self.clash_rows):
+            k = cut.coef(r, drawn, block, c.stations)
+            if k:
+                row.SetCoefficient(x, k)
         self.objective.SetCoefficient(x, c.score)
         self.convex[r].SetCoefficient(x, 1)
         if self.relax.entering:
@@ -599,7 +638,8 @@ class MasterLP:
                           tuple(max(0.0, -row.dual_value()) for row in self.need)) if relax.goals else None
         prices = Prices(lam, 0.0 if self.sites is None else max(0.0, self.sites.dual_value()),
                         {k: max(0.0, c.dual_value()) for k, c in sorted(self.sheet.items())},
-                        eta if relax.entering else (), visit, draw, rho, goal)
+                        eta if relax.entering else (), visit, draw, rho, goal,
+                        tuple((c, p) for c, row in zip(self.clashes, self.clash_rows) if (p := row.dual_value()) > EPS))
         weights = tuple(tuple(x.solution_value() for x in ws) for ws in self.w)
         return Master(self.objective.Value(), prices, weights,
                       {s: tuple(x.solution_value() for x in us) for s, us in self.choice_vars.items()},
@@ -629,7 +669,14 @@ def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
                   mix(a.sigma, b.sigma), tuple(mix(a.entering(r), b.entering(r)) for r in range(len(a.lam)))
                   if a.eta or b.eta else (), each(a.visit, b.visit), each(a.draw, b.draw),
                   each_rho(a.rho, b.rho),
-                  _mix_goals(a.goal, b.goal, alpha))
+                  _mix_goals(a.goal, b.goal, alpha), _mix_clash(a.clash, b.clash, alpha))
+
+
+def _mix_clash(a: tuple[tuple[Clash, float], ...], b: tuple[tuple[Clash, float], ...], alpha: float
+               ) -> tuple[tuple[Clash, float], ...]:
+    x, y = dict(a), dict(b)
+    order = list(x) + [c for c in y if c not in x]
+    return tuple((c, alpha * x.get(c, 0.0) + (1 - alpha) * y.get(c, 0.0)) for c in order)
 
 
 def _mix_goals(a: GoalPrices | None, b: GoalPrices | None, alpha: float) -> GoalPrices | None:

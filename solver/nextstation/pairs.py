@@ -57,12 +57,14 @@ from tubedeck.games.nextstation.responses import Draws, Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 
+from .clash import Clash, separate
 from .columns import SMOOTH, Column, MasterLP, Prices, _mix, column_of, lagrangian_bound
 from .cuts import relaxation, tourist_patterns
 
 EPS = 1e-6
 WORDS = 3  # 64-bit words of a section mask (a map has at most 192 potential sections)
 CHUNK = 1 << 17  # lines a block of the tables' arithmetic takes
+MASKS = 4000  # cut masks a scan keeps (packed: at most 4000 x 84 KB for 670,000 lines)
 
 
 class RoundLines:
@@ -716,6 +718,7 @@ class LineScan:
         self._entries: np.ndarray | None = None  # (listed once an entering price comes)
         self._columns: dict[int, Column] = {}
         self._clear: dict[frozenset[int], np.ndarray] = {}
+        self._masks: dict[tuple[Clash, bool], np.ndarray] = {}
 
     def column(self, k: int) -> Column:
         if k not in self._columns:
@@ -757,26 +760,58 @@ class LineScan:
             self._clear[drawn] = ~clash
         return self._clear[drawn]
 
+    def clash_mask(self, cut: Clash, first: bool) -> np.ndarray:
+        """Per line, whether the cut's row holds it (this scan being the cut's round r if
+        ``first``, else its round q), kept packed: 1 bit a line (84 KB a cut at 670,000 lines)."""
+        key = (cut, first)
+        if key not in self._masks:
+            if len(self._masks) >= MASKS:
+                self._masks.pop(next(iter(self._masks)))
+            through = self.tab.st[:, self.at[cut.station]].astype(bool) if cut.kind == "station" else None
+            self._masks[key] = np.packbits(cut.mask(first, self.tab.bits, self.tab.block, through))
+        return np.unpackbits(self._masks[key], count=self.tab.n).view(bool)
+
     def price(self, lam: dict[str, float], eta: dict[tuple[str, int], float], pen: dict[int, float],
-              gain: Sequence[float], drawn: frozenset[int]) -> tuple[float, list[Column]]:
+              gain: Sequence[float], drawn: frozenset[int],
+              clashes: Sequence[tuple[Clash, float, bool]] = ()) -> tuple[float, list[Column]]:
         val = self.values(lam, eta, pen, gain)
+        for cut, p, first in clashes:  # (a sections cut holds a line at +1, a station cut at -1)
+            val[self.clash_mask(cut, first)] -= p if cut.kind == "sections" else -p
         if drawn:
             val = np.where(self.clear(drawn), val, -np.inf)
         top = [int(k) for k in _best(val, self.more + 1) if val[k] > -np.inf]  # (the departure alone always is)
         return float(val[top[0]]), [self.column(k) for k in top]
 
 
+CLASH_MOST = 400  # cuts between rounds' lines a separation round adds at most
+
+
+def _separate(board: Board, relax, lp: MasterLP, pool: list[dict], m, scans: Sequence[LineScan | None],
+              most: int) -> int:
+    """Add to ``lp`` the cuts between rounds' lines its solution ``m`` breaks most
+    (:func:`.clash.separate`, between the rounds listed); how many were added."""
+    cols = [list(pool[r].values())[:len(m.weights[r])] for r in range(len(pool))]
+    cuts = separate(board, relax.choices, cols, m.weights, m.choices,
+                    [r for r, scan in enumerate(scans) if scan is not None], set(lp.clashes), most)
+    for cut in cuts:
+        lp.add_clash(cut)
+    return len(cuts)
+
+
 def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
                 cuts: str = "entries", tabs: Sequence[RoundLines | None] | None = None, iterations: int = 500,
                 time_limit: float = 1800.0,
-                progress: Callable[[int, float, float, float], None] | None = None) -> PairResult:
+                progress: Callable[[int, float, float, float], None] | None = None,
+                clash: int = 0, clash_most: int = CLASH_MOST) -> PairResult:
     """The column bound's own relaxation (:mod:`.columns`: ``cuts``, the tourist track per round,
     as branch and price's root) with **exact pricing by a scan of every line**
     (:func:`some_tables`) instead of the round search, where a round's lines could be listed
     (the others are priced by the search, :func:`.columns._price_round`): its master is
     :class:`.columns.MasterLP`, its bound :func:`.columns.lagrangian_bound`'s at the same
     prices. Stops when the bound meets the master (settled: the relaxation's own value), at
-    ``iterations`` or ``time_limit`` (listing included)."""
+    ``iterations`` or ``time_limit`` (listing included). ``clash``: rounds of cuts between two
+    rounds' lines (:mod:`.clash`, at most ``clash_most`` a round, between the rounds listed)
+    added each time the master settles, before it stops."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     rounds = tuple(rounds)
@@ -830,8 +865,13 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         if time.perf_counter() >= deadline:
             cut = True
             break
-        if _settled(least, lp_value) or not added or (best >= 0 and math.floor(least + EPS) <= best):
-            settled = _settled(least, lp_value) or not added
+        if best >= 0 and math.floor(least + EPS) <= best:
+            break
+        if _settled(least, lp_value) or not added:
+            if clash > 0 and _separate(board, relax, lp, pool, m, scans, clash_most):
+                clash -= 1
+                continue
+            settled = True
             break
     whole = max(best, math.floor(least + EPS)) if least < math.inf else None  # (no bound computed: none)
     return PairResult(whole, lp_value, best, it, tuple(0 if t is None else t.n for t in tabs),

@@ -1,0 +1,162 @@
+"""Cuts between two rounds' lines (issue 25, item 1): rows of the column master that every game
+keeps, so every bound stays a bound, and that the mixes of lines the relaxation leans on break.
+
+Why: on seed 0's settled root (LP 220.2, best game 193) each round mixes 18-30 lines, and of all
+the ways to take one of them a round only **2** are lines that may share a sheet; the LP scores
+5.5 stations where four lines meet (9 points each) from lines that clash elsewhere. The master
+keeps each section to one use *summed over the mix*; these cuts tie two rounds' lines together:
+
+* **sections** ``(r, q, T)``: if round r's line draws every section of T, round q's line draws
+  none of them and crosses none (``block(T)``), so
+  ``w_r(lines drawing all of T) + w_q(lines touching block(T)) <= 1``;
+* **station** ``(r, q, T, s)``: if both rounds' lines are on station s, then either r's line does
+  not draw all of T, or q's line is clear of block(T), so the station's choices with r and q on
+  it weigh at most ``w_r(lines on s not drawing all of T) + w_q(lines on s clear of block(T))``.
+
+T comes from a line of the master's mix (a pair of its sections for the first kind, all its
+sections for the second), :func:`separate` picks the rows the master breaks most. A line's
+coefficient is a test of its sections and stations, so a round priced by a scan of its listed
+lines (:class:`.pairs.LineScan`) prices every cut at once; a round priced by the search takes
+part in none (:func:`separate` is given the scanned rounds).
+
+Measured on seed 0 (one process, the other core busy; root columns settled first, five rounds
+of at most 400 cuts): see docs/nextstation.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tubedeck.games.nextstation.board import Board
+
+KINDS = ("sections", "station")
+
+
+@dataclass(frozen=True)
+class Clash:
+    """One cut (see the module). ``bits``/``block``: T and block(T) as section masks."""
+
+    kind: str
+    r: int
+    q: int
+    sections: frozenset[int]
+    station: str = ""
+    bits: int = field(default=0, compare=False)
+    block: int = field(default=0, compare=False)
+
+    @property
+    def rhs(self) -> int:
+        return 1 if self.kind == "sections" else 0
+
+    def coef(self, r: int, drawn: int, block: int, stations: frozenset[str]) -> int:
+        """The row's coefficient of round r's line with these sections (``drawn``, a mask; with
+        what they cross, ``block``) and stations."""
+        if r not in (self.r, self.q):
+            return 0
+        if self.kind == "sections":
+            return int((drawn & self.bits) == self.bits if r == self.r else bool(block & self.bits))
+        if self.station not in stations:
+            return 0
+        if r == self.r:
+            return -int((drawn & self.bits) != self.bits)
+        return -int(not block & self.bits)
+
+    def on(self, z: Sequence[int]) -> bool:
+        """Whether a station choice with pattern z is in the row (station cuts: r and q both on it)."""
+        return self.kind == "station" and bool(z[self.r]) and bool(z[self.q])
+
+    def mask(self, first: bool, bits: np.ndarray, block: np.ndarray, through: np.ndarray | None) -> np.ndarray:
+        """Per listed line of round r (``first``) or q (section masks ``bits``, with crossings
+        ``block``, as words; ``through``: whether it is on the cut's station), whether its
+        coefficient is non-zero (+1 for a sections cut, -1 for a station cut)."""
+        words = _words_of(self.bits, bits.shape[1])
+        if first:
+            every = np.all((bits & words) == words, axis=1)
+            hit = every if self.kind == "sections" else ~every
+        else:
+            touch = np.any((block & words) != 0, axis=1)
+            hit = touch if self.kind == "sections" else ~touch
+        if self.kind == "station":
+            assert through is not None
+            hit &= through
+        return hit
+
+
+def _bits(sections) -> int:
+    return sum(1 << i for i in sections)
+
+
+def block_of(board: Board, sections) -> int:
+    """The sections a line drawing ``sections`` keeps from every other line: its own and those crossing them."""
+    out = _bits(sections)
+    for i in sections:
+        out |= _bits(board.crossing[i])
+    return out
+
+
+def _words_of(mask: int, n: int) -> np.ndarray:
+    return np.array([(mask >> (64 * w)) & ((1 << 64) - 1) for w in range(n)], dtype=np.uint64)
+
+
+def clash(board: Board, kind: str, r: int, q: int, sections, station: str = "") -> Clash:
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    t = frozenset(sections)
+    return Clash(kind, r, q, t, station, _bits(t), block_of(board, t))
+
+
+def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: Sequence[Sequence[float]],
+             values: dict[str, Sequence[float]], rounds: Sequence[int], known: set[Clash],
+             most: int = 400, eps: float = 1e-4) -> list[Clash]:
+    """The cuts this master solution breaks most (at most ``most``), between the ``rounds``
+    given (those priced by a scan), none of ``known``. ``columns[r][k]`` has weight
+    ``weights[r][k]``; ``choices``: the master's interchange choices per station, ``values``
+    their weights (:class:`.columns.Master`)."""
+    info = []  # per round: (weight, sections mask, block mask, stations) per column in use or not
+    for r, cols in enumerate(columns):
+        rows = []
+        for c, w in zip(cols, weights[r]):
+            rows.append((w, _bits(c.sections), block_of(board, c.sections), c.stations, c.sections))
+        info.append(rows)
+    found: list[tuple[float, Clash]] = []
+    for r, q in itertools.permutations(rounds, 2):
+        seen: set[int] = set()
+        for w, _, _, _, secs in info[r]:
+            if w < 1e-6:
+                continue
+            for pair in itertools.combinations(sorted(secs), 2):
+                t = _bits(pair)
+                if t in seen:
+                    continue
+                seen.add(t)
+                lhs = sum(x for x, d, _, _, _ in info[r] if (d & t) == t) + sum(x for x, _, b, _, _ in info[q] if b & t)
+                if lhs > 1 + eps:
+                    cut = clash(board, "sections", r, q, pair)
+                    if cut not in known:
+                        found.append((lhs - 1, cut))
+    for s, us in values.items():
+        for r, q in itertools.permutations(rounds, 2):
+            both = sum(u for u, (z, _) in zip(us, choices[s]) if z[r] and z[q])
+            if both < eps:
+                continue
+            for w, drawn, _, stations, secs in info[r]:
+                if w < 1e-6 or s not in stations:
+                    continue
+                rhs = (sum(x for x, d, _, st, _ in info[r] if s in st and (d & drawn) != drawn)
+                       + sum(x for x, _, b, st, _ in info[q] if s in st and not b & drawn))
+                if both > rhs + eps:
+                    cut = clash(board, "station", r, q, secs, s)
+                    if cut not in known:
+                        found.append((both - rhs, cut))
+    found.sort(key=lambda x: -x[0])
+    out: list[Clash] = []
+    for _, cut in found:
+        if cut not in out:
+            out.append(cut)
+        if len(out) >= most:
+            break
+    return out

@@ -1,0 +1,197 @@
+"""Cuts between two rounds' lines (:mod:`solver.nextstation.clash`): every cut holds on every
+sheet of the brute force; a scan's masks are the rows' coefficients line by line; the Lagrangian
+bound with cut prices is never below the optimum at random prices; with cuts the root by tables
+proves the reduced games whose plain root stops above their optimum, and is never above the
+plain root."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from solver.nextstation.clash import block_of, clash, separate
+from solver.nextstation.columns import MasterLP, Prices, column_of, lagrangian_bound
+from solver.nextstation.cuts import relaxation
+from solver.nextstation.exhaustive_game import sheets, small_games
+from solver.nextstation.pairs import LineScan, some_tables, table_bound
+from tubedeck.games.nextstation.edition import load
+
+from ns_helpers import solved_small_game
+
+
+@pytest.fixture(scope="module")
+def ed():
+    return load(None)
+
+
+def _random_cuts(ed, rounds, every, rng, count):
+    """Cuts of both kinds from random lines of random sheets."""
+    out = []
+    n = len(rounds)
+    for _ in range(count):
+        sheet = rng.choice(every)[1]
+        r, q = rng.sample(range(n), 2)
+        secs = sorted(sheet[r].sections)
+        if not secs:
+            continue
+        if rng.random() < 0.5:
+            out.append(clash(ed.board, "sections", r, q, rng.sample(secs, min(len(secs), rng.randint(1, 2)))))
+        else:
+            out.append(clash(ed.board, "station", r, q, rng.sample(secs, rng.randint(1, len(secs))),
+                             rng.choice(sheet[r].stations)))
+    return out
+
+
+def _lhs(ed, cut, sheet) -> int:
+    """The cut's row on a whole game: its lines' coefficients, and the station's choice (the
+    rounds on it)."""
+    total = 0
+    for r, line in enumerate(sheet):
+        total += cut.coef(r, sum(1 << i for i in line.sections), block_of(ed.board, line.sections), frozenset(line.stations))
+    if cut.kind == "station":
+        z = tuple(int(cut.station in line.stations) for line in sheet)
+        total += cut.on(z)
+    return total
+
+
+@pytest.mark.parametrize("seed, turns, count", [(4, 2, 4), (5, 3, 3)])
+def test_every_cut_holds_on_every_sheet(ed, seed, turns, count):
+    """300 random cuts of both kinds against every sheet of the brute force (each sheet as its
+    lines' indexes among each round's distinct lines, the rows summed over all sheets at once)."""
+    (rounds,) = small_games(ed, [seed], turns)
+    rounds = rounds[:count]
+    every = list(sheets(ed.board, ed.book, rounds))
+    n = len(rounds)
+    lines: list[dict] = [{} for _ in rounds]  # per round: a line's sections -> (index, the line)
+    index = np.zeros((len(every), n), dtype=np.int32)
+    for k, (_, sheet) in enumerate(every):
+        for r, line in enumerate(sheet):
+            got = lines[r].setdefault(frozenset(line.sections), (len(lines[r]), line))
+            index[k, r] = got[0]
+    rng = random.Random(seed)
+    cuts = _random_cuts(ed, rounds, every, rng, 300)
+    assert {c.kind for c in cuts} == {"sections", "station"}
+    tight = 0
+    for cut in cuts:
+        lhs = np.zeros(len(every), dtype=np.int32)
+        for r in (cut.r, cut.q):
+            coef = np.array([cut.coef(r, sum(1 << i for i in line.sections), block_of(ed.board, line.sections),
+                                      frozenset(line.stations)) for _, line in lines[r].values()])
+            lhs += coef[index[:, r]]
+        if cut.kind == "station":
+            on = [np.array([cut.station in line.stations for _, line in lines[r].values()])[index[:, r]]
+                  for r in (cut.r, cut.q)]
+            lhs += on[0] & on[1]
+        assert lhs.max() <= cut.rhs, cut
+        tight += int((lhs == cut.rhs).any())
+    assert tight > 0
+
+
+def test_a_scan_s_masks_are_the_rows_coefficients(ed):
+    (rounds,) = small_games(ed, [4], 3)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    every = list(sheets(ed.board, ed.book, rounds[:3]))
+    cuts = _random_cuts(ed, rounds[:3], every, random.Random(1), 60)
+    for r in range(3):
+        scan = LineScan(ed.board, ed.book, rounds[r], tabs[r])
+        cols = [scan.column(k) for k in range(scan.tab.n)]
+        for cut in cuts:
+            if r not in (cut.r, cut.q):
+                continue
+            mask = scan.clash_mask(cut, r == cut.r)
+            want = [cut.coef(r, sum(1 << i for i in c.sections), block_of(ed.board, c.sections), c.stations) != 0
+                    for c in cols]
+            assert mask.tolist() == want, cut
+        # a scan's price takes each cut's price times the row's coefficient off every line
+        rng = random.Random(r)
+        priced = [(cut, rng.random(), r == cut.r) for cut in cuts if r in (cut.r, cut.q)]
+        gain = [0.0] * 10
+        value, found = scan.price({}, {}, {}, gain, frozenset(), priced)
+        base = scan.values({}, {}, {}, gain)
+        worth = [base[k] - sum(p * cut.coef(r, sum(1 << i for i in c.sections), block_of(ed.board, c.sections),
+                                            c.stations) for cut, p, _ in priced) for k, c in enumerate(cols)]
+        assert value == pytest.approx(max(worth)) and found[0] == cols[max(range(len(cols)), key=worth.__getitem__)]
+
+
+@pytest.mark.parametrize("seed, turns, count", [(4, 2, 4), (2, 3, 3)])
+def test_the_bound_with_cut_prices_is_never_below_the_optimum(ed, seed, turns, count):
+    """Random prices on random cuts (with random station and section prices): the Lagrangian
+    bound by scans stays at or above the brute-force optimum."""
+    rounds, optimum = solved_small_game(ed, seed, turns, count)
+    every = list(sheets(ed.board, ed.book, rounds))
+    tabs = some_tables(ed.board, ed.book, rounds)
+    scans = [LineScan(ed.board, ed.book, rnd, tab) for rnd, tab in zip(rounds, tabs)]
+    relax = relaxation(ed.board, rounds, "entries", tourist=True)
+    rng = random.Random(seed)
+    for _ in range(12):
+        cuts = _random_cuts(ed, rounds, every, rng, 30)
+        prices = Prices(tuple({s.id: rng.random() * (rng.random() < 0.2) for s in ed.board.stations} for _ in rounds),
+                        0.0, {}, (), rho=tuple((0.0,) * 8 for _ in rounds),
+                        clash=tuple((c, rng.random() * 6) for c in cuts))
+        value, _ = lagrangian_bound(ed.board, ed.book, rounds, prices, None, None, relax, scans=scans)
+        assert value is not None and value >= optimum - 1e-6
+
+
+def test_cut_prices_need_the_rounds_scanned(ed):
+    rounds, _ = solved_small_game(ed, 0, 2, 2)
+    cut = clash(ed.board, "sections", 0, 1, [0])
+    prices = Prices(({}, {}), 0.0, {}, clash=((cut, 1.0),))
+    with pytest.raises(ValueError, match="priced by the search"):
+        lagrangian_bound(ed.board, ed.book, rounds, prices, None, None, relaxation(ed.board, rounds, "entries"))
+
+
+def test_separation_finds_only_broken_rows(ed):
+    """On the master over every line of a reduced game the plain relaxation leaves above its
+    optimum, every cut separated is broken by the master's solution, none is between a round not
+    listed; with them the master falls, and the Lagrangian bound at its prices is its value."""
+    rounds, optimum = solved_small_game(ed, 8, 2, 4)
+    relax = relaxation(ed.board, rounds, "entries", tourist=True)
+    every = list(sheets(ed.board, ed.book, rounds))
+    lp = MasterLP(ed.board, ed.book, len(rounds), relax)
+    cols = [[] for _ in rounds]
+    for r in range(len(rounds)):
+        for sections in {frozenset(sheet[r].sections): sheet[r] for _, sheet in every}.values():
+            c = column_of(ed.board, ed.book, sections.stations, sections.sections)
+            cols[r].append(c)
+            lp.add(r, c)
+    m = lp.solve()
+    first = m.value
+    assert first > optimum + 0.5  # every line in the master, and still above the optimum
+    some = separate(ed.board, relax.choices, cols, m.weights, m.choices, [1, 2, 3], set())
+    assert all(0 not in (c.r, c.q) for c in some)
+    for _ in range(4):
+        cuts = separate(ed.board, relax.choices, cols, m.weights, m.choices, [0, 1, 2, 3], set(lp.clashes))
+        for cut in cuts:
+            lhs = sum(w * cut.coef(r, sum(1 << i for i in c.sections), block_of(ed.board, c.sections), c.stations)
+                      for r in (cut.r, cut.q) for c, w in zip(cols[r], m.weights[r]))
+            if cut.kind == "station":
+                lhs += sum(u for u, (z, _) in zip(m.choices[cut.station], relax.choices[cut.station]) if cut.on(z))
+            assert lhs > cut.rhs + 1e-5
+            lp.add_clash(cut)
+        m = lp.solve()
+    assert optimum - 1e-6 <= m.value < first - 0.5 and len(some) < len(lp.clashes)
+    assert {c.kind for c, _ in m.prices.clash} == {"sections", "station"}
+    # every line is in the master: at its prices the Lagrangian bound is the LP's own value
+    # (each cut's price taken off the lines it holds, off the station's choices, its right side added)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    scans = [LineScan(ed.board, ed.book, rnd, tab) for rnd, tab in zip(rounds, tabs)]
+    value, _ = lagrangian_bound(ed.board, ed.book, rounds, m.prices, None, None, relax, scans=scans)
+    assert value == pytest.approx(m.value, abs=1e-6)
+
+
+CLOSED = [(4, 2, 4), (8, 2, 4), (11, 2, 4), (5, 3, 3)]  # the plain root stops above the optimum
+
+
+@pytest.mark.parametrize("seed, turns, count", CLOSED + [(0, 2, 4), (2, 3, 3)])
+def test_with_cuts_the_root_by_tables_proves_the_reduced_games(ed, seed, turns, count):
+    rounds, optimum = solved_small_game(ed, seed, turns, count)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    plain = table_bound(ed.board, ed.book, rounds, tabs=tabs)
+    cut = table_bound(ed.board, ed.book, rounds, tabs=tabs, clash=6)
+    assert plain.bound is not None and cut.bound is not None
+    assert optimum <= cut.bound <= plain.bound and cut.settled
+    if (seed, turns, count) in CLOSED:
+        assert plain.bound > optimum
+    assert cut.bound == optimum
