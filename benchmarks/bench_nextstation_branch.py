@@ -2,7 +2,7 @@
 gap and its gap at the time limit.
 
     python benchmarks/bench_nextstation_branch.py [--seeds 0-19] [--time-limit 600] [--kicks 5]
-        [--root-iterations 50] [--cuts patterns|entries|none] [--search] [--json FILE]
+        [--root-iterations 50] [--cuts patterns|entries|none] [--search] [--clash N] [--json FILE]
 
 Per seed: the start game is the better of the best-response game (``--kicks`` kicks) and the game
 stored for the seed in data/nextstation/challenges.csv (its drawing); then every line of each round
@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
                     help="the interchange relaxation (patterns: the fastest nodes, entries: the tighter root)")
     ap.add_argument("--search", action="store_true", help="price by the round search, no lines listed")
+    ap.add_argument("--clash", type=int, default=0,
+                    help="rounds of cuts between two rounds' lines the root separates (solver/nextstation/clash.py)")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = ap.parse_args(argv)
     ed = load(None)
@@ -79,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         tabs = [] if args.search else some_tables(board, book, rounds, time_limit=args.time_limit / 2)
         listed = time.perf_counter() - t0
         got = branch_and_price(board, book, rounds, games, time_limit=args.time_limit - listed,
-                               root_iterations=args.root_iterations, cuts=args.cuts, tables=tabs,
+                               root_iterations=args.root_iterations, cuts=args.cuts, tables=tabs, clash=args.clash,
                                progress=lambda s, seen=first: seen.append(s) if s.nodes <= 1 else None)
         root = got.root_bound if got.root_bound is not None else min((s.bound for s in first), default=got.bound)
         if got.bound < start or root < start:
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
               f"(target <= 3% at 600 s), proven {sum(r['status'] == 'OPTIMAL' for r in rows)} of {len(rows)}")
     if args.json is not None:
         with atomic_open(args.json, "w") as fh:
-            json.dump({"time_limit": args.time_limit, "kicks": args.kicks, "cuts": args.cuts,
+            json.dump({"time_limit": args.time_limit, "kicks": args.kicks, "cuts": args.cuts, "clash": args.clash,
                        "tables": not args.search, "rows": rows}, fh, indent=1)
     return 0
 

@@ -67,6 +67,7 @@ from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from tubedeck.progress import Progress, ticking
 
+from .clash import Clash, separate
 from .columns import (
     EPS,
     GUARD,
@@ -75,6 +76,7 @@ from .columns import (
     Fixed,
     Master,
     MasterLP,
+    OutOfTime,
     Prices,
     _mix,
     _rest,
@@ -84,7 +86,7 @@ from .columns import (
 from .cuts import Relaxation, relaxation
 from .goals import goals_of
 from .listed import improve, integer_master
-from .pairs import LineScan, RoundLines
+from .pairs import CLASH_MOST, LineScan, RoundLines
 
 WHOLE = 1e-6  # a weight this near 0 or 1 counts as whole
 START_SHARE = 0.25  # of the time limit, for the best responses when no start game is given
@@ -155,21 +157,24 @@ class _NodeMaster:
     """A node's restricted master, kept between its pricing iterations (:class:`.columns.MasterLP`):
     the pool's lines the node admits, each added once, as the pool grows."""
 
-    def __init__(self, board: Board, book: RuleBook, pool: _Pool, fixed: Fixed, lpr: Relaxation):
+    def __init__(self, board: Board, book: RuleBook, pool: _Pool, fixed: Fixed, lpr: Relaxation,
+                 cuts: Sequence[Clash] = ()):
         self.pool, self.fixed = pool, fixed
         n = len(pool.cols)
         self.lp = MasterLP(board, book, n, lpr, fixed)
+        for cut in cuts:  # (valid for every game: every node keeps them)
+            self.lp.add_clash(cut)
         self.seen = [0] * n
         self.cols: list[list[Column]] = [[] for _ in range(n)]
 
-    def solve(self) -> tuple[Master, list[list[Column]]]:
+    def solve(self, deadline: float | None = None) -> tuple[Master, list[list[Column]]]:
         for r, cs in enumerate(self.pool.cols):
             for c in cs[self.seen[r]:]:
                 if self.fixed.admits(r, c):
                     self.cols[r].append(c)
                     self.lp.add(r, c)
             self.seen[r] = len(cs)
-        return self.lp.solve(), [list(cs) for cs in self.cols]
+        return self.lp.solve(deadline), [list(cs) for cs in self.cols]
 
 
 def _whole(m: Master) -> list[int] | None:
@@ -244,7 +249,7 @@ class _Search:
                  node_iterations: int, root_iterations: int, heuristic_every: int, heuristic_limit: float,
                  report: Callable[[Snapshot], None] | None, more: bool = True,
                  tables: Sequence[RoundLines | None] = (), listed_share: float = 0.0,
-                 objectives: tuple[Objective, ...] = ()):
+                 objectives: tuple[Objective, ...] = (), clash: int = 0):
         self.board, self.book, self.rounds, self.deadline = board, book, rounds, deadline
         self.objectives = objectives
         self.scans = [None if tab is None else LineScan(board, book, rounds[r], tab) for r, tab in enumerate(tables)]
@@ -257,6 +262,8 @@ class _Search:
         self.phase = "branch and price"
         self.report = report
         self.more = more  # add the other lines each pricing search met, beside its best
+        self.clash = clash  # rounds of cuts between rounds' lines the root may still separate
+        self.cuts: list[Clash] = []  # the cuts every node's master keeps
         self.t0 = time.perf_counter()
         self.pool = _Pool(self.n)
         self.best = -1
@@ -372,16 +379,23 @@ class _Search:
         it = 0
         if self.out_of_time():  # (a node's first master is its dearest step: not begun past the deadline)
             return None
-        lp = _NodeMaster(self.board, self.book, self.pool, fixed, lpr)
+        lp = _NodeMaster(self.board, self.book, self.pool, fixed, lpr, self.cuts)
         while True:
             if self.out_of_time():
                 return None
-            m, cols = self.master(lp)
+            try:
+                m, cols = self.master(lp)
+            except OutOfTime:
+                self.cut = True
+                return None
             if self.pruned(node.bound):
                 return []
             choice = choose(self.board, self.book, cols, m, lpr)
             if it >= cap and choice is not None:
-                return self.children(node, choice)
+                if not node.decisions and self.separate(lp, m, cols):
+                    it = 0
+                    continue
+                return self.children(node, choice, m)
             it += 1
             added = self.price(node, m, cols, fixed, lag)
             if not node.decisions and time.perf_counter() - self.t0 >= ROOT_WAIT * (self.deadline - self.t0):
@@ -395,14 +409,31 @@ class _Search:
                 node.bound = min(node.bound, m.value)
                 if self.pruned(node.bound):
                     return []
+                if not node.decisions and self.separate(lp, m, cols):
+                    it = 0
+                    continue
                 if choice is None:  # a whole master is a game, scored in master(): it cannot beat the best
                     raise RuntimeError(f"a settled whole master ({m.value}) above the best game ({self.best})")
-                return self.children(node, choice)
+                return self.children(node, choice, m)
+
+    def separate(self, lp: _NodeMaster, m: Master, cols: list[list[Column]]) -> bool:
+        """At the root, while rounds are left: the cuts between listed rounds' lines its master
+        breaks most (:func:`.clash.separate`), added to it and kept for every node. Whether any was."""
+        scanned = [r for r, scan in enumerate(self.scans) if scan is not None]
+        if self.clash <= 0 or len(scanned) < 2:
+            return False
+        self.clash -= 1
+        cuts = separate(self.board, lp.lp.relax.choices, cols, m.weights, m.choices, scanned, set(self.cuts),
+                        CLASH_MOST)
+        for cut in cuts:
+            lp.lp.add_clash(cut)
+            self.cuts.append(cut)
+        return bool(cuts)
 
     def master(self, lp: _NodeMaster) -> tuple[Master, list[list[Column]]]:
         """The node's restricted master over the pool's lines it admits; a whole solution (one
         line a round, no branching row unmet) is a game: it is scored."""
-        m, cols = lp.solve()
+        m, cols = lp.solve(self.deadline if math.isfinite(self.deadline) else None)
         whole = _whole(m)
         if whole is not None and m.unmet < WHOLE:
             self.consider([cols[r][k] for r, k in enumerate(whole)])
@@ -469,7 +500,9 @@ class _Search:
         zero = Prices(tuple({} for _ in rounds), 0.0, {})
         return sum(pars) + _rest(book, self.relax, zero, self.n)
 
-    def children(self, node: _Node, choice: tuple[str, int, object]) -> list[_Node]:
+    def children(self, node: _Node, choice: tuple[str, int, object], m: Master) -> list[_Node]:
+        if not node.decisions and self.cuts:  # nodes keep the root's cuts its last master prices
+            self.cuts = [c for c, _ in m.prices.clash]  # (fewer rows, each new line priced against them)
         kind, r, key = choice
         return [_Node(node.bound, node.decisions + ((kind, r, key, v),), node.centre) for v in (1, 0)]
 
@@ -490,7 +523,7 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
                      root_iterations: int = 50, cuts: str = "entries", heuristic_every: int = 5,
                      heuristic_limit: float = 2.0, max_nodes: int | None = None, more: bool = True,
                      tables: Sequence[RoundLines | None] = (), listed_share: float = LISTED_SHARE,
-                     objectives: tuple[Objective, ...] = ()) -> BranchResult:
+                     objectives: tuple[Objective, ...] = (), clash: int = 0) -> BranchResult:
     """The best whole game for these rounds by branch and price (see the module), within
     ``time_limit`` wall-clock seconds: OPTIMAL with the game when the tree is closed, else
     FEASIBLE with the best game found and the tree's bound. ``start``: games (per round draws,
@@ -505,11 +538,13 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
     with a round listed, that share of the time left after the root goes to better
     games from the listed lines (:func:`.listed.improve`, at the root's best prices);
     ``objectives``: the Shared Objectives in play, scored in every game and in the relaxation
-    (:mod:`.goals`)."""
+    (:mod:`.goals`); ``clash``: rounds of cuts between two listed rounds' lines (:mod:`.clash`)
+    the root separates each time it settles (or reaches its iterations), before it branches;
+    every node keeps them."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     s = _Search(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
-                heuristic_limit, _reporter(progress), more, tables, listed_share, objectives)
+                heuristic_limit, _reporter(progress), more, tables, listed_share, objectives, clash)
     with ticking(progress if isinstance(progress, Progress) else None):
         s.run(_Node(s.seed(start, t0 + START_SHARE * time_limit)), max_nodes)
     assert s.best_final is not None

@@ -32,6 +32,8 @@ from tubedeck.errors import DataError, Problem, UsageError
 from tubedeck.games.nextstation.challenge import CLASSIC, COLUMNS, STATUSES, drawing_text, parse_drawing, replay
 from tubedeck.games.nextstation.edition import Edition, load
 
+from .clash import CLASH_ROUNDS
+
 MAX_SEEDS = 10_000
 
 
@@ -140,11 +142,12 @@ def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progr
 
 
 def branched(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True,
-             tables: bool = False, cuts: str = "entries") -> list[str]:
+             tables: bool = False, cuts: str = "entries", clash: int = 0) -> list[str]:
     """A stored row after branch and price (:mod:`.branch`) from its own game for ``time_limit``
     wall-clock seconds (with ``tables``, every line of each round listed first and priced by a
-    scan: :class:`.pairs.LineScan`): a better game if it finds one (replayed by the rules engine
-    first), the lesser bound, OPTIMAL when the bound meets the game."""
+    scan: :class:`.pairs.LineScan`, and ``clash`` rounds of cuts between rounds' lines at the
+    root, :mod:`.clash`): a better game if it finds one (replayed by the rules engine first), the
+    lesser bound, OPTIMAL when the bound meets the game."""
     import time
 
     from tubedeck.progress import Progress, ticking
@@ -168,7 +171,8 @@ def branched(edition: Edition, seed: int, row: list[str], time_limit: float, pro
         if shown is not None:
             shown.update(phase="branch and price")
         bp = branch_and_price(edition.board, edition.book, rounds, (draws,),
-                              time_limit=max(end - time.perf_counter(), 0.0), progress=shown, cuts=cuts, tables=tabs)
+                              time_limit=max(end - time.perf_counter(), 0.0), progress=shown, cuts=cuts, tables=tabs,
+                              clash=clash)
     score, drawing = int(row[2]), row[5]
     if bp.score > score:
         text = drawing_text(bp.draws)
@@ -228,6 +232,9 @@ def main(argv: list[str] | None = None) -> None:
                              "with --branch: branch and price priced by that scan")
     parser.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
                         help="with --branch: the interchange relaxation (solver.nextstation.cuts)")
+    parser.add_argument("--clash", type=int, default=CLASH_ROUNDS,
+                        help="with --branch --tables: rounds of cuts between two rounds' lines the root separates "
+                             "(solver.nextstation.clash; 0: none)")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
     if (args.branch or args.tables) and not args.bounds_only:
@@ -255,7 +262,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.bounds_only:
             if old is not None:
                 rows[(args.map, str(seed))] = branched(ed, seed, old, args.time_limit, tables=args.tables,
-                                                       cuts=args.cuts) if args.branch else \
+                                                       cuts=args.cuts, clash=args.clash) if args.branch else \
                     tabled(ed, seed, old, args.time_limit) if args.tables else tightened(ed, seed, old, args.columns)
                 write_rows(args.out, list(rows.values()))
             continue

@@ -26,7 +26,7 @@ of at most 400 cuts): see docs/nextstation.md.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,6 +34,7 @@ import numpy as np
 from tubedeck.games.nextstation.board import Board
 
 KINDS = ("sections", "station")
+CLASH_ROUNDS = 8  # rounds of cuts the root separates by default (each of at most pairs.CLASH_MOST)
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def clash(board: Board, kind: str, r: int, q: int, sections, station: str = "") 
 
 
 def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: Sequence[Sequence[float]],
-             values: dict[str, Sequence[float]], rounds: Sequence[int], known: set[Clash],
+             values: Mapping[str, Sequence[float]], rounds: Sequence[int], known: set[Clash],
              most: int = 400, eps: float = 1e-4) -> list[Clash]:
     """The cuts this master solution breaks most (at most ``most``), between the ``rounds``
     given (those priced by a scan), none of ``known``. ``columns[r][k]`` has weight

@@ -399,6 +399,10 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
             - (fixed.constant(prices) if fixed else 0.0)), best
 
 
+class OutOfTime(RuntimeError):
+    """A master LP solve stopped by its deadline."""
+
+
 @dataclass(frozen=True)
 class Master:
     """A solved restricted master LP: its value, its prices (duals clipped at 0) and solution:
@@ -618,9 +622,18 @@ class MasterLP:
         for pair, k in cross.items():
             self._sheet_row(pair).SetCoefficient(x, k)
 
-    def solve(self) -> Master:
+    def solve(self, deadline: float | None = None) -> Master:
+        """The master's solution; by a ``deadline`` (``time.perf_counter``), else :class:`OutOfTime`
+        (with many cuts between rounds' lines one solve has taken minutes)."""
         lp, n, relax = self.lp, self.n, self.relax
-        if lp.Solve() != pywraplp.Solver.OPTIMAL:  # always feasible and bounded: a solver failure
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise OutOfTime("no time left for the column master LP")
+            lp.SetTimeLimit(max(1, int(1000 * left)))
+        if lp.Solve() != pywraplp.Solver.OPTIMAL:  # always feasible and bounded: a solver failure or the clock
+            if deadline is not None and time.perf_counter() >= deadline - 0.01:
+                raise OutOfTime("the column master LP was cut by the time limit")
             raise RuntimeError("the column master LP did not solve")
         lam = tuple({s: max(0.0, c.dual_value()) for (q, s), c in self.link.items() if q == r} for r in range(n))
         eta = tuple({(s, i): max(0.0, c.dual_value()) for (q, s, i), c in self.enter.items() if q == r}

@@ -58,7 +58,7 @@ from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 
 from .clash import Clash, separate
-from .columns import SMOOTH, Column, MasterLP, Prices, _mix, column_of, lagrangian_bound
+from .columns import SMOOTH, Column, MasterLP, OutOfTime, Prices, _mix, column_of, lagrangian_bound
 from .cuts import relaxation, tourist_patterns
 
 EPS = 1e-6
@@ -783,7 +783,7 @@ class LineScan:
         return float(val[top[0]]), [self.column(k) for k in top]
 
 
-CLASH_MOST = 400  # cuts between rounds' lines a separation round adds at most
+CLASH_MOST = 200  # cuts between rounds' lines a separation round adds at most
 
 
 def _separate(board: Board, relax, lp: MasterLP, pool: list[dict], m, scans: Sequence[LineScan | None],
@@ -849,7 +849,11 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
             break
         it += 1
         cols = [list(pool[r].values()) for r in range(n)]
-        m = lp.solve()
+        try:
+            m = lp.solve(deadline)
+        except OutOfTime:
+            cut = True
+            break
         lp_value = m.value
         added = 0
         for prices in ([m.prices] if centre is None else [_mix(centre, m.prices, SMOOTH), m.prices]):

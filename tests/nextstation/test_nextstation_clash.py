@@ -11,6 +11,7 @@ import random
 import numpy as np
 import pytest
 
+from solver.nextstation.branch import branch_and_price
 from solver.nextstation.clash import block_of, clash, separate
 from solver.nextstation.columns import MasterLP, Prices, column_of, lagrangian_bound
 from solver.nextstation.cuts import relaxation
@@ -195,3 +196,32 @@ def test_with_cuts_the_root_by_tables_proves_the_reduced_games(ed, seed, turns, 
     if (seed, turns, count) in CLOSED:
         assert plain.bound > optimum
     assert cut.bound == optimum
+
+
+@pytest.mark.parametrize("seed, turns, count", [(4, 2, 4), (10, 3, 3)])
+def test_branch_and_price_with_cuts_proves_at_its_root(ed, seed, turns, count):
+    """Games whose plain tree needs 13-15 nodes: with the root separating cuts, the root's own
+    bound is the optimum (every node would keep the cuts)."""
+    rounds, optimum = solved_small_game(ed, seed, turns, count)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    plain = branch_and_price(ed.board, ed.book, rounds, time_limit=60.0, tables=tabs)
+    got = branch_and_price(ed.board, ed.book, rounds, time_limit=60.0, tables=tabs, clash=6)
+    assert plain.status == got.status == "OPTIMAL" and plain.score == got.score == optimum
+    assert plain.nodes > 1 and plain.root_bound > optimum
+    assert got.root_bound == optimum and got.nodes == 1 and got.final.total == optimum
+
+
+def test_a_master_solve_keeps_to_its_deadline(ed):
+    """A master is solved by a deadline or raises OutOfTime (branch and price then leaves the node
+    open, cut by the time limit): with many cuts one solve of seed 0's root took minutes."""
+    import time
+
+    from solver.nextstation.columns import OutOfTime
+
+    rounds, _ = solved_small_game(ed, 4, 2, 4)
+    lp = MasterLP(ed.board, ed.book, len(rounds), relaxation(ed.board, rounds, "entries", tourist=True))
+    for r, (_, dep) in enumerate(rounds):
+        lp.add(r, column_of(ed.board, ed.book, (dep,), ()))
+    assert lp.solve(time.perf_counter() + 30).value >= 0
+    with pytest.raises(OutOfTime):
+        lp.solve(time.perf_counter() - 1)
