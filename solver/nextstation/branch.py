@@ -43,6 +43,11 @@ CP-SAT leaves; ``python -m solver.nextstation.challenges --bounds-only --branch`
 Without ``start`` games, the best responses (:func:`~tubedeck.games.nextstation.responses.search_responses`,
 no kicks) give the first game, within a quarter of the time limit.
 
+**Cuts between two rounds' lines** (``clash=``; :mod:`.clash`): each time the root settles
+(or reaches its iterations) it adds the rows its master breaks most, at shared sections and
+interchange stations, between rounds priced by scans, ``clash`` times; every node keeps those
+the root's last master prices.
+
 **Shared Objectives** (``objectives=``; :mod:`.goals`): every game is scored with them, and the
 relaxation has a variable a[g] per objective worth its points, held up by rows every game
 meeting it satisfies (stations reached per group, interchange stations, Thames crossings). A
