@@ -232,15 +232,18 @@ def main(argv: list[str] | None = None) -> None:
                              "with --branch: branch and price priced by that scan")
     parser.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
                         help="with --branch: the interchange relaxation (solver.nextstation.cuts)")
-    parser.add_argument("--clash", type=int, default=CLASH_ROUNDS,
+    parser.add_argument("--clash", type=int, default=0,
                         help="with --branch --tables: rounds of cuts between two rounds' lines the root separates "
-                             "(solver.nextstation.clash; 0: none)")
+                             f"(solver.nextstation.clash; try {CLASH_ROUNDS}: a tighter root, but within 10 minutes "
+                             "the tree is not ahead yet)")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
     if (args.branch or args.tables) and not args.bounds_only:
         raise UsageError("--branch and --tables work on the stored games: add --bounds-only")
     if not 0 <= args.columns <= 1000:
         raise UsageError(f"--columns must be 0-1000, got {args.columns}")
+    if not 0 <= args.clash <= 50:
+        raise UsageError(f"--clash must be 0-50, got {args.clash}")
     if not 1 <= args.workers <= 64:
         raise UsageError(f"--workers must be 1-64, got {args.workers}")
     if args.map != CLASSIC and not (args.map.isascii() and args.map.isdigit()):

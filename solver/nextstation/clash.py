@@ -34,7 +34,7 @@ import numpy as np
 from tubedeck.games.nextstation.board import Board
 
 KINDS = ("sections", "station")
-CLASH_ROUNDS = 4  # rounds of cuts the root separates by default (each of at most pairs.CLASH_MOST)
+CLASH_ROUNDS = 4  # rounds of cuts suggested for a root (each of at most pairs.CLASH_MOST); none by default
 
 
 @dataclass(frozen=True)
