@@ -50,6 +50,16 @@ def on_signal(signum: int, frame: object) -> None:
     raise Terminated() if code == 143 else KeyboardInterrupt()
 
 
+def describe(exc: BaseException) -> str:
+    """The one line a stopped run prints: the interrupt's own message (a run's account of what it
+    kept, :class:`solver.runner.Interrupted`) or "interrupted", never a wrapper's: Python 3.11
+    rewraps an exception raised inside a codec as the same type with the message "encoding with
+    'extpdfdoc' codec failed (Terminated: )" and the original as its cause (a build's PDF write)."""
+    while isinstance(exc.__cause__, KeyboardInterrupt) and type(exc.__cause__) is type(exc):
+        exc = exc.__cause__
+    return str(exc) or "interrupted"
+
+
 def exit_code(exc: BaseException) -> int:
     """130 for Ctrl-C, 143 for SIGTERM (:class:`Terminated`), or the code an exception carries."""
     code = getattr(exc, "code", None)

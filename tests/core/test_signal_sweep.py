@@ -289,3 +289,15 @@ def test_a_signal_inside_a_codec_still_says_interrupted():
     with pytest.raises(Stopped) as stopped:
         run()
     assert (str(stopped.value), stopped.value.code) == ("interrupted", 143)
+
+    # a run's own account of what it kept stays its line, rewrapped by a codec or not
+    from solver.runner import Interrupted
+
+    def account(text: str, errors: str = "strict"):
+        raise Interrupted(5, None, 143)
+
+    codecs.register(lambda name: codecs.CodecInfo(account, account, name=name) if name == "tubedeck_kept" else None)
+    for body in (lambda values: "x".encode("tubedeck_kept"), lambda values: account("")):
+        with pytest.raises(Stopped) as stopped:
+            command("kept", "", [], body)()
+        assert str(stopped.value).startswith("interrupted: 5 deals stored") and stopped.value.code == 143

@@ -115,12 +115,10 @@ def _run(argv: list[str] | None) -> int:
         stop = _interrupt_behind(exc)
         if stop is None:
             raise
-        typer.secho("interrupted", fg="yellow", err=True)
+        typer.secho(signals.describe(stop), fg="yellow", err=True)
         return signals.exit_code(stop)
     except KeyboardInterrupt as exc:
-        # Never str(exc): ours carry no message, and Python 3.11 rewraps one raised inside a codec
-        # as "encoding with 'extpdfdoc' codec failed (Terminated: )" (seen in a build's PDF write).
-        typer.secho("interrupted", fg="yellow", err=True)
+        typer.secho(signals.describe(exc), fg="yellow", err=True)
         return signals.exit_code(exc)
     except ImportError as exc:
         if not options.interrupted_import(exc):

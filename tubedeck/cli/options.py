@@ -80,7 +80,7 @@ def command(name: str, doc: str, params: list[inspect.Parameter], body) -> Any:
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (see tubedeck.cli.main)
             from solver.runner import exit_code
 
-            raise Stopped("interrupted", exit_code(exc)) from None  # no str(exc): see main
+            raise Stopped(signals.describe(exc), exit_code(exc)) from None
         except ImportError as exc:
             if interrupted_import(exc):
                 raise Stopped("interrupted", SIGNALLED[-1]) from None
