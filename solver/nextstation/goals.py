@@ -87,10 +87,6 @@ class GoalPrices:
                           tuple(a * x + (1 - a) * y for x, y in zip(self.beta, other.beta)))
 
 
-def zero(goals: tuple[Goal, ...]) -> GoalPrices:
-    return GoalPrices(tuple((0.0,) * len(g.groups) for g in goals), (0.0,) * len(goals))
-
-
 def fold(board: Board, goals: tuple[Goal, ...], prices: GoalPrices | None, lam: dict[str, float],
          eta: dict[tuple[str, int], float]) -> tuple[dict[str, float], dict[tuple[str, int], float]]:
     """A round's station and entering prices with the goals' added (the group rows' alpha per
