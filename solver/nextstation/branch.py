@@ -72,7 +72,7 @@ from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from tubedeck.progress import Progress, ticking
 
-from .clash import Clash, separate
+from .clash import CLASH_MOST, Clash
 from .columns import (
     EPS,
     GUARD,
@@ -91,7 +91,7 @@ from .columns import (
 from .cuts import Relaxation, relaxation
 from .goals import goals_of
 from .listed import improve, integer_master
-from .pairs import CLASH_MOST, LineScan, RoundLines
+from .pairs import LineScan, RoundLines
 
 WHOLE = 1e-6  # a weight this near 0 or 1 counts as whole
 START_SHARE = 0.25  # of the time limit, for the best responses when no start game is given
@@ -428,11 +428,8 @@ class _Search:
         if self.clash <= 0 or len(scanned) < 2:
             return False
         self.clash -= 1
-        cuts = separate(self.board, lp.lp.relax.choices, cols, m.weights, m.choices, scanned, set(self.cuts),
-                        CLASH_MOST)
-        for cut in cuts:
-            lp.lp.add_clash(cut)
-            self.cuts.append(cut)
+        cuts = lp.lp.separate(cols, m, scanned, CLASH_MOST)
+        self.cuts.extend(cuts)
         return bool(cuts)
 
     def master(self, lp: _NodeMaster) -> tuple[Master, list[list[Column]]]:

@@ -34,7 +34,8 @@ import numpy as np
 from tubedeck.games.nextstation.board import Board
 
 KINDS = ("sections", "station")
-CLASH_ROUNDS = 4  # rounds of cuts suggested for a root (each of at most pairs.CLASH_MOST); none by default
+CLASH_ROUNDS = 4  # rounds of cuts suggested for a root (each of at most CLASH_MOST); none by default
+CLASH_MOST = 200  # cuts a separation round adds at most
 
 
 @dataclass(frozen=True)
@@ -70,11 +71,11 @@ class Clash:
         """Whether a station choice with pattern z is in the row (station cuts: r and q both on it)."""
         return self.kind == "station" and bool(z[self.r]) and bool(z[self.q])
 
-    def mask(self, first: bool, bits: np.ndarray, block: np.ndarray, through: np.ndarray | None) -> np.ndarray:
+    def mask(self, first: bool, words: np.ndarray, bits: np.ndarray, block: np.ndarray,
+             through: np.ndarray | None) -> np.ndarray:
         """Per listed line of round r (``first``) or q (section masks ``bits``, with crossings
-        ``block``, as words; ``through``: whether it is on the cut's station), whether its
-        coefficient is non-zero (+1 for a sections cut, -1 for a station cut)."""
-        words = _words_of(self.bits, bits.shape[1])
+        ``block``, as words; ``words``: T as words alike; ``through``: whether it is on the cut's
+        station), whether its coefficient is non-zero (+1 for a sections cut, -1 for a station cut)."""
         if first:
             every = np.all((bits & words) == words, axis=1)
             hit = every if self.kind == "sections" else ~every
@@ -87,27 +88,24 @@ class Clash:
         return hit
 
 
-def _bits(sections) -> int:
+def bits_of(sections) -> int:
+    """Sections as a mask (bit i: section i)."""
     return sum(1 << i for i in sections)
 
 
 def block_of(board: Board, sections) -> int:
     """The sections a line drawing ``sections`` keeps from every other line: its own and those crossing them."""
-    out = _bits(sections)
+    out = bits_of(sections)
     for i in sections:
-        out |= _bits(board.crossing[i])
+        out |= bits_of(board.crossing[i])
     return out
-
-
-def _words_of(mask: int, n: int) -> np.ndarray:
-    return np.array([(mask >> (64 * w)) & ((1 << 64) - 1) for w in range(n)], dtype=np.uint64)
 
 
 def clash(board: Board, kind: str, r: int, q: int, sections, station: str = "") -> Clash:
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     t = frozenset(sections)
-    return Clash(kind, r, q, t, station, _bits(t), block_of(board, t))
+    return Clash(kind, r, q, t, station, bits_of(t), block_of(board, t))
 
 
 def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: Sequence[Sequence[float]],
@@ -121,7 +119,7 @@ def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: 
     for r, cols in enumerate(columns):
         rows = []
         for c, w in zip(cols, weights[r]):
-            rows.append((w, _bits(c.sections), block_of(board, c.sections), c.stations, c.sections))
+            rows.append((w, bits_of(c.sections), block_of(board, c.sections), c.stations, c.sections))
         info.append(rows)
     found: list[tuple[float, Clash]] = []
     for r, q in itertools.permutations(rounds, 2):
@@ -130,7 +128,7 @@ def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: 
             if w < 1e-6:
                 continue
             for pair in itertools.combinations(sorted(secs), 2):
-                t = _bits(pair)
+                t = bits_of(pair)
                 if t in seen:
                     continue
                 seen.add(t)

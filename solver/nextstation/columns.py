@@ -66,7 +66,7 @@ from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
 
 from . import goals as goals_
-from .clash import Clash, block_of
+from .clash import Clash, bits_of, block_of, separate
 from .cuts import Relaxation, relaxation
 from .engines import Budget
 from .game_model import Round, lines_of
@@ -561,6 +561,14 @@ class MasterLP:
         self.clashes.append(cut)
         self.clash_rows.append(row)
 
+    def separate(self, cols: Sequence[Sequence[Column]], m: Master, rounds: Sequence[int], most: int) -> list[Clash]:
+        """Add the cuts between the ``rounds``' lines that the solution ``m`` over ``cols`` breaks
+        most (:func:`.clash.separate`, at most ``most``, none already here); the cuts added."""
+        cuts = separate(self.board, self.relax.choices, cols, m.weights, m.choices, rounds, set(self.clashes), most)
+        for cut in cuts:
+            self.add_clash(cut)
+        return cuts
+
     def _branching_row(self) -> pywraplp.Constraint:
         a = self.lp.NumVar(0, self.inf, "")
         self.slack.append(a)
@@ -577,7 +585,7 @@ class MasterLP:
     def add(self, r: int, c: Column) -> None:
         x = self.lp.NumVar(0, 1, "")
         self.w[r].append(x)
-        drawn, block = sum(1 << i for i in c.sections), block_of(self.board, c.sections)
+        drawn, block = bits_of(c.sections), block_of(self.board, c.sections)
         self.columns[r].append((drawn, block, c.stations))
         for cut, row in zip(self.clashes, self.clash_rows):
             k = cut.coef(r, drawn, block, c.stations)
@@ -693,9 +701,9 @@ def _mix_clash(a: tuple[tuple[Clash, float], ...], b: tuple[tuple[Clash, float],
 
 
 def _mix_goals(a: GoalPrices | None, b: GoalPrices | None, alpha: float) -> GoalPrices | None:
-    if a is None and b is None:
-        return None
-    return (a or b.scaled(0.0)).mixed(b or a.scaled(0.0), alpha)  # type: ignore[union-attr]
+    if a is None:
+        return None if b is None else b.scaled(1 - alpha)
+    return a.scaled(alpha) if b is None else a.mixed(b, alpha)
 
 
 def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=(), iterations: int = 25,

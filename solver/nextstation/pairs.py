@@ -57,7 +57,7 @@ from tubedeck.games.nextstation.responses import Draws, Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 
-from .clash import Clash, separate
+from .clash import CLASH_MOST, Clash
 from .columns import SMOOTH, Column, MasterLP, OutOfTime, Prices, _mix, column_of, lagrangian_bound
 from .cuts import relaxation, tourist_patterns
 
@@ -768,7 +768,8 @@ class LineScan:
             if len(self._masks) >= MASKS:
                 self._masks.pop(next(iter(self._masks)))
             through = self.tab.st[:, self.at[cut.station]].astype(bool) if cut.kind == "station" else None
-            self._masks[key] = np.packbits(cut.mask(first, self.tab.bits, self.tab.block, through))
+            self._masks[key] = np.packbits(cut.mask(first, _words([cut.bits])[0], self.tab.bits, self.tab.block,
+                                                    through))
         return np.unpackbits(self._masks[key], count=self.tab.n).view(bool)
 
     def price(self, lam: dict[str, float], eta: dict[tuple[str, int], float], pen: dict[int, float],
@@ -781,21 +782,6 @@ class LineScan:
             val = np.where(self.clear(drawn), val, -np.inf)
         top = [int(k) for k in _best(val, self.more + 1) if val[k] > -np.inf]  # (the departure alone always is)
         return float(val[top[0]]), [self.column(k) for k in top]
-
-
-CLASH_MOST = 200  # cuts between rounds' lines a separation round adds at most
-
-
-def _separate(board: Board, relax, lp: MasterLP, pool: list[dict], m, scans: Sequence[LineScan | None],
-              most: int) -> int:
-    """Add to ``lp`` the cuts between rounds' lines its solution ``m`` breaks most
-    (:func:`.clash.separate`, between the rounds listed); how many were added."""
-    cols = [list(pool[r].values())[:len(m.weights[r])] for r in range(len(pool))]
-    cuts = separate(board, relax.choices, cols, m.weights, m.choices,
-                    [r for r, scan in enumerate(scans) if scan is not None], set(lp.clashes), most)
-    for cut in cuts:
-        lp.add_clash(cut)
-    return len(cuts)
 
 
 def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Sequence[Sequence[Draws]] = (),
@@ -872,7 +858,9 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
         if best >= 0 and math.floor(least + EPS) <= best:
             break
         if _settled(least, lp_value) or not added:
-            if clash > 0 and _separate(board, relax, lp, pool, m, scans, clash_most):
+            solved = [list(pool[r].values())[:len(m.weights[r])] for r in range(n)]  # (the lines m weighs)
+            if clash > 0 and lp.separate(solved, m, [r for r, scan in enumerate(scans) if scan is not None],
+                                         clash_most):
                 clash -= 1
                 continue
             settled = True
