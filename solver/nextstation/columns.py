@@ -58,6 +58,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
 from ortools.linear_solver import pywraplp
 
 from tubedeck.games.nextstation.best import best_round, line_of
@@ -332,16 +333,27 @@ def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int, goals: dict
     (:class:`.cuts.Relaxation`), tourist totals, sigma, the Shared Objectives' own terms
     (:func:`.goals.rest`; ``goals``: the values a node fixes)."""
     table = book.scores.interchange
+    worth = np.array([table[min(k, len(table) - 1)] for k in range(n + 1)], dtype=float)
     rest = sum(p * c.rhs for c, p in prices.clash)
-    at: dict[str, list[tuple[Clash, float]]] = {}  # station cuts by station
+    both: dict[str, dict[tuple[int, int], float]] = {}  # station cuts' prices by station, pair of rounds
     for c, p in prices.clash:
         if c.kind == "station":
-            at.setdefault(c.station, []).append((c, p))
-    for s, choices in relax.choices.items():
-        rest += max(table[min(sum(z), len(table) - 1)] - sum(prices.lam[r].get(s, 0.0) * z[r] for r in range(n))
-                    - sum(prices.entering(r).get((s, i), 0.0) for r, i in a)
-                    + goals_.choice_bonus(relax.goals, prices.goal, sum(z))
-                    - sum(p for c, p in at.get(s, ()) if c.on(z)) for z, a in choices)
+            pq = both.setdefault(c.station, {})
+            pq[c.r, c.q] = pq.get((c.r, c.q), 0.0) + p
+    bonus = goals_.choice_bonus(relax.goals, prices.goal, 2)  # (the same for any choice of 2 lines or more)
+    for s, t in relax.tables.items():
+        if not len(t.z):
+            continue
+        v = worth[t.size] - t.z @ np.array([prices.lam[r].get(s, 0.0) for r in range(n)])
+        for r, keys in enumerate(t.keys):
+            eta = prices.entering(r)
+            if keys and eta:
+                v -= np.array([eta.get((s, i), 0.0) for i in keys] + [0.0])[t.enter[r]]
+        if bonus:
+            v += bonus * (t.size >= 2)
+        for (r, q), p in both.get(s, {}).items():
+            v -= p * (t.z[:, r] * t.z[:, q])
+        rest += float(v.max())
     if relax.goals:
         rest += goals_.rest(relax.goals, prices.goal, goals or {})
     cap = book.rules.tourist_marks_max

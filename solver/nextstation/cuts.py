@@ -29,8 +29,12 @@ master LP both take the kept patterns alone, and stay bounds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import product
+
+import numpy as np
 
 from tubedeck.games.nextstation.board import Board
 
@@ -144,6 +148,33 @@ class Relaxation:
     @property
     def entering(self) -> bool:
         return self.cuts == "entries"
+
+    @cached_property
+    def tables(self) -> dict[str, ChoiceTable]:
+        """``choices`` per station as arrays (:class:`ChoiceTable`), for the bound's station terms."""
+        return {s: ChoiceTable.of(choices) for s, choices in self.choices.items()}
+
+
+@dataclass(frozen=True)
+class ChoiceTable:
+    """One station's interchange choices as arrays: ``z[k, r]`` whether choice k has round r on
+    it, ``size[k]`` its lines, ``enter[r]`` the sections round r may enter by (``keys``) and per
+    choice the index of its own among them (``len(keys)``: none)."""
+
+    z: np.ndarray
+    size: np.ndarray
+    keys: tuple[tuple[int, ...], ...]
+    enter: tuple[np.ndarray, ...]
+
+    @classmethod
+    def of(cls, choices: Sequence[tuple[Pattern, tuple[tuple[int, int], ...]]]) -> ChoiceTable:
+        n = len(choices[0][0]) if choices else 0
+        z = np.array([list(pat) for pat, _ in choices], dtype=float).reshape(len(choices), n)
+        by = [dict(a) for _, a in choices]
+        keys = tuple(tuple(sorted({d[r] for d in by if r in d})) for r in range(n))
+        enter = tuple(np.array([keys[r].index(d[r]) if r in d else len(keys[r]) for d in by], dtype=np.intp)
+                      for r in range(n))
+        return cls(z, z.sum(axis=1).astype(np.intp), keys, enter)
 
 
 def tourist_patterns(board: Board, rounds: tuple[Round, ...]) -> tuple[tuple[int, ...], ...]:

@@ -225,3 +225,31 @@ def test_a_master_solve_keeps_to_its_deadline(ed):
     assert lp.solve(time.perf_counter() + 30).value >= 0
     with pytest.raises(OutOfTime):
         lp.solve(time.perf_counter() - 1)
+
+
+def test_the_station_terms_are_each_choice_s_value(ed):
+    """The bound's station terms (``columns._rest``, over :attr:`.cuts.Relaxation.tables`) equal
+    each station's best choice valued one by one: interchange points less the rounds' station and
+    entering prices and the prices of the station cuts with both rounds on it; random prices."""
+    from solver.nextstation.columns import _rest
+    from solver.nextstation.game import rounds_of
+
+    rounds, _, _ = rounds_of(ed, 3)
+    relax = relaxation(ed.board, rounds, "entries")
+    table = ed.book.scores.interchange
+    rng = random.Random(3)
+    ids = [s.id for s in ed.board.stations]
+    for _ in range(5):
+        lam = tuple({s: rng.random() * 4 for s in ids if rng.random() < 0.5} for _ in rounds)
+        eta = tuple({(s, i): rng.random() * 3 for s, choices in relax.choices.items() for _, a in choices
+                     for q, i in a if q == r and rng.random() < 0.3} for r in range(len(rounds)))
+        cuts = tuple((clash(ed.board, "station", *rng.sample(range(4), 2), [rng.randrange(40)], rng.choice(ids)),
+                      rng.random() * 5) for _ in range(60))
+        prices = Prices(lam, 0.0, {}, eta, clash=cuts)
+        want = sum(p * c.rhs for c, p in cuts)
+        for s, choices in relax.choices.items():
+            want += max(table[min(sum(z), len(table) - 1)] - sum(lam[r].get(s, 0.0) * z[r] for r in range(4))
+                        - sum(eta[r].get((s, i), 0.0) for r, i in a)
+                        - sum(p for c, p in cuts if c.station == s and c.on(z)) for z, a in choices)
+        want += max(ed.book.scores.tourist(k) for k in range(ed.book.rules.tourist_marks_max + 1))
+        assert _rest(ed.book, relax, prices, 4) == pytest.approx(want, abs=1e-9)
