@@ -76,11 +76,16 @@ class Clash:
         """Per listed line of round r (``first``) or q (section masks ``bits``, with crossings
         ``block``, as words; ``words``: T as words alike; ``through``: whether it is on the cut's
         station), whether its coefficient is non-zero (+1 for a sections cut, -1 for a station cut)."""
+        used = [w for w in range(len(words)) if words[w]]  # (only T's own words: a column each)
         if first:
-            every = np.all((bits & words) == words, axis=1)
+            every = np.ones(len(bits), dtype=bool)
+            for w in used:
+                every &= (bits[:, w] & words[w]) == words[w]
             hit = every if self.kind == "sections" else ~every
         else:
-            touch = np.any((block & words) != 0, axis=1)
+            touch = np.zeros(len(block), dtype=bool)
+            for w in used:
+                touch |= (block[:, w] & words[w]) != 0
             hit = touch if self.kind == "sections" else ~touch
         if self.kind == "station":
             assert through is not None

@@ -760,24 +760,39 @@ class LineScan:
             self._clear[drawn] = ~clash
         return self._clear[drawn]
 
-    def clash_mask(self, cut: Clash, first: bool) -> np.ndarray:
-        """Per line, whether the cut's row holds it (this scan being the cut's round r if
-        ``first``, else its round q), kept packed: 1 bit a line (84 KB a cut at 670,000 lines)."""
+    def _hits(self, cut: Clash, first: bool) -> np.ndarray:
+        """The lines the cut's row holds (this scan being the cut's round r if ``first``, else its
+        round q), kept small: their indices where they are few (under 1 in 32: a sections cut's
+        first round), else 1 bit a line (84 KB a cut at 670,000 lines)."""
         key = (cut, first)
         if key not in self._masks:
             if len(self._masks) >= MASKS:
                 self._masks.pop(next(iter(self._masks)))
             through = self.tab.st[:, self.at[cut.station]].astype(bool) if cut.kind == "station" else None
-            self._masks[key] = np.packbits(cut.mask(first, _words([cut.bits])[0], self.tab.bits, self.tab.block,
-                                                    through))
-        return np.unpackbits(self._masks[key], count=self.tab.n).view(bool)
+            hit = cut.mask(first, _words([cut.bits])[0], self.tab.bits, self.tab.block, through)
+            few = np.flatnonzero(hit)
+            self._masks[key] = few.astype(np.int32) if 32 * len(few) < len(hit) else np.packbits(hit)
+        return self._masks[key]
+
+    def clash_mask(self, cut: Clash, first: bool) -> np.ndarray:
+        """Per line, whether the cut's row holds it (see :meth:`_hits`)."""
+        hits = self._hits(cut, first)
+        if hits.dtype == np.int32:
+            out = np.zeros(self.tab.n, dtype=bool)
+            out[hits] = True
+            return out
+        return np.unpackbits(hits, count=self.tab.n).view(bool)
 
     def price(self, lam: dict[str, float], eta: dict[tuple[str, int], float], pen: dict[int, float],
               gain: Sequence[float], drawn: frozenset[int],
               clashes: Sequence[tuple[Clash, float, bool]] = ()) -> tuple[float, list[Column]]:
         val = self.values(lam, eta, pen, gain)
         for cut, p, first in clashes:  # (a sections cut holds a line at +1, a station cut at -1)
-            val[self.clash_mask(cut, first)] -= p if cut.kind == "sections" else -p
+            hits, q = self._hits(cut, first), p if cut.kind == "sections" else -p
+            if hits.dtype == np.int32:
+                val[hits] -= q
+            else:
+                np.subtract(val, q, out=val, where=np.unpackbits(hits, count=self.tab.n).view(bool))
         if drawn:
             val = np.where(self.clear(drawn), val, -np.inf)
         top = [int(k) for k in _best(val, self.more + 1) if val[k] > -np.inf]  # (the departure alone always is)

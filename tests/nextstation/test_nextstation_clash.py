@@ -114,6 +114,8 @@ def test_a_scan_s_masks_are_the_rows_coefficients(ed):
         worth = [base[k] - sum(p * cut.coef(r, sum(1 << i for i in c.sections), block_of(ed.board, c.sections),
                                             c.stations) for cut, p, _ in priced) for k, c in enumerate(cols)]
         assert value == pytest.approx(max(worth)) and found[0] == cols[max(range(len(cols)), key=worth.__getitem__)]
+        kept = {scan._hits(cut, first).dtype for cut, _, first in priced}
+        assert kept == {np.dtype(np.int32), np.dtype(np.uint8)}  # (both ways of keeping a cut's lines met)
 
 
 @pytest.mark.parametrize("seed, turns, count", [(4, 2, 4), (2, 3, 3)])
