@@ -3,12 +3,13 @@ price's root relaxation priced by a scan of them (:func:`solver.nextstation.pair
 then, with ``--pairs``, the pair rows for the time left (:func:`~solver.nextstation.pairs.pair_bound`).
 
     python benchmarks/bench_nextstation_pairs.py [--seeds 0-9] [--time-limit 600] [--cuts entries]
-        [--pairs] [--scan 20] [--json FILE]
+        [--clash N] [--pairs] [--scan 20] [--json FILE]
 
 Per seed, from the game stored in data/nextstation/challenges.csv (its score is the gap's
 reference, its bound the one to beat; seeds without a stored game are skipped): the lines listed
 (rounds past 4 million lines, `pairs.LIMIT`, are priced by the round search) and the seconds it took, the root
-bound and the seconds to it (settled or cut by the time limit), then the pair bound, its last
+bound and the seconds to it (settled or cut by the time limit; with ``--clash N``, N rounds of cuts
+between two rounds' lines, :mod:`solver.nextstation.clash`), then the pair bound, its last
 master's value (the relaxation's own value once settled; before, not a bound) and iterations, and
 the gaps (bound - game) / game. Every bound is checked never below the stored game (a bound below a
 real game is a bug: the run fails). Wall-clock figures move with the machine's load: compare runs
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default="0-9")
     ap.add_argument("--time-limit", type=float, default=600.0, help="wall-clock seconds a seed, listing included")
     ap.add_argument("--cuts", default="entries", choices=["none", "patterns", "entries"])
+    ap.add_argument("--clash", type=int, default=0, help="rounds of cuts between two rounds' lines at the root")
     ap.add_argument("--pairs", action="store_true", help="then the pair bound for the time left")
     ap.add_argument("--scan", type=float, default=20.0, help="seconds a pair's scan may take an iteration")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         tabs = some_tables(board, book, rounds, time_limit=args.time_limit / 2)
         listed = time.perf_counter() - t0
         plain = table_bound(board, book, rounds, (draws,), args.cuts, tabs,
-                            time_limit=args.time_limit - (time.perf_counter() - t0))
+                            time_limit=args.time_limit - (time.perf_counter() - t0), clash=args.clash)
         left = args.time_limit - (time.perf_counter() - t0)
         whole = [t for t in tabs if t is not None]
         paired = None if not args.pairs or left <= 0 or len(whole) < len(tabs) else \
@@ -77,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         def gap(bound: int | None, game: int = game) -> float | None:
             return None if bound is None else (bound - game) / game
         row: dict[str, Any] = {
-               "seed": seed, "game": game, "stored_bound": old, "lines": [0 if t is None else t.n for t in tabs],
+               "seed": seed, "clash": args.clash, "game": game, "stored_bound": old, "lines": [0 if t is None else t.n for t in tabs],
                "list_seconds": round(listed, 1), "plain": plain.bound, "plain_seconds": round(plain.wall, 1),
                "plain_settled": plain.settled, "plain_gap": gap(plain.bound),
                "pairs": None if paired is None else paired.bound,

@@ -301,7 +301,8 @@ class _Search:
             self.consider(got[1])
 
     def improve(self, prices: Prices | None) -> None:
-        """Once, after the root (or once the root has taken ``ROOT_WAIT`` of the time): better
+        """Once, after the root (or before its first cuts, or once the root has taken ``ROOT_WAIT``
+        of the time): better
         games from the listed lines (:func:`.listed.improve`) at the root's best prices, for
         ``listed_share`` of the time left; a round not listed chooses among the pool's lines."""
         left = self.deadline - time.perf_counter()
@@ -397,7 +398,7 @@ class _Search:
                 return []
             choice = choose(self.board, self.book, cols, m, lpr)
             if it >= cap and choice is not None:
-                if not node.decisions and self.separate(lp, m, cols):
+                if not node.decisions and self.separate(lp, m, cols, node.centre):
                     it = 0
                     continue
                 return self.children(node, choice, m)
@@ -414,19 +415,22 @@ class _Search:
                 node.bound = min(node.bound, m.value)
                 if self.pruned(node.bound):
                     return []
-                if not node.decisions and self.separate(lp, m, cols):
+                if not node.decisions and self.separate(lp, m, cols, node.centre):
                     it = 0
                     continue
                 if choice is None:  # a whole master is a game, scored in master(): it cannot beat the best
                     raise RuntimeError(f"a settled whole master ({m.value}) above the best game ({self.best})")
                 return self.children(node, choice, m)
 
-    def separate(self, lp: _NodeMaster, m: Master, cols: list[list[Column]]) -> bool:
+    def separate(self, lp: _NodeMaster, m: Master, cols: list[list[Column]], centre: Prices | None) -> bool:
         """At the root, while rounds are left: the cuts between listed rounds' lines its master
-        breaks most (:func:`.clash.separate`), added to it and kept for every node. Whether any was."""
+        breaks most (:func:`.clash.separate`), added to it and kept for every node. Whether any was.
+        The better-games search runs first, at the root's prices without cuts (``centre``): its games
+        are what the bound is measured against, and a root adding cuts may take most of the time."""
         scanned = [r for r, scan in enumerate(self.scans) if scan is not None]
         if self.clash <= 0 or len(scanned) < 2:
             return False
+        self.improve(centre)
         self.clash -= 1
         cuts = lp.lp.separate(cols, m, scanned, CLASH_MOST)
         self.cuts.extend(cuts)

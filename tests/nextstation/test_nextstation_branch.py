@@ -238,6 +238,34 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
         assert got.score == optimum == _sheet_replay(ed, rounds, got.draws)
 
 
+def test_with_cuts_better_games_come_before_the_first_cuts(ed, monkeypatch):
+    """A root that adds cuts between rounds' lines (``clash``) may take most of the time: the
+    better-games search runs once the root first settles, before any cut, at prices with none."""
+    from solver.nextstation import branch
+    from solver.nextstation.columns import MasterLP
+
+    monkeypatch.setattr(branch, "ROOT_WAIT", 1.0)
+    rounds, _ = solved_small_game(ed, 4, 2, 4)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    events: list[str] = []
+    separate = MasterLP.separate
+
+    def spy_separate(self, *a, **k):
+        events.append("cuts")
+        return separate(self, *a, **k)
+
+    def spy_improve(board, book, rnds, scans, prices, game, deadline, **kw):
+        events.append("games")
+        assert not prices.clash
+        return 0.0, list(game)
+    monkeypatch.setattr(MasterLP, "separate", spy_separate)
+    monkeypatch.setattr(branch, "improve", spy_improve)
+    start = (tuple(() for _ in rounds),)
+    branch_and_price(ed.board, ed.book, rounds, start, time_limit=60.0, tables=tabs, max_nodes=1,
+                     listed_share=0.5, clash=3)
+    assert events[:2] == ["games", "cuts"] and events.count("games") == 1
+
+
 def test_no_node_master_is_begun_past_the_deadline(ed, monkeypatch):
     """A node's first master (rows for every admitted pool line: seconds on a real seed) is not
     built once the time is up: the node stays open with its bound (the tree overran a 300 s
