@@ -31,6 +31,7 @@ from bench_nextstation_gap import seeds_of  # (this folder: benchmarks run as sc
 
 from solver.nextstation.branch import Snapshot, branch_and_price
 from solver.nextstation.challenges import read_rows, stored_draws
+from solver.nextstation.clash import CLASH_ROUNDS
 from solver.nextstation.game import rounds_of
 from solver.nextstation.pairs import some_tables
 from tubedeck.atomic import atomic_open
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
                     help="the interchange relaxation (patterns: the fastest nodes, entries: the tighter root)")
     ap.add_argument("--search", action="store_true", help="price by the round search, no lines listed")
-    ap.add_argument("--clash", type=int, default=0,
+    ap.add_argument("--clash", type=int, default=CLASH_ROUNDS,
                     help="rounds of cuts between two rounds' lines the root separates (solver/nextstation/clash.py)")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = ap.parse_args(argv)

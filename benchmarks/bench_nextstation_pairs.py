@@ -30,6 +30,7 @@ from bench_nextstation_branch import STORED, pct, stored_game  # (this folder: b
 from bench_nextstation_gap import seeds_of
 
 from solver.nextstation.challenges import read_rows
+from solver.nextstation.clash import CLASH_ROUNDS
 from solver.nextstation.game import rounds_of
 from solver.nextstation.pairs import pair_bound, some_tables, table_bound
 from tubedeck.atomic import atomic_open
@@ -44,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default="0-9")
     ap.add_argument("--time-limit", type=float, default=600.0, help="wall-clock seconds a seed, listing included")
     ap.add_argument("--cuts", default="entries", choices=["none", "patterns", "entries"])
-    ap.add_argument("--clash", type=int, default=0, help="rounds of cuts between two rounds' lines at the root")
+    ap.add_argument("--clash", type=int, default=CLASH_ROUNDS,
+                    help="rounds of cuts between two rounds' lines at the root (0: none)")
     ap.add_argument("--pairs", action="store_true", help="then the pair bound for the time left")
     ap.add_argument("--scan", type=float, default=20.0, help="seconds a pair's scan may take an iteration")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")

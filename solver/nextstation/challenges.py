@@ -110,10 +110,12 @@ def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list
     return row[:3] + [status, str(max(bound, score)), row[5]]
 
 
-def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True) -> list[str]:
+def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True,
+           clash: int = CLASH_ROUNDS) -> list[str]:
     """A stored row with its bound tightened by the root relaxation priced by a scan of every
-    line (:func:`.pairs.table_bound`, branch and price's "entries" root, settled or cut at
-    ``time_limit`` wall-clock seconds, listing included)."""
+    line (:func:`.pairs.table_bound`, branch and price's "entries" root with ``clash`` rounds of
+    cuts between rounds' lines, settled or cut at ``time_limit`` wall-clock seconds, listing
+    included)."""
     import math
 
     from tubedeck.progress import Progress, ticking
@@ -133,7 +135,8 @@ def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progr
             if shown is not None:  # (no bound yet while every iteration's search was cut short)
                 shown.update(phase=f"tables {it}", lp=f"{lp:.1f}",
                              bound=math.floor(bound + 1e-6) if math.isfinite(bound) else "none yet")
-        tb = table_bound(edition.board, edition.book, rounds, (draws,), time_limit=time_limit, progress=report)
+        tb = table_bound(edition.board, edition.book, rounds, (draws,), time_limit=time_limit, progress=report,
+                         clash=clash)
     score, bound = int(row[2]), int(row[4]) if tb.bound is None else min(int(row[4]), tb.bound)
     status = "OPTIMAL" if bound <= score else row[3]
     print(f"seed {seed}: {status} {score}, bound {row[4]} -> {max(bound, score)} (tables: {tb.bound}, "
@@ -142,7 +145,7 @@ def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progr
 
 
 def branched(edition: Edition, seed: int, row: list[str], time_limit: float, progress: bool = True,
-             tables: bool = False, cuts: str = "entries", clash: int = 0) -> list[str]:
+             tables: bool = False, cuts: str = "entries", clash: int = CLASH_ROUNDS) -> list[str]:
     """A stored row after branch and price (:mod:`.branch`) from its own game for ``time_limit``
     wall-clock seconds (with ``tables``, every line of each round listed first and priced by a
     scan: :class:`.pairs.LineScan`, and ``clash`` rounds of cuts between rounds' lines at the
@@ -232,10 +235,9 @@ def main(argv: list[str] | None = None) -> None:
                              "with --branch: branch and price priced by that scan")
     parser.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
                         help="with --branch: the interchange relaxation (solver.nextstation.cuts)")
-    parser.add_argument("--clash", type=int, default=0,
-                        help="with --branch --tables: rounds of cuts between two rounds' lines the root separates "
-                             f"(solver.nextstation.clash; try {CLASH_ROUNDS}: a tighter root, but within 10 minutes "
-                             "the tree is not ahead yet)")
+    parser.add_argument("--clash", type=int, default=CLASH_ROUNDS,
+                        help="with --tables: rounds of cuts between two rounds' lines the root separates "
+                             f"(solver.nextstation.clash; default {CLASH_ROUNDS}, 0: none)")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
     if (args.branch or args.tables) and not args.bounds_only:
@@ -266,7 +268,7 @@ def main(argv: list[str] | None = None) -> None:
             if old is not None:
                 rows[(args.map, str(seed))] = branched(ed, seed, old, args.time_limit, tables=args.tables,
                                                        cuts=args.cuts, clash=args.clash) if args.branch else \
-                    tabled(ed, seed, old, args.time_limit) if args.tables else tightened(ed, seed, old, args.columns)
+                    tabled(ed, seed, old, args.time_limit, clash=args.clash) if args.tables else tightened(ed, seed, old, args.columns)
                 write_rows(args.out, list(rows.values()))
             continue
         result = best_game(ed, seed, time_limit=args.time_limit * WALL_GUARD, det_limit=args.time_limit,

@@ -34,7 +34,7 @@ import numpy as np
 from tubedeck.games.nextstation.board import Board
 
 KINDS = ("sections", "station")
-CLASH_ROUNDS = 4  # rounds of cuts suggested for a root (each of at most CLASH_MOST); none by default
+CLASH_ROUNDS = 12  # rounds of cuts a root with listed lines separates by default (each at most CLASH_MOST)
 CLASH_MOST = 200  # cuts a separation round adds at most
 
 

@@ -53,6 +53,7 @@ from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from tubedeck.progress import Progress
 
 from .branch import branch_and_price
+from .clash import CLASH_ROUNDS
 from .columns import column_bound
 from .engines import Budget, ticking
 from .game_model import Solved, solve_game
@@ -275,7 +276,7 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
         budget.update(phase="branch and price")
         bp = branch_and_price(board, book, rounds, (draws,), time_limit=left, root_iterations=columns,
                               progress=budget.progress, cuts="entries" if left >= ENTRIES_AFTER else "patterns",
-                              tables=tabs, objectives=objectives)
+                              tables=tabs, objectives=objectives, clash=CLASH_ROUNDS if tabs else 0)
         if bp.cut:
             budget.wall_cut = True
         if bp.score > final.total:
