@@ -45,8 +45,9 @@ no kicks) give the first game, within a quarter of the time limit.
 
 **Cuts between two rounds' lines** (``clash=``; :mod:`.clash`): each time the root settles
 (or reaches its iterations) it adds the rows its master breaks most, at shared sections and
-interchange stations, between rounds priced by scans, ``clash`` times; every node keeps those
-the root's last master prices.
+interchange stations, between rounds priced by scans, ``clash`` times (none by default here;
+the callers with listed lines ask for :data:`.clash.CLASH_ROUNDS`); every node keeps those the
+root's last master prices. The better-games search runs before the first of them.
 
 **Shared Objectives** (``objectives=``; :mod:`.goals`): every game is scored with them, and the
 relaxation has a variable a[g] per objective worth its points, held up by rows every game
