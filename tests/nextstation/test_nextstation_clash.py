@@ -255,3 +255,36 @@ def test_the_station_terms_are_each_choice_s_value(ed):
                         - sum(p for c, p in cuts if c.station == s and c.on(z)) for z, a in choices)
         want += max(ed.book.scores.tourist(k) for k in range(ed.book.rules.tourist_marks_max + 1))
         assert _rest(ed.book, relax, prices, 4) == pytest.approx(want, abs=1e-9)
+
+
+def test_cuts_priced_zero_are_let_go_and_come_back_when_broken(ed, monkeypatch):
+    """MasterLP.separate first frees the rows of the cuts the master prices at 0 (the master's
+    value stays: an optimum stays optimal without rows it does not price), and a freed cut
+    separated again gets its own row back (no second row)."""
+    import solver.nextstation.columns as columns
+
+    rounds, optimum = solved_small_game(ed, 8, 2, 4)
+    relax = relaxation(ed.board, rounds, "entries", tourist=True)
+    every = list(sheets(ed.board, ed.book, rounds))
+    lp = MasterLP(ed.board, ed.book, len(rounds), relax)
+    cols = [[] for _ in rounds]
+    for r in range(len(rounds)):
+        for line in {frozenset(sheet[r].sections): sheet[r] for _, sheet in every}.values():
+            c = column_of(ed.board, ed.book, line.stations, line.sections)
+            cols[r].append(c)
+            lp.add(r, c)
+    m = lp.solve()
+    for _ in range(3):
+        lp.separate(cols, m, range(len(rounds)), 400)
+        m = lp.solve()
+    priced = {c for c, _ in m.prices.clash}
+    lp.separate(cols, m, range(len(rounds)), 0)  # (none added: only the letting go)
+    assert lp.retired and lp.retired == set(lp.clashes) - priced
+    again = lp.solve()
+    assert again.value == pytest.approx(m.value, abs=1e-6) and again.value >= optimum - 1e-6
+    back = next(iter(lp.retired))
+    rows = len(lp.clash_rows)
+    monkeypatch.setattr(columns, "separate", lambda *a, **k: [back])
+    assert lp.separate(cols, again, range(len(rounds)), 400) == [back]
+    assert back not in lp.retired and len(lp.clash_rows) == rows
+    assert lp.clash_rows[lp.clashes.index(back)].ub() == back.rhs
