@@ -145,20 +145,27 @@ def test_cut_prices_need_the_rounds_scanned(ed):
         lagrangian_bound(ed.board, ed.book, rounds, prices, None, None, relaxation(ed.board, rounds, "entries"))
 
 
-def test_separation_finds_only_broken_rows(ed):
-    """On the master over every line of a reduced game the plain relaxation leaves above its
-    optimum, every cut separated is broken by the master's solution, none is between a round not
-    listed; with them the master falls, and the Lagrangian bound at its prices is its value."""
+def _every_line_master(ed):
+    """Reduced game (seed 8, 2 turns, 4 rounds), whose plain relaxation stops above its optimum:
+    its rounds, optimum, "entries" relaxation and a master holding every line of each round."""
     rounds, optimum = solved_small_game(ed, 8, 2, 4)
     relax = relaxation(ed.board, rounds, "entries", tourist=True)
     every = list(sheets(ed.board, ed.book, rounds))
     lp = MasterLP(ed.board, ed.book, len(rounds), relax)
-    cols = [[] for _ in rounds]
+    cols: list[list] = [[] for _ in rounds]
     for r in range(len(rounds)):
-        for sections in {frozenset(sheet[r].sections): sheet[r] for _, sheet in every}.values():
-            c = column_of(ed.board, ed.book, sections.stations, sections.sections)
+        for line in {frozenset(sheet[r].sections): sheet[r] for _, sheet in every}.values():
+            c = column_of(ed.board, ed.book, line.stations, line.sections)
             cols[r].append(c)
             lp.add(r, c)
+    return rounds, optimum, relax, lp, cols
+
+
+def test_separation_finds_only_broken_rows(ed):
+    """On the master over every line of a reduced game the plain relaxation leaves above its
+    optimum, every cut separated is broken by the master's solution, none is between a round not
+    listed; with them the master falls, and the Lagrangian bound at its prices is its value."""
+    rounds, optimum, relax, lp, cols = _every_line_master(ed)
     m = lp.solve()
     first = m.value
     assert first > optimum + 0.5  # every line in the master, and still above the optimum
@@ -263,16 +270,7 @@ def test_cuts_priced_zero_are_let_go_and_come_back_when_broken(ed, monkeypatch):
     separated again gets its own row back (no second row)."""
     import solver.nextstation.columns as columns
 
-    rounds, optimum = solved_small_game(ed, 8, 2, 4)
-    relax = relaxation(ed.board, rounds, "entries", tourist=True)
-    every = list(sheets(ed.board, ed.book, rounds))
-    lp = MasterLP(ed.board, ed.book, len(rounds), relax)
-    cols = [[] for _ in rounds]
-    for r in range(len(rounds)):
-        for line in {frozenset(sheet[r].sections): sheet[r] for _, sheet in every}.values():
-            c = column_of(ed.board, ed.book, line.stations, line.sections)
-            cols[r].append(c)
-            lp.add(r, c)
+    rounds, optimum, relax, lp, cols = _every_line_master(ed)
     m = lp.solve()
     for _ in range(3):
         lp.separate(cols, m, range(len(rounds)), 400)
