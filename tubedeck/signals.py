@@ -41,12 +41,7 @@ def on_signal(signum: int, frame: object) -> None:
     code = _CODES.get(signum, 128 + signum)
     SIGNALLED.append(code)
     if _FINISHED:  # the work is over: end now with the command's own code
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except Exception:  # a reentrant write or a closed pipe: nothing more to say
-                pass
-        os._exit(_FINISHED[0])
+        _end(_FINISHED[0])
     raise Terminated() if code == 143 else KeyboardInterrupt()
 
 
@@ -113,10 +108,33 @@ def interrupted(exc: BaseException) -> bool:
     return isinstance(exc, KeyboardInterrupt) or (isinstance(exc, ImportError) and bool(SIGNALLED))
 
 
+EXIT_GRACE = 5.0  # s: how long an interrupted command's teardown may take before the process just ends
+
+
 def finish(code: int) -> None:
     """The command is done and exits with ``code``: from now on a signal ends the process at once
-    with that code, and the last ``atexit`` step blocks both signals."""
+    with that code, and the last ``atexit`` step blocks both signals. After a signal the teardown
+    is bounded too: a library's exit hook or thread that hangs (a Dask local cluster's, once in
+    many runs on a loaded machine: CI waited 60 s after "interrupted: ...") cannot hold the
+    process, which ends with ``code`` :data:`EXIT_GRACE` s later. Its account is already written."""
     _FINISHED.append(code)
+    if SIGNALLED:
+        _thread.start_new_thread(_end_after, (EXIT_GRACE, code))  # not joined at exit, unlike threading's
+
+
+def _end_after(grace: float, code: int) -> None:
+    time.sleep(grace)
+    _end(code)
+
+
+def _end(code: int) -> None:
+    """End the process now with ``code``, what was written flushed."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a reentrant write or a closed pipe: nothing more to say
+            pass
+    os._exit(code)
 
 
 def _hold() -> None:

@@ -301,3 +301,41 @@ def test_a_signal_inside_a_codec_still_says_interrupted():
         with pytest.raises(Stopped) as stopped:
             command("kept", "", [], body)()
         assert str(stopped.value).startswith("interrupted: 5 deals stored") and stopped.value.code == 143
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_teardown_that_hangs_after_a_signal_cannot_hold_the_exit(sig):
+    """CI once waited 60 s for a Ctrl-C'd Dask run that had printed its "interrupted: ..." line: a
+    library's thread (or exit hook) hung in the interpreter's teardown. After a signal, the process
+    ends with its code within EXIT_GRACE s, its account written; without a signal, exit waits."""
+    script = f"""
+import os, signal, sys, threading
+from tubedeck import signals
+signals.EXIT_GRACE = 0.5
+threading.Thread(target=threading.Event().wait).start()  # a non-daemon thread that never ends
+def main():
+    signals.install()
+    signals.hold_at_exit()
+    try:
+        os.kill(os.getpid(), {int(sig)})
+        threading.Event().wait(30)
+        code = 0
+    except KeyboardInterrupt as exc:
+        code = signals.exit_code(exc)
+        print("kept 3 deals", file=sys.stderr)
+    signals.finish(code)
+    return code
+sys.exit(main())
+"""
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          preexec_fn=_as_from_a_terminal)
+    assert (proc.returncode, proc.stderr) == (CODES[sig], "kept 3 deals\n")
+    assert time.monotonic() - start < 30  # the thread would hold it for ever; EXIT_GRACE ends it
+
+    # No signal: finish arms nothing, and the thread holds the exit as Python's own does.
+    quiet = script.replace(f"os.kill(os.getpid(), {int(sig)})\n        threading", "threading").replace(
+        "threading.Event().wait(30)", "pass")
+    with pytest.raises(subprocess.TimeoutExpired):
+        subprocess.run([sys.executable, "-c", quiet], capture_output=True, text=True, timeout=3,
+                       preexec_fn=_as_from_a_terminal)
