@@ -64,7 +64,7 @@ from .cuts import relaxation, tourist_patterns
 EPS = 1e-6
 WORDS = 3  # 64-bit words of a section mask (a map has at most 192 potential sections)
 CHUNK = 1 << 17  # lines a block of the tables' arithmetic takes
-MASKS = 4000  # cut masks a scan keeps (packed: at most 4000 x 84 KB for 670,000 lines)
+MASK_BYTES = 400 * 2**20  # what a scan's cut masks may hold (4,800 masks of 84 KB at 670,000 lines; 640 at 5 million)
 
 
 class RoundLines:
@@ -718,7 +718,8 @@ class LineScan:
         self._entries: np.ndarray | None = None  # (listed once an entering price comes)
         self._columns: dict[int, Column] = {}
         self._clear: dict[frozenset[int], np.ndarray] = {}
-        self._masks: dict[tuple[Clash, bool], np.ndarray] = {}
+        self._masks: dict[tuple[Clash, bool], np.ndarray] = {}  # (oldest first: the first let go)
+        self._mask_bytes = 0
 
     def column(self, k: int) -> Column:
         if k not in self._columns:
@@ -766,12 +767,14 @@ class LineScan:
         first round), else 1 bit a line (84 KB a cut at 670,000 lines)."""
         key = (cut, first)
         if key not in self._masks:
-            if len(self._masks) >= MASKS:
-                self._masks.pop(next(iter(self._masks)))
             through = self.tab.st[:, self.at[cut.station]].astype(bool) if cut.kind == "station" else None
             hit = cut.mask(first, _words([cut.bits])[0], self.tab.bits, self.tab.block, through)
             few = np.flatnonzero(hit)
-            self._masks[key] = few.astype(np.int32) if 32 * len(few) < len(hit) else np.packbits(hit)
+            kept = few.astype(np.int32) if 32 * len(few) < len(hit) else np.packbits(hit)
+            while self._masks and self._mask_bytes + kept.nbytes > MASK_BYTES:  # (bounded in bytes: a
+                self._mask_bytes -= self._masks.pop(next(iter(self._masks))).nbytes  # round of millions)
+            self._masks[key] = kept
+            self._mask_bytes += kept.nbytes
         return self._masks[key]
 
     def clash_mask(self, cut: Clash, first: bool) -> np.ndarray:

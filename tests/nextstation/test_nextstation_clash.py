@@ -118,6 +118,28 @@ def test_a_scan_s_masks_are_the_rows_coefficients(ed):
         assert kept == {np.dtype(np.int32), np.dtype(np.uint8)}  # (both ways of keeping a cut's lines met)
 
 
+def test_a_scan_s_masks_keep_to_their_bytes_and_price_alike(ed, monkeypatch):
+    """A round of millions of lines made 4,000 cached masks 2.5 GB: the cache is bounded in bytes,
+    the oldest let go first, and a mask let go is made again, alike."""
+    import solver.nextstation.pairs as pairs_module
+
+    (rounds,) = small_games(ed, [4], 3)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    every = list(sheets(ed.board, ed.book, rounds[:3]))
+    cuts = _random_cuts(ed, rounds[:3], every, random.Random(1), 60)
+    r = 0
+    priced = [(cut, random.Random(i).random(), r == cut.r) for i, cut in enumerate(cuts) if r in (cut.r, cut.q)]
+    gain = [0.0] * 10
+    want = LineScan(ed.board, ed.book, rounds[r], tabs[r]).price({}, {}, {}, gain, frozenset(), priced)
+    budget = 3 * max(LineScan(ed.board, ed.book, rounds[r], tabs[r])._hits(c, f).nbytes for c, _, f in priced)
+    monkeypatch.setattr(pairs_module, "MASK_BYTES", budget)
+    scan = LineScan(ed.board, ed.book, rounds[r], tabs[r])
+    for _ in range(2):
+        assert scan.price({}, {}, {}, gain, frozenset(), priced) == want
+        assert 0 < scan._mask_bytes <= budget and len(scan._masks) < len(priced)
+        assert scan._mask_bytes == sum(m.nbytes for m in scan._masks.values())
+
+
 @pytest.mark.parametrize("seed, turns, count", [(4, 2, 4), (2, 3, 3)])
 def test_the_bound_with_cut_prices_is_never_below_the_optimum(ed, seed, turns, count):
     """Random prices on random cuts (with random station and section prices): the Lagrangian
