@@ -7,7 +7,8 @@ gap and its gap at the time limit.
 Per seed: the start game is the better of the best-response game (``--kicks`` kicks) and the game
 stored for the seed in data/nextstation/challenges.csv (its drawing); then every line of each round
 is listed (:func:`solver.nextstation.pairs.some_tables`, at most half the limit; a round past
-4 million lines (`pairs.LIMIT`) is left to the round search) and
+8 million lines (`pairs.LIMIT`), or past what half the memory available holds (`pairs.line_budget`), is
+left to the round search) and
 :func:`solver.nextstation.branch.branch_and_price` prices by a scan of them (``--search``: by the
 round search alone, nothing listed) for the rest of ``--time-limit`` wall-clock seconds. Printed
 per seed as it goes: the start, the best game found, the root bound (when the root was branched,

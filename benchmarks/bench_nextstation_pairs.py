@@ -7,7 +7,7 @@ then, with ``--pairs``, the pair rows for the time left (:func:`~solver.nextstat
 
 Per seed, from the game stored in data/nextstation/challenges.csv (its score is the gap's
 reference, its bound the one to beat; seeds without a stored game are skipped): the lines listed
-(rounds past 4 million lines, `pairs.LIMIT`, are priced by the round search) and the seconds it took, the root
+(a round past 8 million lines, `pairs.LIMIT`, or past what half the memory available holds, `pairs.line_budget`, is priced by the round search) and the seconds it took, the root
 bound and the seconds to it (settled or cut by the time limit; with ``--clash N``, N rounds of cuts
 between two rounds' lines, :mod:`solver.nextstation.clash`), then the pair bound, its last
 master's value (the relaxation's own value once settled; before, not a bound) and iterations, and

@@ -44,6 +44,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -216,7 +217,30 @@ def _words(masks: Sequence[int]) -> np.ndarray:
     return out
 
 
-LIMIT = 4_000_000  # lines a round's table holds at most (seed 1, rounds of 0.13/0.97/0.34/3.47 million: 82 s, 2.2 GB)
+LIMIT = 8_000_000  # lines a round's table holds at most (classic seeds 3, 5 and 9 have a round of 4.2-5.1 million)
+LINE_BYTES = 560  # a listed line's memory while its table is built (seed 3's 5.1 million lines: 2.66 GB at peak)
+MEMORY_SHARE = 0.5  # of the memory available when listing starts, what the tables may take
+UNKNOWN_MEMORY = 4 * 2**30  # bytes assumed available where the system does not say
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (Linux's MemAvailable; else free pages; else UNKNOWN_MEMORY)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (OSError, ValueError, AttributeError):
+        return UNKNOWN_MEMORY
+
+
+def line_budget(available: int | None = None) -> int:
+    """Lines a seed's tables may hold in all: MEMORY_SHARE of the memory available at LINE_BYTES a line."""
+    return int((available_memory() if available is None else available) * MEMORY_SHARE) // LINE_BYTES
 
 
 def tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = LIMIT,
@@ -230,14 +254,17 @@ def tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = L
 
 
 def some_tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = LIMIT,
-                time_limit: float = 600.0) -> list[RoundLines | None]:
-    """Every line of each round, None for a round with more than ``limit`` lines (or whose
-    listing passed ``time_limit`` seconds, shared by the rounds)."""
+                time_limit: float = 600.0, budget: int | None = None) -> list[RoundLines | None]:
+    """Every line of each round, None for a round with more than ``limit`` lines, or more than
+    the ``budget`` left (lines in all: :func:`line_budget` by default, what the memory available
+    holds), or whose listing passed ``time_limit`` seconds (shared by the rounds)."""
     end = time.perf_counter() + time_limit
+    left = line_budget() if budget is None else budget
     out: list[RoundLines | None] = []
     for ts, dep in rounds:
-        rows = line_table(board, book, ts, dep, limit, max(end - time.perf_counter(), 0.0))
+        rows = line_table(board, book, ts, dep, min(limit, left), max(end - time.perf_counter(), 0.0))
         out.append(None if rows is None else RoundLines(board, book, rows))
+        left -= 0 if rows is None else len(rows)
         del rows  # (not held while the next round is listed)
     return out
 

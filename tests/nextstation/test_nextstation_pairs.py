@@ -235,3 +235,22 @@ def test_a_round_too_big_to_list_is_priced_by_the_search(ed):
     mixed = table_bound(ed.board, ed.book, rounds, tabs=cut)
     assert whole.settled and mixed.settled
     assert mixed.lp == pytest.approx(whole.lp, abs=1e-6) and mixed.bound == whole.bound
+
+
+def test_the_tables_keep_to_the_memory_available(ed):
+    """A round of 5 million lines takes about 2.7 GB to list: the rounds together may hold no more
+    lines than half the memory available holds at LINE_BYTES a line; a round past what is left is
+    not listed (priced by the search), and the rounds before it keep theirs."""
+    from solver.nextstation import pairs
+
+    assert pairs.line_budget(10 * 2**30) == int(10 * 2**30 * pairs.MEMORY_SHARE) // pairs.LINE_BYTES
+    assert 0 < pairs.available_memory() and pairs.line_budget() == pytest.approx(
+        pairs.available_memory() * pairs.MEMORY_SHARE / pairs.LINE_BYTES, rel=0.2)
+    rounds = _game(ed, 4, 2, 4)
+    sizes = [t.n for t in pairs.some_tables(ed.board, ed.book, rounds, budget=10**9)]
+    for first in range(1, len(rounds)):
+        budget = sum(sizes[:first])  # room for the rounds before `first`, none for it
+        cut = pairs.some_tables(ed.board, ed.book, rounds, budget=budget)
+        assert [t.n for t in cut[:first]] == sizes[:first]
+        assert cut[first] is None
+        assert sum(t.n for t in cut if t is not None) <= budget
