@@ -76,6 +76,10 @@ from .pricing import entering_response
 
 GUARD = 600.0  # seconds: a pricing search is exact and takes about a second; this only guards
 EPS = 1e-6
+STALL_FLOOR = 20.0  # s: a master solve is never called stalled sooner
+STALL_TIMES = 10  # a solve past this many times the slowest of the last STALL_WINDOW has stalled
+STALL_WINDOW = 5
+FALLBACK = "use_dual_simplex: true use_preprocessing: false"  # GLOP's parameters for a stalled solve
 SMOOTH = 0.5  # weight of the best prices so far in the prices searched next
 SWITCH = 0.5  # with the entering cuts, the share of the iterations the coarse master runs at most
 
@@ -466,6 +470,8 @@ class MasterLP:
         # cuts whose row was let go (priced 0 when the next were separated: GLOP's time grows with
         # the rows; the master's optimum stays optimal without them)
         self.retired: set[Clash] = set()
+        self.times: list[float] = []  # seconds of the last solves (see solve: a stall)
+        self.stalls = 0  # solves stopped as stalled and solved again by the fallback
         self.convex = [lp.Constraint(1, 1) for _ in range(n)]
         table = book.scores.interchange
         self.link: dict[tuple[int, str], pywraplp.Constraint] = {}  # (round, station): its share of the choices
@@ -672,17 +678,31 @@ class MasterLP:
 
     def solve(self, deadline: float | None = None) -> Master:
         """The master's solution; by a ``deadline`` (``time.perf_counter``), else :class:`OutOfTime`
-        (with many cuts between rounds' lines one solve has taken minutes)."""
+        (with many cuts between rounds' lines one solve has taken minutes).
+
+        A solve that stalls (GLOP's primal simplex once ran 12 minutes on seed 5's root with cuts,
+        where the solves before took seconds) is stopped after :data:`STALL_TIMES` times the
+        slowest of the last solves (at least :data:`STALL_FLOOR` s) and solved again by the dual
+        simplex without presolve (:data:`FALLBACK`), the default parameters back for the next."""
         lp, n, relax = self.lp, self.n, self.relax
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise OutOfTime("no time left for the column master LP")
-            lp.SetTimeLimit(max(1, int(1000 * left)))
-        if lp.Solve() != pywraplp.Solver.OPTIMAL:  # always feasible and bounded: a solver failure or the clock
+        start = time.perf_counter()
+        left = math.inf if deadline is None else deadline - start
+        if left <= 0:
+            raise OutOfTime("no time left for the column master LP")
+        cap = max(STALL_FLOOR, STALL_TIMES * max(self.times, default=0.0)) if self.times else math.inf
+        status = self._solve(min(left, cap))
+        if status != pywraplp.Solver.OPTIMAL and min(left, cap) == cap:
+            self.stalls += 1
+            lp.SetSolverSpecificParametersAsString(FALLBACK)
+            try:
+                status = self._solve(left - (time.perf_counter() - start))
+            finally:
+                lp.SetSolverSpecificParametersAsString("")
+        if status != pywraplp.Solver.OPTIMAL:  # always feasible and bounded: a solver failure or the clock
             if deadline is not None and time.perf_counter() >= deadline - 0.01:
                 raise OutOfTime("the column master LP was cut by the time limit")
             raise RuntimeError("the column master LP did not solve")
+        self.times = (self.times + [time.perf_counter() - start])[-STALL_WINDOW:]
         lam = tuple({s: max(0.0, c.dual_value()) for (q, s), c in self.link.items() if q == r} for r in range(n))
         eta = tuple({(s, i): max(0.0, c.dual_value()) for (q, s, i), c in self.enter.items() if q == r}
                     for r in range(n))
@@ -705,6 +725,14 @@ class MasterLP:
         return Master(self.objective.Value(), prices, weights,
                       {s: tuple(x.solution_value() for x in us) for s, us in self.choice_vars.items()},
                       sum(a.solution_value() for a in self.slack), tuple(a.solution_value() for a in self.a))
+
+
+    def _solve(self, seconds: float) -> int:
+        """One GLOP solve in at most ``seconds`` (none left: not solved)."""
+        if seconds <= 0:
+            return pywraplp.Solver.NOT_SOLVED
+        self.lp.SetTimeLimit(max(1, int(1000 * min(seconds, 1e6))))  # (at most 11 days: no limit)
+        return self.lp.Solve()
 
 
 def _mix(a: Prices, b: Prices, alpha: float) -> Prices:

@@ -308,3 +308,41 @@ def test_cuts_priced_zero_are_let_go_and_come_back_when_broken(ed, monkeypatch):
     assert lp.separate(cols, again, range(len(rounds)), 400) == [back]
     assert back not in lp.retired and len(lp.clash_rows) == rows
     assert lp.clash_rows[lp.clashes.index(back)].ub() == back.rhs
+
+
+def test_a_stalled_master_solve_is_solved_again_by_the_fallback(ed, monkeypatch):
+    """GLOP's primal simplex once stalled for minutes on a root with cuts. A solve past
+    STALL_TIMES the slowest recent one (at least STALL_FLOOR s) is stopped and solved again by the
+    dual simplex without presolve: the same optimum, the default parameters back afterwards."""
+    import solver.nextstation.columns as columns
+
+    rounds, optimum, relax, lp, cols = _every_line_master(ed)
+    m = lp.solve()
+    lp.separate(cols, m, range(len(rounds)), 400)
+    want = lp.solve()
+    assert lp.times and lp.stalls == 0
+    lp.separate(cols, want, range(len(rounds)), 400)
+    monkeypatch.setattr(columns, "STALL_FLOOR", 0.0)
+    calls: list[tuple[float, str]] = []
+    params: list[str] = [""]
+    real_solve, real_set = lp._solve, lp.lp.SetSolverSpecificParametersAsString
+
+    def stalling(seconds: float) -> int:  # the first try stalls: it hits its cap unsolved
+        calls.append((seconds, params[-1]))
+        return columns.pywraplp.Solver.NOT_SOLVED if len(calls) == 1 else real_solve(seconds)
+
+    def setting(text: str) -> bool:
+        params.append(text)
+        return real_set(text)
+
+    monkeypatch.setattr(lp, "_solve", stalling)
+    monkeypatch.setattr(lp.lp, "SetSolverSpecificParametersAsString", setting)
+    got = lp.solve()
+    assert lp.stalls == 1 and [p for _, p in calls] == ["", columns.FALLBACK] and params[-1] == ""
+    assert calls[0][0] == pytest.approx(columns.STALL_TIMES * max(lp.times[:-1]))
+    assert got.value >= optimum - 1e-6
+    # without a stall the fallback is never asked, and the default parameters find the same optimum
+    calls.clear()
+    monkeypatch.setattr(lp, "_solve", lambda s: (calls.append((s, params[-1])), real_solve(s))[1])
+    again = lp.solve()
+    assert len(calls) == 1 and again.value == pytest.approx(got.value, abs=1e-6)
