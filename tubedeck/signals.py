@@ -108,7 +108,7 @@ def interrupted(exc: BaseException) -> bool:
     return isinstance(exc, KeyboardInterrupt) or (isinstance(exc, ImportError) and bool(SIGNALLED))
 
 
-EXIT_GRACE = 5.0  # s: how long an interrupted command's teardown may take before the process just ends
+EXIT_GRACE = 3.0  # s: how long an interrupted command's teardown may take before the process just ends
 
 
 def finish(code: int) -> None:
