@@ -726,7 +726,6 @@ class MasterLP:
                       {s: tuple(x.solution_value() for x in us) for s, us in self.choice_vars.items()},
                       sum(a.solution_value() for a in self.slack), tuple(a.solution_value() for a in self.a))
 
-
     def _solve(self, seconds: float) -> int:
         """One GLOP solve in at most ``seconds`` (none left: not solved)."""
         if seconds <= 0:
