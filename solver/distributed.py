@@ -38,6 +38,8 @@ from typing import Callable, Iterable, Iterator
 
 from tubedeck.errors import UsageError
 
+from .memory import available_memory
+
 RUNNERS = ("local", "dask")
 DEFAULT_PORT = 8786  # dask scheduler's
 CONNECT_TIMEOUT = 10.0  # s: a TCP connection to the scheduler (and Dask's client after it)
@@ -157,11 +159,8 @@ def greet(address: str, connect_timeout: float = CONNECT_TIMEOUT, greeting_timeo
 def local_workers_bound(workers: int, available: int | None = None) -> None:
     """Refuse more local Dask workers than the available memory holds (about :data:`WORKER_MEMORY` each)."""
     if available is None:
-        try:
-            import psutil
-
-            available = int(psutil.virtual_memory().available)
-        except Exception:  # noqa: BLE001 - no figure: no bound beyond --workers' own
+        available = available_memory()
+        if available is None:  # no figure: no bound beyond --workers' own
             return
     most = max(1, available // WORKER_MEMORY)
     if workers > most:

@@ -691,7 +691,7 @@ class MasterLP:
             raise OutOfTime("no time left for the column master LP")
         cap = max(STALL_FLOOR, STALL_TIMES * max(self.times, default=0.0)) if self.times else math.inf
         status = self._solve(min(left, cap))
-        if status != pywraplp.Solver.OPTIMAL and min(left, cap) == cap:
+        if status != pywraplp.Solver.OPTIMAL and cap <= left:  # the cap, not the deadline, stopped it
             self.stalls += 1
             lp.SetSolverSpecificParametersAsString(FALLBACK)
             try:

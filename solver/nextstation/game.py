@@ -57,7 +57,7 @@ from .clash import CLASH_ROUNDS
 from .columns import column_bound
 from .engines import Budget, ticking
 from .game_model import Solved, solve_game
-from .pairs import LIMIT, some_tables
+from .pairs import some_tables
 
 MAX_SEED = 2**63 - 1
 
@@ -152,7 +152,7 @@ TABLES_AFTER = 180.0  # seconds: branch and price given this long first lists ev
 # the stored game of 189, one core: by the round search 224 after 300 s (5 nodes); listed (23-45 s), then
 # 215 after 150 s (17 nodes, entries) or 214 (111 nodes, patterns). Below it the listing would eat the time.
 TABLES_SHARE = 1 / 3
-TABLE_LIMIT = LIMIT  # lines a round's list holds at most here, the rounds together within half the memory
+# A round's list holds at most pairs.LIMIT lines here too, the rounds together within half the memory
 # available (:func:`.pairs.line_budget`). Seed 3 (a round of 5.1 million) at --time-limit 600, two runs each
 # side by side: 199, bound 241, 0.7 GB with a cap of a million a round (its big round searched); 205, bound
 # 238, 3.5 GB with every round listed (cuts on it, the better-games search frees it)
@@ -273,7 +273,7 @@ def best_of(board: Board, book: RuleBook, rounds: tuple[Round, ...], objectives:
         tabs: list = []
         if left >= TABLES_AFTER:  # every line listed, then pricing is a scan of them (no search)
             budget.update(phase="listing every line")
-            tabs = some_tables(board, book, rounds, TABLE_LIMIT, left * TABLES_SHARE)
+            tabs = some_tables(board, book, rounds, time_limit=left * TABLES_SHARE)
             left = budget.wall_left()
         budget.update(phase="branch and price")
         bp = branch_and_price(board, book, rounds, (draws,), time_limit=left, root_iterations=columns,

@@ -44,7 +44,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -52,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 from ortools.linear_solver import pywraplp
 
+from solver.memory import available_memory
 from tubedeck.games.nextstation.best import draws_of, line_of, line_table
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Draws, Round, lines_of
@@ -223,24 +223,11 @@ MEMORY_SHARE = 0.5  # of the memory available when listing starts, what the tabl
 UNKNOWN_MEMORY = 4 * 2**30  # bytes assumed available where the system does not say
 
 
-def available_memory() -> int:
-    """Bytes of memory available now (Linux's MemAvailable; else free pages; else UNKNOWN_MEMORY)."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (OSError, ValueError, AttributeError):
-        return UNKNOWN_MEMORY
-
-
 def line_budget(available: int | None = None) -> int:
     """Lines a seed's tables may hold in all: MEMORY_SHARE of the memory available at LINE_BYTES a line."""
-    return int((available_memory() if available is None else available) * MEMORY_SHARE) // LINE_BYTES
+    if available is None:
+        available = available_memory() or UNKNOWN_MEMORY
+    return int(available * MEMORY_SHARE) // LINE_BYTES
 
 
 def tables(board: Board, book: RuleBook, rounds: Sequence[Round], limit: int = LIMIT,
