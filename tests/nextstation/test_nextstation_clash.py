@@ -11,8 +11,9 @@ import random
 import numpy as np
 import pytest
 
+from solver.nextstation import clash as clash_module
 from solver.nextstation.branch import branch_and_price
-from solver.nextstation.clash import block_of, clash, separate
+from solver.nextstation.clash import block_of, clash, separate, station_sets
 from solver.nextstation.columns import MasterLP, Prices, column_of, lagrangian_bound
 from solver.nextstation.cuts import relaxation
 from solver.nextstation.exhaustive_game import sheets, small_games
@@ -346,3 +347,60 @@ def test_a_stalled_master_solve_is_solved_again_by_the_fallback(ed, monkeypatch)
     monkeypatch.setattr(lp, "_solve", lambda s: (calls.append((s, params[-1])), real_solve(s))[1])
     again = lp.solve()
     assert len(calls) == 1 and again.value == pytest.approx(got.value, abs=1e-6)
+
+
+def _path(board, departure: str, sections, s: str) -> frozenset[int]:
+    """The sections joining the departure to s in a line (a tree), by a walk of its own."""
+    seen = {departure: frozenset()}
+    todo = [departure]
+    while todo:
+        u = todo.pop()
+        for i in sections:
+            sec = board.sections[i]
+            if u in (sec.a, sec.b) and sec.other(u) not in seen:
+                seen[sec.other(u)] = seen[u] | {i}
+                todo.append(sec.other(u))
+    return seen[s]
+
+
+def test_a_station_cut_takes_the_whole_line_the_path_to_the_station_and_its_ends(ed):
+    """For every line of a reduced round and every station on it: the whole line, then the path
+    from the departure (found by a walk of the line's tree), then that path less its first
+    sections, one at a time, down to the section entering the station (each the path from some
+    station of it to the station)."""
+    (rounds,) = small_games(ed, [1], 5)
+    tab = some_tables(ed.board, ed.book, rounds[:1])[0]
+    scan = LineScan(ed.board, ed.book, rounds[0], tab)
+    dep = rounds[0][1]
+    checked = 0
+    for k in range(tab.n):
+        col = scan.column(k)
+        for s in col.stations:
+            sets = station_sets(ed.board, col, s)
+            assert sets[0] == col.sections
+            path = _path(ed.board, dep, col.sections, s)
+            assert len(sets) == 1 + len(path)
+            if s == dep:
+                continue
+            assert sets[1] == path
+            ends = {_path(ed.board, v, path, s) for i in path for v in (ed.board.sections[i].a, ed.board.sections[i].b)}
+            assert [len(t) for t in sets[1:]] == list(range(len(path), 0, -1)) and set(sets[1:]) <= ends
+            entered = dict(col.entering)[s]
+            assert sets[-1] == {entered}
+            checked += 1
+    assert checked > 1000
+
+
+def test_path_cuts_bring_the_root_lower_and_never_below_the_optimum(ed, monkeypatch):
+    """A reduced game of 4 turns a round (seed 3): with station cuts of whole lines alone the
+    root by tables with cuts stops at 68, with the paths to the station at 67; branch and price
+    proves 65."""
+    (rounds,) = small_games(ed, [3], 4)
+    tabs = some_tables(ed.board, ed.book, rounds)
+    paths = table_bound(ed.board, ed.book, rounds, tabs=tabs, clash=6)
+    best = branch_and_price(ed.board, ed.book, rounds, time_limit=60.0, tables=tabs, clash=6)
+    monkeypatch.setattr(clash_module, "station_sets", lambda board, col, s: [col.sections])
+    whole = table_bound(ed.board, ed.book, rounds, tabs=tabs, clash=6)
+    assert best.status == "OPTIMAL" and best.score == 65
+    assert paths.settled and whole.settled
+    assert best.score <= paths.bound < whole.bound and paths.lp < whole.lp - 0.5
