@@ -47,7 +47,9 @@ CLASH_MOST = 200  # cuts a separation round adds at most
 
 @dataclass(frozen=True)
 class Clash:
-    """One cut (see the module). ``bits``/``block``: T and block(T) as section masks."""
+    """One cut (see the module). ``bits``/``block``: T and block(T) as section masks. A station
+    cut may take several sets, T and ``more`` (:func:`flow_cut`): then round r's line is in its
+    row if it draws none of them whole, round q's if it is clear of one of them."""
 
     kind: str
     r: int
@@ -56,6 +58,12 @@ class Clash:
     station: str = ""
     bits: int = field(default=0, compare=False)
     block: int = field(default=0, compare=False)
+    more: tuple[frozenset[int], ...] = ()
+
+    @property
+    def every_bits(self) -> tuple[int, ...]:
+        """T's mask and each of ``more``'s."""
+        return (self.bits, *map(bits_of, self.more))
 
     @property
     def rhs(self) -> int:
@@ -71,29 +79,35 @@ class Clash:
         if self.station not in stations:
             return 0
         if r == self.r:
-            return -int((drawn & self.bits) != self.bits)
-        return -int(not block & self.bits)
+            return -int(all((drawn & t) != t for t in self.every_bits))
+        return -int(any(not block & t for t in self.every_bits))
 
     def on(self, z: Sequence[int]) -> bool:
         """Whether a station choice with pattern z is in the row (station cuts: r and q both on it)."""
         return self.kind == "station" and bool(z[self.r]) and bool(z[self.q])
 
-    def mask(self, first: bool, words: np.ndarray, bits: np.ndarray, block: np.ndarray,
+    def mask(self, first: bool, sets: Sequence[np.ndarray], bits: np.ndarray, block: np.ndarray,
              through: np.ndarray | None) -> np.ndarray:
         """Per listed line of round r (``first``) or q (section masks ``bits``, with crossings
-        ``block``, as words; ``words``: T as words alike; ``through``: whether it is on the cut's
-        station), whether its coefficient is non-zero (+1 for a sections cut, -1 for a station cut)."""
-        used = [w for w in range(len(words)) if words[w]]  # (only T's own words: a column each)
-        if first:
-            every = np.ones(len(bits), dtype=bool)
-            for w in used:
-                every &= (bits[:, w] & words[w]) == words[w]
-            hit = every if self.kind == "sections" else ~every
-        else:
-            touch = np.zeros(len(block), dtype=bool)
-            for w in used:
-                touch |= (block[:, w] & words[w]) != 0
-            hit = touch if self.kind == "sections" else ~touch
+        ``block``, as words; ``sets``: T and ``more`` as words alike, :attr:`every_bits`;
+        ``through``: whether it is on the cut's station), whether its coefficient is non-zero
+        (+1 for a sections cut, -1 for a station cut)."""
+        some = np.zeros(len(bits), dtype=bool)  # r: draws one of the sets whole; q: touches every one
+        if not first:
+            some = ~some
+        for words in sets:
+            used = [w for w in range(len(words)) if words[w]]  # (only T's own words: a column each)
+            if first:
+                every = np.ones(len(bits), dtype=bool)
+                for w in used:
+                    every &= (bits[:, w] & words[w]) == words[w]
+                some |= every
+            else:
+                touch = np.zeros(len(block), dtype=bool)
+                for w in used:
+                    touch |= (block[:, w] & words[w]) != 0
+                some &= touch
+        hit = some if self.kind == "sections" else ~some
         if self.kind == "station":
             assert through is not None
             hit &= through
@@ -113,11 +127,13 @@ def block_of(board: Board, sections) -> int:
     return out
 
 
-def clash(board: Board, kind: str, r: int, q: int, sections, station: str = "") -> Clash:
+def clash(board: Board, kind: str, r: int, q: int, sections, station: str = "", more=()) -> Clash:
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if more and kind != "station":
+        raise ValueError("only a station cut takes more than one set")
     t = frozenset(sections)
-    return Clash(kind, r, q, t, station, bits_of(t), block_of(board, t))
+    return Clash(kind, r, q, t, station, bits_of(t), block_of(board, t), tuple(sorted(map(frozenset, more), key=sorted)))
 
 
 def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: Sequence[Sequence[float]],
@@ -169,6 +185,10 @@ def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: 
                         cut = clash(board, "station", r, q, t_secs, s)
                         if cut not in known:
                             found.append((both - rhs, cut))
+            got = flow_cut(board, r, q, s, both, [(w, col) for w, _, _, st, col in info[r] if w >= 1e-6 and s in st],
+                           [(w, b) for w, _, b, st, _ in info[q] if w >= 1e-6 and s in st], eps)
+            if got is not None and got[1] not in known:
+                found.append(got)
     found.sort(key=lambda x: -x[0])
     out: list[Clash] = []
     for _, cut in found:
@@ -180,14 +200,11 @@ def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: 
 
 
 
-def station_sets(board: Board, col, s: str) -> list[frozenset[int]]:
-    """The sets T a station cut at s takes from a line of the mix through s: all its sections;
-    the path it reaches s by from its departure (``col.entering``: the section each station was
-    entered by, followed back); and each end of that path at s (its last k sections). A game
-    whose lines both reach s by clashing paths breaks a cut of the path alone, whatever else the
-    lines draw, so the path's cut holds every line reaching s that way (seed 0's settled root
-    with 12 rounds of cuts: 214.0 with whole lines alone, 209.1 with paths)."""
-    out = [frozenset(col.sections)]
+
+def path_to(board: Board, col, s: str) -> list[int]:
+    """The sections of the path by which a line reaches station s from its departure, nearest s
+    first (``col.entering``: the section each station was entered by, followed back); none for
+    its departure."""
     enter = dict(col.entering)
     path: list[int] = []
     at = s
@@ -195,5 +212,49 @@ def station_sets(board: Board, col, s: str) -> list[frozenset[int]]:
         i = enter[at]
         path.append(i)
         at = board.sections[i].other(at)
-    out.extend(frozenset(path[:k]) for k in range(len(path), 0, -1))
-    return out
+    return path
+
+
+def station_sets(board: Board, col, s: str) -> list[frozenset[int]]:
+    """The sets T a station cut at s takes from a line of the mix through s: all its sections;
+    the path it reaches s by from its departure (:func:`path_to`); and each end of that path at s
+    (its last k sections). A game whose lines both reach s by clashing paths breaks a cut of the
+    path alone, whatever else the lines draw, so the path's cut holds every line reaching s that
+    way (seed 0's settled root with 12 rounds of cuts: 214.0 with whole lines alone, 209.1 with
+    paths)."""
+    path = path_to(board, col, s)
+    return [frozenset(col.sections), *(frozenset(path[:k]) for k in range(len(path), 0, -1))]
+
+
+def flow_cut(board: Board, r: int, q: int, s: str, both: float, r_lines: Sequence[tuple[float, object]],
+             q_lines: Sequence[tuple[float, int]], eps: float = 1e-4) -> tuple[float, Clash] | None:
+    """The station cut at s between rounds r and q over several of r's paths to s that the
+    master breaks most, if it breaks one (and how far): ``r_lines``, (weight, column) of r's lines
+    on s in the mix, grouped by their path to s; ``q_lines``, (weight, block mask) of q's. Both
+    rounds are on s together at most as often as a flow from r's paths to q's lines clear of
+    them carries; a least cut of that flow names the paths P (those it leaves with r) whose cut,
+    "both <= w_r(lines on s by none of P) + w_q(lines on s clear of one of P)", is broken by as
+    much as ``both`` exceeds the flow. None where it takes fewer than two paths (the cuts of one
+    path are separated as such)."""
+    import networkx as nx  # (here: the rest of the module does without it)
+
+    classes: dict[frozenset[int], float] = {}
+    for w, col in r_lines:
+        p = frozenset(path_to(board, col, s))
+        classes[p] = classes.get(p, 0.0) + w
+    if len(classes) < 2 or not q_lines:
+        return None
+    g = nx.DiGraph()
+    for p, x in classes.items():
+        g.add_edge("r", ("p", p), capacity=x)
+        bp = bits_of(p)
+        for k, (_, b) in enumerate(q_lines):
+            if not b & bp:
+                g.add_edge(("p", p), ("q", k))  # (no capacity: unbounded)
+    for k, (w, _) in enumerate(q_lines):
+        g.add_edge(("q", k), "t", capacity=w)
+    value, (side, _) = nx.minimum_cut(g, "r", "t")
+    kept = sorted((p for p in classes if ("p", p) in side), key=sorted)
+    if both <= value + eps or len(kept) < 2:
+        return None
+    return both - value, clash(board, "station", r, q, kept[0], s, more=kept[1:])

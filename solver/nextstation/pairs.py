@@ -782,7 +782,7 @@ class LineScan:
         key = (cut, first)
         if key not in self._masks:
             through = self.tab.st[:, self.at[cut.station]].astype(bool) if cut.kind == "station" else None
-            hit = cut.mask(first, _words([cut.bits])[0], self.tab.bits, self.tab.block, through)
+            hit = cut.mask(first, list(_words(cut.every_bits)), self.tab.bits, self.tab.block, through)
             few = np.flatnonzero(hit)
             kept = few.astype(np.int32) if 32 * len(few) < len(hit) else np.packbits(hit)
             while self._masks and self._mask_bytes + kept.nbytes > MASK_BYTES:  # (bounded in bytes: a
