@@ -11,12 +11,16 @@ keeps each section to one use *summed over the mix*; these cuts tie two rounds' 
   ``w_r(lines drawing all of T) + w_q(lines touching block(T)) <= 1``;
 * **station** ``(r, q, T, s)``: if both rounds' lines are on station s, then either r's line does
   not draw all of T, or q's line is clear of block(T), so the station's choices with r and q on
-  it weigh at most ``w_r(lines on s not drawing all of T) + w_q(lines on s clear of block(T))``.
+  it weigh at most ``w_r(lines on s not drawing all of T) + w_q(lines on s clear of block(T))``;
+  over several sets T_1..T_k (``more``): ``w_r(lines on s drawing none of them whole) +
+  w_q(lines on s clear of one of them)``, since r's line drawing T_j keeps q's clear of T_j.
 
 T comes from a line of the master's mix: a pair of its sections for the first kind; for the
 second, all its sections, or the path by which it reaches s from its departure, or an end of that
 path at s (:func:`station_sets`: two lines reaching s by paths that clash never meet there, however
-they go on; many lines of a mix share a path). :func:`separate` picks the rows the master breaks most. A line's
+they go on; many lines of a mix share a path); several paths where a flow from r's paths to q's
+lines clear of them carries less than the master puts on the station (:func:`flow_cut`, the
+least cut of that flow). :func:`separate` picks the rows the master breaks most. A line's
 coefficient is a test of its sections and stations, so a round priced by a scan of its listed
 lines (:class:`.pairs.LineScan`) prices every cut at once; a round priced by the search takes
 part in none (:func:`separate` is given the scanned rounds).
