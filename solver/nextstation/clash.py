@@ -203,8 +203,6 @@ def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: 
     return out
 
 
-
-
 def path_to(board: Board, col, s: str) -> list[int]:
     """The sections of the path by which a line reaches station s from its departure, nearest s
     first (``col.entering``: the section each station was entered by, followed back); none for
