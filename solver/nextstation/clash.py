@@ -170,15 +170,16 @@ def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: 
                     if cut not in known:
                         found.append((lhs - 1, cut))
     for s, us in values.items():
+        reached: dict[int, list[tuple[float, object, list[int]]]] = {}  # per round: its lines on s, each with its path to s
         for r, q in itertools.permutations(rounds, 2):
             both = sum(u for u, (z, _) in zip(us, choices[s]) if z[r] and z[q])
             if both < eps:
                 continue
+            if r not in reached:
+                reached[r] = [(w, col, path_to(board, col, s)) for w, _, _, st, col in info[r] if w >= 1e-6 and s in st]
             tried: set[int] = set()
-            for w, _, _, stations, col in info[r]:
-                if w < 1e-6 or s not in stations:
-                    continue
-                for t_secs in station_sets(board, col, s):
+            for _, col, path in reached[r]:
+                for t_secs in station_sets(col, path):
                     t = bits_of(t_secs)
                     if t in tried:
                         continue
@@ -189,7 +190,7 @@ def separate(board: Board, choices: dict, columns: Sequence[Sequence], weights: 
                         cut = clash(board, "station", r, q, t_secs, s)
                         if cut not in known:
                             found.append((both - rhs, cut))
-            got = flow_cut(board, r, q, s, both, [(w, col) for w, _, _, st, col in info[r] if w >= 1e-6 and s in st],
+            got = flow_cut(board, r, q, s, both, [(w, frozenset(path)) for w, _, path in reached[r]],
                            [(w, b) for w, _, b, st, _ in info[q] if w >= 1e-6 and s in st], eps)
             if got is not None and got[1] not in known:
                 found.append(got)
@@ -217,22 +218,21 @@ def path_to(board: Board, col, s: str) -> list[int]:
     return path
 
 
-def station_sets(board: Board, col, s: str) -> list[frozenset[int]]:
+def station_sets(col, path: list[int]) -> list[frozenset[int]]:
     """The sets T a station cut at s takes from a line of the mix through s: all its sections;
-    the path it reaches s by from its departure (:func:`path_to`); and each end of that path at s
-    (its last k sections). A game whose lines both reach s by clashing paths breaks a cut of the
-    path alone, whatever else the lines draw, so the path's cut holds every line reaching s that
-    way (seed 0's settled root with 12 rounds of cuts: 214.0 with whole lines alone, 209.1 with
-    paths)."""
-    path = path_to(board, col, s)
+    ``path``, the path it reaches s by from its departure (:func:`path_to`, nearest s first); and
+    each end of that path at s (its last k sections). A game whose lines both reach s by clashing
+    paths breaks a cut of the path alone, whatever else the lines draw, so the path's cut holds
+    every line reaching s that way (seed 0's settled root with 12 rounds of cuts: 214.0 with whole
+    lines alone, 209.1 with paths)."""
     return [frozenset(col.sections), *(frozenset(path[:k]) for k in range(len(path), 0, -1))]
 
 
-def flow_cut(board: Board, r: int, q: int, s: str, both: float, r_lines: Sequence[tuple[float, object]],
+def flow_cut(board: Board, r: int, q: int, s: str, both: float, r_paths: Sequence[tuple[float, frozenset[int]]],
              q_lines: Sequence[tuple[float, int]], eps: float = 1e-4) -> tuple[float, Clash] | None:
     """The station cut at s between rounds r and q over several of r's paths to s that the
-    master breaks most, if it breaks one (and how far): ``r_lines``, (weight, column) of r's lines
-    on s in the mix, grouped by their path to s; ``q_lines``, (weight, block mask) of q's. Both
+    master breaks most, if it breaks one (and how far): ``r_paths``, (weight, path to s) of r's
+    lines on s in the mix (:func:`path_to`), grouped by path; ``q_lines``, (weight, block mask) of q's. Both
     rounds are on s together at most as often as a flow from r's paths to q's lines clear of
     them carries; a least cut of that flow names the paths P (those it leaves with r) whose cut,
     "both <= w_r(lines on s by none of P) + w_q(lines on s clear of one of P)", is broken by as
@@ -241,8 +241,7 @@ def flow_cut(board: Board, r: int, q: int, s: str, both: float, r_lines: Sequenc
     import networkx as nx  # (here: the rest of the module does without it)
 
     classes: dict[frozenset[int], float] = {}
-    for w, col in r_lines:
-        p = frozenset(path_to(board, col, s))
+    for w, p in r_paths:
         classes[p] = classes.get(p, 0.0) + w
     if len(classes) < 2 or not q_lines:
         return None

@@ -13,7 +13,7 @@ import pytest
 
 from solver.nextstation import clash as clash_module
 from solver.nextstation.branch import branch_and_price
-from solver.nextstation.clash import block_of, clash, separate, station_sets
+from solver.nextstation.clash import block_of, clash, path_to, separate, station_sets
 from solver.nextstation.columns import MasterLP, Prices, column_of, lagrangian_bound
 from solver.nextstation.cuts import relaxation
 from solver.nextstation.exhaustive_game import sheets, small_games
@@ -381,7 +381,7 @@ def test_a_station_cut_takes_the_whole_line_the_path_to_the_station_and_its_ends
     for k in range(tab.n):
         col = scan.column(k)
         for s in col.stations:
-            sets = station_sets(ed.board, col, s)
+            sets = station_sets(col, path_to(ed.board, col, s))
             assert sets[0] == col.sections
             path = _path(ed.board, dep, col.sections, s)
             assert len(sets) == 1 + len(path)
@@ -406,7 +406,7 @@ def test_path_and_flow_cuts_bring_the_root_lower_and_never_below_the_optimum(ed,
     every = table_bound(ed.board, ed.book, rounds, tabs=tabs, clash=6)
     monkeypatch.setattr(clash_module, "flow_cut", lambda *args, **kw: None)
     paths = table_bound(ed.board, ed.book, rounds, tabs=tabs, clash=6)
-    monkeypatch.setattr(clash_module, "station_sets", lambda board, col, s: [col.sections])
+    monkeypatch.setattr(clash_module, "station_sets", lambda col, path: [col.sections])
     whole = table_bound(ed.board, ed.book, rounds, tabs=tabs, clash=6)
     assert best.status == "OPTIMAL" and best.score == 65
     assert every.settled and paths.settled and whole.settled
