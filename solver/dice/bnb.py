@@ -60,8 +60,9 @@ Whatever it cuts cannot hold the only success:
   stations are not connected to the star, at least the stations outside ``A`` on the way.
   A position needing more turns than are left fails.
 
-Budgets: a wall-clock ``time_limit`` and a deterministic one in search nodes (``nodes``, counted
-over every feasibility search; :data:`NODES_PER_SECOND` converts). A search cut short by either
+Budgets: a wall-clock ``time_limit`` and a deterministic one in units of work (``work``: the
+nodes of every feasibility search plus the steps of every cover search they ask, which is where
+most of the time goes; :data:`WORK_PER_SECOND` converts). A search cut short by either
 reports FEASIBLE with the points of the best set not yet refuted as its bound, never a verdict
 (:mod:`.solve` then hands the rest to CP-SAT).
 """
@@ -81,7 +82,10 @@ from .model import ModelResult, pair_cost
 from .turns import LEAVES, Turns, matched
 
 MAX_AWARDS = 16
-NODES_PER_SECOND = 20_000  # search nodes a deterministic second (about its speed on one core)
+# work (search nodes + cover steps) a deterministic second: 70-120 thousand measured on one core
+# (2026-11-30); counting nodes alone (20,000 a second, as before) made a deterministic second
+# 10-700 wall seconds, as a node's cover search can take thousands of steps
+WORK_PER_SECOND = 100_000
 TICK = 127  # nodes between looks at the budget and the clock (a mask)
 FIRST_CAP = 5_000  # nodes a set's search may take in the first round (most need a few hundred)
 ROUND_GROWTH = 4  # the cap's growth from round to round
@@ -251,7 +255,7 @@ class _Board:
         # the search's budget: nodes over all its feasibility searches (deterministic) and a
         # wall-clock deadline; every TICK nodes it looks at both and reports progress
         self.nodes = 0
-        self.node_cap: float = math.inf
+        self.work_cap: float = math.inf  # nodes + the cover search's steps (deterministic)
         self.set_cap: float = math.inf  # the current set's nodes this round (see best_sequence)
         self.deadline = math.inf
         self.report: Callable[[int], None] | None = None
@@ -264,10 +268,16 @@ class _Board:
             out |= self.nbr[low.bit_length() - 1]
             mask ^= low
         return out
+    def work(self) -> int:
+        """The deterministic work so far: nodes and cover steps."""
+        return self.nodes + self.turns.steps
+
     def tick(self) -> None:
         self.nodes += 1
+        if self.nodes + self.turns.steps > self.work_cap:
+            raise _Timeout
         if not self.nodes & TICK:
-            if self.nodes > self.node_cap or time.perf_counter() > self.deadline:
+            if time.perf_counter() > self.deadline:
                 raise _Timeout
             if self.nodes > self.set_cap:
                 raise _SetCut
@@ -781,15 +791,15 @@ def _end_rule_allows(g: _Board, lines: int) -> bool:
 
 
 def best_sequence(edition: Edition, rolls: tuple[tuple[int, ...], ...], time_limit: float = 10.0,
-                  nodes: float = math.inf, progress: Progress | None = None) -> ModelResult:
+                  work: float = math.inf, progress: Progress | None = None) -> ModelResult:
     """The best solo score for ``rolls``; OPTIMAL with a proof, else FEASIBLE with the bound.
-    ``time_limit``: wall-clock seconds; ``nodes``: a deterministic budget (search nodes; the
-    same rolls give the same answer on any machine when it, not the clock, ends the search)."""
+    ``time_limit``: wall-clock seconds; ``work``: a deterministic budget (nodes + cover steps;
+    the same rolls give the same answer on any machine when it, not the clock, ends the search)."""
     start = time.perf_counter()
     deadline = start + time_limit
     g = _Board(edition, rolls)
     g.turns.deadline = g.deadline = deadline
-    g.node_cap = nodes
+    g.work_cap = g.turns.step_cap = work  # the steps alone past it: the cover search stops too
     P, pp = g.P, g.pp
     best = pp * P
     moves: tuple[tuple[int, int, int, int], ...] = ()  # no use at all
@@ -838,5 +848,5 @@ def best_sequence(edition: Edition, rolls: tuple[tuple[int, ...], ...], time_lim
         bound = best
     except (_Timeout, TimeoutError):
         return ModelResult("FEASIBLE", best, float(max(bound, best)), moves, time.perf_counter() - start,
-                           g.nodes / NODES_PER_SECOND)
-    return ModelResult("OPTIMAL", best, float(best), moves, time.perf_counter() - start, g.nodes / NODES_PER_SECOND)
+                           g.work() / WORK_PER_SECOND)
+    return ModelResult("OPTIMAL", best, float(best), moves, time.perf_counter() - start, g.work() / WORK_PER_SECOND)

@@ -13,7 +13,7 @@ FEASIBLE a score found with the bound still open when the budget ran out, UNKNOW
 Two budgets, one meaning each (issue 26): ``time_limit`` is wall-clock seconds for the whole
 command (measured from :func:`solve_one`'s start; a run ends within it plus replaying the
 moves); ``det_limit`` adds a deterministic budget, in deterministic seconds: the target search's
-nodes at :data:`bnb.NODES_PER_SECOND` and CP-SAT's deterministic time, so the same seed and
+work (nodes and cover steps) at :data:`bnb.WORK_PER_SECOND` and CP-SAT's deterministic time, so the same seed and
 options give the same answer on any machine, however loaded, while the wall clock does not cut
 first (stored answers, ``python -m solver.dice.challenges``, use it). The moves found are
 replayed through the rules engine (one player keeps the two dice of each use), which must reach
@@ -166,10 +166,10 @@ def solve_rolls(edition: Edition, seed: int, turns: int, time_limit: float = 10.
         return max(deadline - time.perf_counter(), 0.001)
 
     if engine == "auto":
-        nodes = math.inf if det_limit is None else det_limit * AUTO_SHARE * bnb.NODES_PER_SECOND
+        work = math.inf if det_limit is None else det_limit * AUTO_SHARE * bnb.WORK_PER_SECOND
         # with a deterministic budget the wall clock only guards: the search may take all of it
         wall = left() * AUTO_SHARE if det_limit is None else left()
-        result = bnb.best_sequence(edition, rolls, wall, nodes=nodes, progress=progress)
+        result = bnb.best_sequence(edition, rolls, wall, work=work, progress=progress)
         steps.append(Step("bnb", result))
         if result.status != "OPTIMAL" and deadline - time.perf_counter() >= CP_SAT_MIN:
             if progress is not None:

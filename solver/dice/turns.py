@@ -59,7 +59,8 @@ class Turns:
 
     def __init__(self, at, ends, sections, deadline: float = float("inf")):
         self.deadline = deadline  # perf_counter time: TimeoutError beyond it (a big map's cover)
-        self.steps = 0
+        self.steps = 0  # cover steps, the search's deterministic measure of work
+        self.step_cap = float("inf")  # TimeoutError beyond it (a deterministic budget)
         self.at = at  # per station: (connection, sections, other station)
         self.ends = ends  # per connection: (a, b)
         self.sections = sections  # per connection
@@ -128,7 +129,7 @@ class Turns:
         """Can ``budget`` more paid pairs meet every demand, given the pairs ``chosen``
         (station -> bit mask of sections)?"""
         self.steps += 1
-        if not self.steps & 4095 and time.perf_counter() > self.deadline:
+        if not self.steps & 4095 and (self.steps > self.step_cap or time.perf_counter() > self.deadline):
             raise TimeoutError
         pick = None
         for demand in demands:
