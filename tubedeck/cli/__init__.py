@@ -9,11 +9,15 @@ use them, so ``tubedeck --help`` and ``--version`` start fast.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 import typer
+import typer.main
 
 import tubedeck
 from tubedeck import __version__, signals
@@ -95,10 +99,17 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+@functools.cache
+def _command(typer_app: typer.Typer) -> Callable[..., Any]:
+    """The click command typer builds from an app, once a process: building it reads every
+    command's signature (about 50 ms), which an in-process caller (tests, scripts) paid per call."""
+    return typer.main.get_command(typer_app)
+
+
 def _run(argv: list[str] | None) -> int:
     options.ARGV[:] = sys.argv[1:] if argv is None else list(argv)
     try:
-        app(args=argv, prog_name="tubedeck")  # standalone: exits via SystemExit with click's code
+        _command(app)(args=argv, prog_name="tubedeck")  # standalone: exits via SystemExit with click's code
     except TubedeckError as exc:
         typer.secho(str(exc) if isinstance(exc, DataError) else f"error: {exc}", fg="red", err=True)
         if "--json" in (sys.argv[1:] if argv is None else argv):
