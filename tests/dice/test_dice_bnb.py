@@ -199,6 +199,26 @@ def test_time_limit_is_wall_clock_for_the_whole_command(capsys, monkeypatch):
     assert "CP-SAT:" in out  # with 4 s CP-SAT took over; with 1 s there was no time to build its model
 
 
+def test_the_deterministic_budget_counts_the_cover_searches(london, monkeypatch):
+    """The work a deterministic second buys is nodes plus cover steps (where the time goes): a
+    search cut by its budget has done about that much of both, not that many nodes of unbounded
+    covers (counting nodes alone, 1,000 nodes of seed 11 took 2.9 million cover steps, 36 s)."""
+    boards = []
+    init = bnb._Board.__init__
+
+    def keep(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        boards.append(self)
+
+    monkeypatch.setattr(bnb._Board, "__init__", keep)
+    budget = 20_000
+    got = bnb.best_sequence(london, london.rolls(HARD_SEED, HARD_TURNS).turns, time_limit=120, work=budget)
+    (g,) = boards
+    assert got.status == "FEASIBLE" and g.turns.steps > g.nodes  # the covers do most of the work
+    assert budget < g.nodes + g.turns.steps <= budget + 4096 + 1  # checked every node and every 4,096 steps
+    assert got.det == (g.nodes + g.turns.steps) / bnb.WORK_PER_SECOND
+
+
 def test_a_deterministic_budget_gives_the_same_answer(london):
     """--det-limit: the search's nodes and CP-SAT's deterministic time, not the clock, end the run."""
     runs = [solve_rolls(london, HARD_SEED, HARD_TURNS, time_limit=120, det_limit=0.1) for _ in range(2)]
