@@ -252,8 +252,8 @@ class _Board:
                     self.free_at[q][s] |= self.free_ok[q][k]
         self.later = [((1 << self.T) - 1) & ~((1 << t) - 1) for t in range(self.T + 1)]
         self.turns = _PricedTurns(m.at, m.ends, tuple(c.sections for c in b.connections))
-        # the search's budget: nodes over all its feasibility searches (deterministic) and a
-        # wall-clock deadline; every TICK nodes it looks at both and reports progress
+        # the search's budget: work (nodes of all its feasibility searches and their cover steps,
+        # deterministic; looked at every node) and a wall-clock deadline (every TICK nodes, with progress)
         self.nodes = 0
         self.work_cap: float = math.inf  # nodes + the cover search's steps (deterministic)
         self.set_cap: float = math.inf  # the current set's nodes this round (see best_sequence)
@@ -268,13 +268,14 @@ class _Board:
             out |= self.nbr[low.bit_length() - 1]
             mask ^= low
         return out
+
     def work(self) -> int:
         """The deterministic work so far: nodes and cover steps."""
         return self.nodes + self.turns.steps
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.nodes + self.turns.steps > self.work_cap:
+        if self.work() > self.work_cap:
             raise _Timeout
         if not self.nodes & TICK:
             if time.perf_counter() > self.deadline:

@@ -220,9 +220,9 @@ def test_the_deterministic_budget_counts_the_cover_searches(london, monkeypatch)
 
 
 def test_a_deterministic_budget_gives_the_same_answer(london):
-    """--det-limit: the search's nodes and CP-SAT's deterministic time, not the clock, end the run."""
+    """--det-limit: the search's work and CP-SAT's deterministic time, not the clock, end the run."""
     runs = [solve_rolls(london, HARD_SEED, HARD_TURNS, time_limit=120, det_limit=0.1) for _ in range(2)]
     a, b = (r.result for r in runs)
     assert (a.status, a.score, a.bound, a.moves) == (b.status, b.score, b.bound, b.moves)
     assert a.status != "OPTIMAL" and [st.engine for st in runs[0].steps] == ["bnb", "cp-sat"]
-    assert runs[0].steps[0].result.det == pytest.approx(0.05, abs=0.06)  # half the budget, in nodes
+    assert runs[0].steps[0].result.det == pytest.approx(0.05, abs=0.06)  # half the budget, in work
