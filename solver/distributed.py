@@ -48,6 +48,7 @@ MAX_GREETING = 1 << 16  # bytes: a scheduler's greeting is under 100; never read
 WORKER_WAIT = 60.0  # s: how long a run waits for the first worker to join a scheduler
 WORKER_MEMORY = 110 * 2**20  # bytes: what one local Dask worker process takes, about
 CLOSE_TIMEOUT = 0.5  # s: an interrupted local cluster's graceful close, before its processes are killed
+STARTUP_STOP = 30.0  # s: at most, an interrupted local cluster's start is waited on before it is killed
 SCHEMES = {"tls": "needs certificates, which tubedeck does not pass to Dask; on a trusted network use "
                   "tcp://, or tunnel tcp:// over SSH",
            "ucx": "needs UCX networking (ucx-py), which tubedeck does not support; use tcp://",
@@ -211,12 +212,65 @@ def dask_executor(workers: int, scheduler: str | None = None,
             yield client.get_executor(pure=False)
         return
     local_workers_bound(workers)
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = _start_local_cluster(LocalCluster, workers)
     with _quick_close(cluster, kill=True), _quick_close(Client(cluster)) as client:
-        # Ctrl-C goes to the whole process group: the workers ignore it (the parent stops them),
-        # so none prints a traceback.
         client.run(_quiet_worker)
         yield client.get_executor(pure=False)
+
+
+def _start_local_cluster(factory: Callable, workers: int):
+    """A started LocalCluster whose worker processes never see Ctrl-C, which goes to the whole
+    process group: they start with SIGINT blocked (a worker caught importing printed a traceback).
+    The cluster is built in a thread that blocks SIGINT, which the threads and processes it starts
+    inherit; this thread stays interruptible, and an interrupt meanwhile stops the start cleanly."""
+    from multiprocessing import resource_tracker
+
+    # Started from a thread, the resource tracker would unblock SIGINT in it on its way out.
+    resource_tracker.ensure_running()
+    built: dict = {}
+    done = threading.Event()  # not Thread.join: on 3.11 an interrupted join marks a live thread stopped
+
+    def build() -> None:
+        try:
+            built["cluster"] = factory(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            built["error"] = exc
+        finally:
+            done.set()
+
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        threading.Thread(target=build, name="tubedeck local cluster", daemon=True).start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        while not done.wait(0.1):
+            pass
+    except BaseException:
+        _stop_starting_cluster(done, built)
+        raise
+    if "error" in built:
+        raise built["error"]
+    return built["cluster"]
+
+
+def _stop_starting_cluster(done: threading.Event, built: dict, wait: float = STARTUP_STOP) -> None:
+    """An interrupt while a local cluster starts: the start is let finish (a second or two; at most
+    ``wait`` s, or until a second Ctrl-C), then the cluster is killed like a running one. Killing
+    workers as they start does not work: a worker spawned a moment later reads our pipes after we
+    exit and prints a traceback. Dask's exit hook is told to leave the clusters alone (closing a
+    half-built one waits 10 s, then fails on a worker that never started)."""
+    from distributed.deploy.spec import SpecCluster
+
+    try:
+        done.wait(wait)
+        if "cluster" in built:
+            with contextlib.suppress(KeyboardInterrupt), _quick_close(built["cluster"], kill=True):
+                raise KeyboardInterrupt
+    finally:
+        for cluster in list(SpecCluster._instances):
+            cluster.shutdown_on_close = False
 
 
 def _quiet_logs() -> None:

@@ -5,8 +5,13 @@ local cluster's --workers is bounded by memory. Sockets here are tiny servers th
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -222,29 +227,87 @@ def test_an_interrupted_close_cut_short_is_not_tried_again_at_exit(monkeypatch):
         real_close(timeout=5)
 
 
+def _start_check(results):
+    """``check klm`` on a local cluster of 4 workers, in a session of its own (as a terminal's
+    foreground job: Ctrl-C goes to every process in it)."""
+    return subprocess.Popen([sys.executable, "-m", "tubedeck", *CHECK[:2], "--deals", "100000", "--players", "3",
+                             "--no-progress", "--runner", "dask", "--workers", "4", "--engine", "auto",
+                             "--results", str(results)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _interrupt(proc, timeout: float = 60) -> tuple[str, float]:
+    """Ctrl-C to the whole session; its stderr and how long it took to end. On a timeout the
+    failure names the processes still alive (one holding stderr open keeps ``communicate`` waiting)."""
+    start = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        alive = _session(proc.pid)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"not ended {timeout} s after Ctrl-C; alive: {alive}")
+    return err.decode(), time.monotonic() - start
+
+
+def _session(sid: int) -> list[str]:
+    """The live processes of session ``sid``, with their command lines."""
+    import psutil  # Dask's dependency
+
+    alive = []
+    for p in psutil.process_iter(["pid", "cmdline", "status"]):
+        with contextlib.suppress(OSError, psutil.Error):
+            if os.getsid(p.pid) == sid and p.info["status"] != psutil.STATUS_ZOMBIE:
+                alive.append(f"{p.pid} {' '.join(p.info['cmdline'] or [])[:100]}")
+    return alive
+
+
+def _catches_ctrl_c(process) -> bool:
+    """A worker being spawned whose Python has set its Ctrl-C handler (before that, a SIGINT would
+    end it silently: the moment where a KeyboardInterrupt in its imports printed a traceback)."""
+    with contextlib.suppress(OSError):
+        if "spawn_main" in " ".join(process.cmdline()):
+            status = dict(line.split(":\t", 1) for line in open(f"/proc/{process.pid}/status").read().splitlines()
+                          if ":\t" in line)
+            return bool(int(status.get("SigCgt", "0"), 16) & (1 << (signal.SIGINT - 1)))
+    return False
+
+
+@needs_dask
+@pytest.mark.slow
+def test_ctrl_c_while_the_local_cluster_starts_stops_it_cleanly(tmp_path):
+    """Ctrl-C while the workers start (one is being spawned): they start with SIGINT blocked, so
+    none prints a traceback from its imports; the start is let finish and the cluster killed, so no
+    worker is left to fail on our closed pipes, and Dask's exit hook does not close it again."""
+    import psutil
+
+    results = tmp_path / "r.jsonl"
+    proc = _start_check(results)
+    me = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not any(_catches_ctrl_c(c) for c in me.children()):
+        time.sleep(0.005)
+    text, took = _interrupt(proc)
+    assert proc.returncode == 130, text[-2000:]
+    assert "Traceback" not in text and "Error" not in text and "interrupted:" in text, text[-2000:]
+    assert not results.exists(), "a results file before the cluster answered"
+    assert took < 30.0, took  # the rest of the start (1-3 s), then the kill
+    time.sleep(1.0)
+    assert _session(proc.pid) == [], "a process outlived the interrupted run"
+
+
 @needs_dask
 @pytest.mark.slow
 def test_ctrl_c_stops_a_local_cluster_at_once_without_worker_tracebacks(tmp_path):
     """Ctrl-C goes to the whole process group (the workers too): they printed screens of
     tracebacks and the close took 30 s with 32 workers. Now: exit 130 within 2 s, no traceback."""
-    import os
-    import signal
-    import subprocess
-    import sys
-
     results = tmp_path / "r.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "tubedeck", *CHECK[:2], "--deals", "100000", "--players", "3",
-                             "--no-progress", "--runner", "dask", "--workers", "4", "--engine", "auto",
-                             "--results", str(results)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = _start_check(results)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not results.exists() or results.stat().st_size < 20000):
         time.sleep(0.05)
-    start = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    took = time.monotonic() - start
-    text = err.decode()
+    text, took = _interrupt(proc)
     assert proc.returncode == 130, text[-2000:]
     assert "Traceback" not in text and "interrupted:" in text, text[-2000:]
     # At once: not the 10 s of Dask's exit hook closing the cluster again (nor the 30 s of old); the
