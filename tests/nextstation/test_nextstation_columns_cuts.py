@@ -1,6 +1,6 @@
 """The column bound's cuts (:mod:`solver.nextstation.cuts`): every pattern a real game shows at a
 station is kept (small games: every sheet of the brute force; real seeds: seeded random games
-and the best responses' games, played through the rules engine), and the bound with them is never
+and the stored challenge games, played through the rules engine), and the bound with them is never
 below a game found, while never looser than the bound without them at the same prices."""
 
 from __future__ import annotations
@@ -10,13 +10,15 @@ from collections import defaultdict
 
 import pytest
 
+from solver.nextstation.challenges import read_rows, stored_draws
 from solver.nextstation.columns import Prices, column_bound, lagrangian_bound
 from solver.nextstation.cuts import entries, relaxation, station_patterns
 from solver.nextstation.exhaustive_game import round_lines, sheets, small_games
 from solver.nextstation.game import rounds_of
 from solver.nextstation.pricing import entering_response
+from tubedeck.content import content
 from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.responses import lines_of, search_responses
+from tubedeck.games.nextstation.responses import lines_of
 from tubedeck.games.nextstation.scoring import final_score, line_score
 
 from ns_helpers import random_sheet, solved_small_game
@@ -27,34 +29,44 @@ def ed():
     return load(None)
 
 
-def _pattern_ok(board, rounds, lines) -> None:
-    """Each station's pattern on this sheet is kept, and each line enters each of its stations
-    along a section :func:`entries` lists."""
+def _pattern_check(board, rounds):
+    """A check of one sheet's lines: each station's pattern on the sheet is kept, and each line
+    enters each of its stations along a section :func:`entries` lists (both worked out once)."""
     kept = station_patterns(board, rounds)
-    on: defaultdict[str, list[int]] = defaultdict(lambda: [0] * len(rounds))
-    for r, (stations, sections) in enumerate(lines):
-        for v in stations:
-            on[v][r] = 1
-        enter = entries(board, rounds[r])
-        for v, i in zip(stations[1:], sections):  # the k-th section drawn reaches the (k+1)-th station
-            assert i in enter[v], (r, v, i)
-    for v, z in on.items():
-        assert tuple(z) in kept[v], (v, z)
+    enter = [entries(board, rnd) for rnd in rounds]
+
+    def check(lines) -> None:
+        on: defaultdict[str, list[int]] = defaultdict(lambda: [0] * len(rounds))
+        for r, (stations, sections) in enumerate(lines):
+            for v in stations:
+                on[v][r] = 1
+            for v, i in zip(stations[1:], sections):  # the k-th section drawn reaches the (k+1)-th station
+                assert i in enter[r][v], (r, v, i)
+        for v, z in on.items():
+            assert tuple(z) in kept[v], (v, z)
+
+    return check
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_every_sheet_of_a_small_game_keeps_its_patterns(ed, seed):
     (rounds,) = small_games(ed, [seed], 2)
+    check = _pattern_check(ed.board, rounds[:3])
     for _, sheet in sheets(ed.board, ed.book, rounds[:3]):
-        _pattern_ok(ed.board, rounds[:3], [(ln.stations, ln.sections) for ln in sheet])
+        check([(ln.stations, ln.sections) for ln in sheet])
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_random_games_on_real_seeds_keep_their_patterns(ed, seed):
     rounds, _, _ = rounds_of(ed, seed)
     rng = random.Random(seed)
+    check = _pattern_check(ed.board, rounds)
     for _ in range(30):
-        _pattern_ok(ed.board, rounds, random_sheet(ed, rounds, rng))
+        check(random_sheet(ed, rounds, rng))
+    row = read_rows(content("nextstation", "challenges.csv")).get(("classic", str(seed)))
+    if row is not None:  # the best game found on the seed
+        stations, sections = lines_of(ed.board, rounds, stored_draws(ed, row))
+        check(list(zip(stations, sections)))
 
 
 def test_the_cuts_drop_patterns_no_game_shows(ed):
@@ -125,16 +137,20 @@ def test_the_cuts_never_loosen_the_bound_at_the_same_prices(ed, seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_on_real_seeds_the_bound_is_never_below_a_game_found(ed, seed):
-    """The best responses' game (no kicks) and seeded random games, each scored by the rules:
-    never above the cut Lagrangian bound at station prices that make interchanges matter."""
+    """The seed's stored challenge game (the best any search found: best responses with kicks,
+    CP-SAT, branch and price) and seeded random games, each scored by the rules: never above the
+    cut Lagrangian bound at station prices that make interchanges matter."""
     rounds, _, _ = rounds_of(ed, seed)
-    got = search_responses(ed.board, ed.book, rounds)
-    games = [got.total]
+    row = read_rows(content("nextstation", "challenges.csv"))[("classic", str(seed))]
+    draws = stored_draws(ed, row)
+    assert draws is not None
+    best = final_score(ed.board, ed.book, *lines_of(ed.board, rounds, draws)).total
+    games = [best]
     rng = random.Random(seed)
     for _ in range(10):
         lines = random_sheet(ed, rounds, rng)
         games.append(final_score(ed.board, ed.book, [st for st, _ in lines], [se for _, se in lines]).total)
-    assert final_score(ed.board, ed.book, *lines_of(ed.board, rounds, got.draws)).total == got.total
+    assert best == int(row[2])
     prices = Prices(tuple({s.id: 1.0 for s in ed.board.stations} for _ in rounds), 0.5, {})
     bound, _ = lagrangian_bound(ed.board, ed.book, rounds, prices)
     assert bound is not None and bound >= max(games)
