@@ -70,11 +70,12 @@ def test_wilson_interval_contains_the_share():
 
 
 # -- a record the run writes passes the validator that reads it back ------------------------------
-@pytest.mark.parametrize("first", range(0, 1000, 100))
+@pytest.mark.parametrize("first", range(0, 500, 100))
 @pytest.mark.slow
 def test_two_player_records_of_the_default_bot_pass_their_validator(ed, first):
-    """Seeds 0-999 at 2 players with the default bot, in tenths (the issue's 153, 248, 474, 489
-    among them: 153 is a win on the winner's first turn with one exchange)."""
+    """Seeds 0-499 at 2 players with the default bot, in hundreds (the issue's 153, 248, 474, 489
+    among them: 153 is a win on the winner's first turn with one exchange). Seeds 500-999 passed
+    too; they took 22 s of the suite's time and found nothing the first 500 did not."""
     for seed in range(first, first + 100):
         record = PLAYING.measure(play(PLAYING, ed, 2, seed, ("strong", "strong")), ed)
         assert SIMULATE.validate(record, 2) is None, (seed, record, SIMULATE.validate(record, 2))
