@@ -266,8 +266,7 @@ def _stop_starting_cluster(done: threading.Event, built: dict, wait: float = STA
     try:
         done.wait(wait)
         if "cluster" in built:
-            with contextlib.suppress(KeyboardInterrupt), _quick_close(built["cluster"], kill=True):
-                raise KeyboardInterrupt
+            _close_at_once(built["cluster"], kill=True)
     finally:
         for cluster in list(SpecCluster._instances):
             cluster.shutdown_on_close = False
@@ -298,22 +297,27 @@ def _quick_close(thing, kill: bool = False) -> Iterator:
     try:
         yield thing
     except BaseException:
-        if kill:
-            for nanny in list(getattr(thing, "workers", {}).values()):
-                with contextlib.suppress(Exception):
-                    nanny.close_gracefully()  # a killed worker is not restarted (whose start would fail)
-                pid = getattr(getattr(nanny, "process", None), "pid", None)
-                if isinstance(pid, int):
-                    with contextlib.suppress(OSError):
-                        os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(Exception):
-            thing.close(timeout=CLOSE_TIMEOUT)
-        if kill:
-            # A close cut short (a loaded machine) would be tried again at exit for 10 s by
-            # Dask's own atexit hook; the workers are dead and the scheduler goes with us.
-            thing.shutdown_on_close = False
+        _close_at_once(thing, kill)
         raise
     thing.close()
+
+
+def _close_at_once(thing, kill: bool) -> None:
+    """Close a Dask client or local cluster after an interrupt or error (see :func:`_quick_close`)."""
+    if kill:
+        for nanny in list(getattr(thing, "workers", {}).values()):
+            with contextlib.suppress(Exception):
+                nanny.close_gracefully()  # a killed worker is not restarted (whose start would fail)
+            pid = getattr(getattr(nanny, "process", None), "pid", None)
+            if isinstance(pid, int):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        thing.close(timeout=CLOSE_TIMEOUT)
+    if kill:
+        # A close cut short (a loaded machine) would be tried again at exit for 10 s by
+        # Dask's own atexit hook; the workers are dead and the scheduler goes with us.
+        thing.shutdown_on_close = False
 
 
 _EVALUATORS: dict[bytes, Callable[[int], dict]] = {}
