@@ -39,6 +39,8 @@ LINE_WIDTH = 1.0  # mm, each line's stroke; lines on one segment are drawn side 
 CROSSING, AMBIGUOUS, RING_COST = 40.0, 60.0, 8.0
 LEGEND_COL = 47.0  # mm, one legend entry across
 LEGEND_ROW = 5.0  # mm
+CHIP_CLEAR = 0.4  # mm between a line chip on the map and any other mark
+CHIP_STEPS = tuple(k * sign for k in range(0, 16) for sign in ((1,) if k == 0 else (-1, 1)))  # mm from the middle
 
 
 def project(gmap: GameMap, box: Rect) -> dict[str, Point]:
@@ -96,6 +98,11 @@ def relax(gmap: GameMap, at: dict[str, Point], clear: float = 2.6, cap: float = 
 
 def strokes(gmap: GameMap, at: dict[str, Point]) -> list[tuple[str, Point, Point]]:
     """Every line stroke as drawn: (line, from, to); lines sharing a segment sit side by side."""
+    return [(line, p, q) for line, _, p, q in _strokes(gmap, at)]
+
+
+def _strokes(gmap: GameMap, at: dict[str, Point]) -> list[tuple[str, frozenset[str], Point, Point]]:
+    """:func:`strokes`, each with the two stations it joins."""
     shared: dict[frozenset, list[str]] = {}
     for line in sorted(gmap.runs):
         run = gmap.runs[line].stations
@@ -109,7 +116,60 @@ def strokes(gmap: GameMap, at: dict[str, Point]) -> list[tuple[str, Point, Point
         nx, ny = -(y2 - y1) / length, (x2 - x1) / length
         for i, line in enumerate(on):
             off = (i - (len(on) - 1) / 2) * LINE_WIDTH
-            out.append((line, (x1 + nx * off, y1 + ny * off), (x2 + nx * off, y2 + ny * off)))
+            out.append((line, pair, (x1 + nx * off, y1 + ny * off), (x2 + nx * off, y2 + ny * off)))
+    return out
+
+
+def stretches(gmap: GameMap, line: str) -> list[list[tuple[str, str]]]:
+    """A line's run cut at every station another line serves too: the stretches along which a
+    player cannot take a wrong turn, as lists of (station, next station)."""
+    run = gmap.runs[line].stations
+    out: list[list[tuple[str, str]]] = [[]]
+    for a, b in zip(run, run[1:]):
+        out[-1].append((a, b))
+        if b != run[-1] and len(gmap.lines_at(b)) > 1:
+            out.append([])
+    return [st for st in out if st]
+
+
+def chip_box(centre: Point, size: tuple[float, float]) -> Rect:
+    w, h = size
+    return Rect(centre[0] - w / 2, centre[1] - h / 2, w, h)
+
+
+def place_chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], area: Rect,
+                size: tuple[float, float]) -> list[tuple[str, Point]]:
+    """Where each line's chip sits on its own stroke, one on every stretch (:func:`stretches`) where
+    one fits: the letter names the line in greyscale, where several lines print the same grey
+    (Bakerloo and Victoria at Oxford Circus). A spot is the middle of the stretch's middlemost
+    segment, or a millimetre at a time either way along it, then along the others, clear of every
+    label, marker, other chip and other segment's strokes (``CHIP_CLEAR`` mm apart); a stretch too
+    short or too crowded has none."""
+    by = {(line, pair): (p, q) for line, pair, p, q in _strokes(gmap, at)}
+    drawn = list(by.items())
+    taken = [lab.box.inset(-CHIP_CLEAR) for lab in labels.values()]
+    taken += [Rect(x - r, y - r, 2 * r, 2 * r).inset(-CHIP_CLEAR) for s, (x, y) in at.items()
+              for r in (marker_radius(gmap, s),)]
+    out: list[tuple[str, Point]] = []
+    for line in sorted(gmap.runs):
+        for stretch in stretches(gmap, line):
+            mid = (len(stretch) - 1) / 2
+            order = sorted(range(len(stretch)), key=lambda k: (abs(k - mid), k))
+            for k, step in ((k, step) for k in order for step in CHIP_STEPS):
+                (x1, y1), (x2, y2) = by[line, frozenset(stretch[k])]
+                length = math.hypot(x2 - x1, y2 - y1) or 1.0
+                t = 0.5 + step / length
+                if not 0 < t < 1:
+                    continue
+                centre = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)
+                box = chip_box(centre, size)
+                if not area.contains(box) or any(overlaps(box, other) for other in taken):
+                    continue
+                if any(segment_hits(box, p, q) for (ln, pair), (p, q) in drawn if pair != frozenset(stretch[k])):
+                    continue
+                out.append((line, centre))
+                taken.append(box.inset(-CHIP_CLEAR))
+                break
     return out
 
 
@@ -271,6 +331,7 @@ class MapLayout:
     area: Rect  # the map's part of the page: labels stay inside
     legend: Rect  # the strip below it: line swatches and the recipe's note
     crossed: frozenset[str] = frozenset()  # stations whose label a line still touches (no free spot)
+    chips: tuple[tuple[str, Point], ...] = ()  # (line, centre) of each line chip on a stroke
 
 
 def _legend_shape(gmap: GameMap, width: float) -> tuple[int, int]:
@@ -291,7 +352,8 @@ def layout(gmap: GameMap, safe: Rect, text_width: Callable[[str, str, float], fl
     drawn = strokes(gmap, at)
     labels = place_labels(text_width, gmap, at, drawn, LABEL_SIZE, area)
     crossed = frozenset(s for s, lab in labels.items() if label_crossings(lab, drawn))
-    return MapLayout(at, drawn, labels, area, legend, crossed)
+    chips = place_chips(gmap, at, labels, area, chip_size(line_letters(gmap).values()))
+    return MapLayout(at, drawn, labels, area, legend, crossed, tuple(chips))
 
 
 _LAYOUTS: dict[tuple[int, Rect], tuple[GameMap, MapLayout]] = {}
@@ -326,13 +388,15 @@ def map_page(pen: Pen, edition: Edition) -> None:
     for st, (x, y) in lay.at.items():
         inter = len(gmap.lines_at(st)) > 1
         pen.circle(x, y, marker_radius(gmap, st), fill="#FFFFFF", stroke=INK, width=0.35 if inter else 0.25)
+    letters = line_letters(gmap)
+    size = chip_size(letters.values())
+    for ln, (x, y) in lay.chips:
+        chip(pen, x - size[0] / 2, y, size, gmap.lines[ln].colour, gmap.lines[ln].text_colour, letters[ln])
     for lab in lay.labels.values():
         for text, baseline in zip(lab.lines, lab.baselines):
             pen.text(lab.x, baseline, text, size=LABEL_SIZE, colour=INK, align=lab.align, field="label")
     cols, _ = _legend_shape(gmap, lay.legend.w)
     top = lay.legend.top
-    letters = line_letters(gmap)
-    size = chip_size(letters.values())
     items: list[tuple[str | None, str]] = [(ln, gmap.lines[ln].name) for ln in sorted(gmap.runs)]
     items.append((None, "station"))
     for i, (ln, name) in enumerate(items):

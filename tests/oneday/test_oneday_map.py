@@ -1,5 +1,6 @@
 """The One Day reference map as printed (A4 landscape): no line crosses a station it does not
-serve; labels stay apart, off other markers, near their own marker, and clear of the lines."""
+serve; labels stay apart, off other markers, near their own marker, and clear of the lines; line
+chips on the strokes name the lines that print alike in greyscale wherever they meet."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ import pymupdf
 import pytest
 
 from generator import PrintOptions, fonts
+from generator.colour import contrast, rgb
+from generator.oneday.chips import CHIP_PT, chip_size, line_letters
 from generator.oneday.map import (
+    CHIP_CLEAR,
     _box_distance,
+    _strokes,
+    chip_box,
     clip_length,
     layout,
     marker_radius,
@@ -18,6 +24,8 @@ from generator.oneday.map import (
     project,
     relax,
     segment_distance,
+    segment_hits,
+    stretches,
 )
 from generator.sizes import Rect
 from tubedeck.games.oneday.board import derive_map
@@ -130,3 +138,77 @@ def test_bands_grow_with_fewer_lines_and_numbers_stay_legible(london, card):
         assert pt >= 7.0
         heights.setdefault(len(c.bands), []).append(band_h)
     assert min(heights[1]) > 1.8 * max(heights[max(heights)])
+
+
+ALIKE = 1.5  # two lines' colours under this contrast print as about the same grey
+
+
+def _on(c, p, q) -> bool:
+    cross = (q[0] - p[0]) * (c[1] - p[1]) - (q[1] - p[1]) * (c[0] - p[0])
+    return (abs(cross) <= 1e-6 * max(1.0, math.dist(p, q)) and min(p[0], q[0]) - 1e-6 <= c[0] <= max(p[0], q[0]) + 1e-6
+            and min(p[1], q[1]) - 1e-6 <= c[1] <= max(p[1], q[1]) + 1e-6)
+
+
+def test_where_two_lines_print_alike_each_way_out_carries_its_letter(gmap, lay):
+    """In greyscale Bakerloo and Victoria print the same grey (113 against 112) and leave Oxford
+    Circus side by side: a player following one could take the other. Wherever two lines that
+    print alike meet, every stretch of either line out of that station (up to the next station
+    another line serves) carries the line's chip, unless the two lines share its track."""
+    lines = sorted(gmap.runs)
+    alike = [(a, b) for i, a in enumerate(lines) for b in lines[i + 1:]
+             if contrast(rgb(gmap.lines[a].colour), rgb(gmap.lines[b].colour)) < ALIKE]
+    assert ("bakerloo", "victoria") in alike and ("metropolitan", "piccadilly") in alike
+    by = {(ln, pair): (p, q) for ln, pair, p, q in _strokes(gmap, lay.at)}
+    missing, needed = [], 0
+    for a, b in alike:
+        for s in gmap.stations:
+            if a not in gmap.lines_at(s) or b not in gmap.lines_at(s):
+                continue
+            for line, other in ((a, b), (b, a)):
+                for stretch in stretches(gmap, line):
+                    if s not in (stretch[0][0], stretch[-1][1]) or all((other, frozenset(x)) in by for x in stretch):
+                        continue
+                    needed += 1
+                    if not any(ln == line and _on(c, *by[line, frozenset(x)]) for x in stretch for ln, c in lay.chips):
+                        missing.append((line, s, stretch))
+    assert needed > 20 and missing == []
+
+
+def test_line_chips_sit_on_their_own_stroke_clear_of_everything_else(gmap, lay):
+    size = chip_size(line_letters(gmap).values())
+    by = {(ln, pair): (p, q) for ln, pair, p, q in _strokes(gmap, lay.at)}
+    boxes = []
+    for line, c in lay.chips:
+        box = chip_box(c, size)
+        (pair,) = [pair for (ln, pair), (p, q) in by.items() if ln == line and _on(c, p, q)]
+        assert lay.area.contains(box), line
+        assert not any(segment_hits(box, p, q) for (_, other), (p, q) in by.items() if other != pair), (line, c)
+        for s, lab in lay.labels.items():
+            assert not overlaps(box, lab.box.inset(-CHIP_CLEAR)), (line, s)
+        for s, (x, y) in lay.at.items():
+            r = marker_radius(gmap, s) + CHIP_CLEAR
+            assert not overlaps(box, Rect(x - r, y - r, 2 * r, 2 * r)), (line, s)
+        assert not any(overlaps(box, other.inset(-CHIP_CLEAR)) for other in boxes), (line, c)
+        boxes.append(box)
+    assert {line for line, _ in lay.chips} == set(gmap.runs)
+
+
+def test_the_printed_map_shows_every_chip_letter(tmp_path, london, gmap):
+    """Read back from the PDF: one letter span per chip on the map and one per key entry, at the
+    play size, each in its line's chip."""
+    from generator import render
+    from generator.oneday.faces import documents
+    from generator.oneday.map import page_layout
+    from tubedeck.games.oneday.edition import load
+
+    ed = load(london)
+    docs = [d for d in documents(ed, PrintOptions.parse()) if d.name == "map"]
+    render(docs, PrintOptions.parse(export="pdf"), tmp_path)
+    letters = line_letters(gmap)
+    with pymupdf.open(next(tmp_path.rglob("map.pdf"))) as doc:
+        spans = [sp for b in doc[0].get_text("dict")["blocks"] for ln in b.get("lines", ()) for sp in ln["spans"]
+                 if sp["text"].strip() in letters.values()]
+    assert all(sp["size"] >= CHIP_PT - 0.01 for sp in spans)
+    chips = page_layout(ed.board, SAFE).chips
+    assert len(chips) >= 50
+    assert len(spans) == len(chips) + len(gmap.runs)
