@@ -390,8 +390,8 @@ def map_page(pen: Pen, edition: Edition) -> None:
         pen.circle(x, y, marker_radius(gmap, st), fill="#FFFFFF", stroke=INK, width=0.35 if inter else 0.25)
     letters = line_letters(gmap)
     size = chip_size(letters.values())
-    for ln, (x, y) in lay.chips:
-        chip(pen, x - size[0] / 2, y, size, gmap.lines[ln].colour, gmap.lines[ln].text_colour, letters[ln])
+    for on, (x, y) in lay.chips:
+        chip(pen, x - size[0] / 2, y, size, gmap.lines[on].colour, gmap.lines[on].text_colour, letters[on])
     for lab in lay.labels.values():
         for text, baseline in zip(lab.lines, lab.baselines):
             pen.text(lab.x, baseline, text, size=LABEL_SIZE, colour=INK, align=lab.align, field="label")
