@@ -23,13 +23,12 @@ from generator.theme import BOLD, INK, MUTED, WHITE
 from tubedeck.games.dice.edition import Edition
 from tubedeck.games.dice.recipe import ordinal, pass_groups
 
-from .layout import LABEL_PT, RADIUS, STAR_W, MapLayout, layout
+from .layout import LABEL_PT, RADIUS, STAR_W, ZONE_RING, MapLayout, layout, ringed
 
 COLUMN = 90.0  # mm: the right-hand column of tables
 ROW = 4.6  # mm per table row
 PATTERNS = (None, (3.0, 1.2), (1.2, 1.0), (4.0, 1.0, 1.0, 1.0), (6.0, 2.0), (0.7, 0.9),
             (2.0, 0.8, 0.7, 0.8), (8.0, 1.5), (1.5, 2.5), (3.0, 1.0, 1.0, 1.0, 1.0, 1.0))
-ZONE_TINT = ("#FFFFFF", "#E6E6E6")  # alternate zones: station halos white / pale grey
 
 
 MIN_LINE_CONTRAST = 3.0  # a drawn line's edge against white paper (graphics, WCAG 1.4.11)
@@ -107,10 +106,7 @@ def draw_map(pen: Pen, edition: Edition, area: Rect) -> None:
     for _, corners in lay.boxes:
         pen.polygon(corners, fill=WHITE, stroke=INK, width=0.3)
     for i, (x, y) in enumerate(lay.at):
-        tint = ZONE_TINT[(board.zone_of[i] - board.zones[0].zone) % 2]
-        if tint != "#FFFFFF":
-            pen.circle(x, y, RADIUS + 1.0, fill=tint)
-        pen.circle(x, y, RADIUS, fill=WHITE, stroke=INK, width=0.45 if i == board.star else 0.3)
+        station(pen, x, y, RADIUS, ringed(board, board.zone_of[i]), 0.45 if i == board.star else 0.3)
     em = LABEL_PT * 25.4 / 72
     for lab in lay.labels:
         x = lab.box.x
@@ -119,6 +115,13 @@ def draw_map(pen: Pen, edition: Edition, area: Rect) -> None:
             x += STAR_W
         for k, text in enumerate(lab.lines):
             pen.text(x, lab.box.top - 0.78 * em - k * 1.1 * em, text, size=LABEL_PT, colour=INK, field="name")
+
+
+def station(pen: Pen, x: float, y: float, r: float, ring: bool, width: float = 0.3) -> None:
+    """A station's circle (``r`` mm), and its zone's second ring outside it, in ink."""
+    if ring:
+        pen.circle(x, y, r + ZONE_RING * r / RADIUS, fill=WHITE, stroke=INK, width=width)
+    pen.circle(x, y, r, fill=WHITE, stroke=INK, width=width)
 
 
 def subtitle(edition: Edition) -> str:
@@ -213,7 +216,11 @@ def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
     rows = [(l.name, names[l.id].high, names[l.id].low) for l in board.lines]
     y = table(pen, x, top - 11, w, "Lines (all stations and connections)", rows, swatch)
     zrows = [(f"Zone {z.zone} ({len(z.stations)} stations)", a.high, a.low) for z, a in zip(board.zones, edition.zones)]
-    y = table(pen, x, y, w, "Zones (all stations)", zrows, None)
+
+    def zone_mark(i: int, sx: float, sy: float) -> None:  # the zone's stations as the map draws them
+        station(pen, sx + 5.5, sy, 1.7, ringed(board, board.zones[i].zone))
+
+    y = table(pen, x, y, w, "Zones (all stations)", zrows, zone_mark)
     pen.text(x, y - 3.2, f"Passes: cross one off to change a die by 1; {rules.pass_points} point each unused",
              size=6.5, colour=INK, field="heading")
     y = pass_track(pen, edition, x, y - 4.9, w, solo=challenge)

@@ -25,6 +25,7 @@ from tubedeck.games.dice.board import Board
 
 Point = tuple[float, float]
 RADIUS = 3.3  # mm: a 6.6 mm circle holds a written digit
+ZONE_RING = 1.0  # mm outside a station's circle: every other zone's stations get a second ink ring
 BOX, PITCH, GAP = 3.2, 4.0, 1.4  # section box side (a pencil mark needs 3-3.5 mm), box pitch, clearance from a circle
 STROKE = 1.2  # mm per line; lines sharing a connection run side by side
 LABEL_PT = 6.5
@@ -206,11 +207,12 @@ def strokes(board: Board, at: list[Point]) -> tuple[list, list[float]]:
 BOX_AIR = 0.3  # mm kept between a section box and a line it does not belong to
 
 
-def _box_room(p: Point, own: int, segs) -> float:
+def _box_room(p: Point, own: int, segs, placed: Sequence[tuple[int, Point]] = ()) -> float:
     """How far a box centred at p (its circumscribed circle) keeps off the nearest other connection's
-    strokes, less the air it needs: >= 0 is clear."""
+    strokes and boxes already placed, less the air it needs: >= 0 is clear."""
     reach = BOX / math.sqrt(2) + BOX_AIR
-    return min((seg_distance(p, a, b)[0] - reach - w for k, a, b, w in segs if k != own), default=1.0)
+    room = min((seg_distance(p, a, b)[0] - reach - w for k, a, b, w in segs if k != own), default=1.0)
+    return min([room] + [math.dist(p, q) - 2 * BOX / math.sqrt(2) - BOX_AIR for k, q in placed if k != own])
 
 
 def _box_places(n: int, length: float, room: Callable[[float], float]) -> list[float]:
@@ -240,23 +242,27 @@ def _box_places(n: int, length: float, room: Callable[[float], float]) -> list[f
 
 
 def boxes(board: Board, at: list[Point]) -> list:
+    """Each connection's section boxes, connection by connection: clear of the other connections'
+    strokes and of the boxes placed before (two crossing connections' boxes overlapped at Euston)."""
     segs = [(c.index, at[c.a], at[c.b], len(c.lines) * STROKE / 2) for c in board.connections]
     out = []
+    centres: list[tuple[int, Point]] = []
     h = BOX / 2
     for c in board.connections:
         (x1, y1), (x2, y2) = at[c.a], at[c.b]
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        for t in _box_places(c.sections, length, partial(_room_along, (x1, y1), (ux, uy), c.index, segs)):
+        for t in _box_places(c.sections, length, partial(_room_along, (x1, y1), (ux, uy), c.index, segs, centres)):
             cx, cy = x1 + ux * t, y1 + uy * t
+            centres.append((c.index, (cx, cy)))
             out.append((c.index, tuple((cx + ux * sx * h - uy * sy * h, cy + uy * sx * h + ux * sy * h)
                                        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))))
     return out
 
 
-def _room_along(start: Point, direction: Point, index: int, segs: list, t: float) -> float:
+def _room_along(start: Point, direction: Point, index: int, segs: list, placed: list, t: float) -> float:
     """The room for a box ``t`` along a connection from ``start`` (``_box_room`` at that point)."""
-    return _box_room((start[0] + direction[0] * t, start[1] + direction[1] * t), index, segs)
+    return _box_room((start[0] + direction[0] * t, start[1] + direction[1] * t), index, segs, placed)
 
 
 def rect_segment_distance(r: Rect, a: Point, b: Point) -> float:
@@ -303,6 +309,17 @@ def owned(box: Rect, at, own: int) -> bool:
     return all(box_distance(box, p) >= mine + OWN_MARGIN for i, p in enumerate(at) if i != own)
 
 
+def ringed(board: Board, zone: int) -> bool:
+    """Whether a zone's stations are drawn with a second ring: every other zone, from the second
+    (a pale grey halo did it before: 1.27:1 on white, gone in black and white)."""
+    return (zone - board.zones[0].zone) % 2 == 1
+
+
+def outer(board: Board, station: int) -> float:
+    """How far a station's mark reaches from its centre: its circle, or its zone's ring."""
+    return RADIUS + (ZONE_RING if ringed(board, board.zone_of[station]) else 0.0)
+
+
 def label_clashes(box: Rect, board: Board, at, half, placed, own: int, area: Rect) -> bool:
     """Whether a label box would lie over a line, a box, a station circle or another label, or
     leave the map area (0.3 mm of air kept round each)."""
@@ -314,7 +331,7 @@ def label_clashes(box: Rect, board: Board, at, half, placed, own: int, area: Rec
     for i, (x, y) in enumerate(at):
         dx = max(box.x - x, 0.0, x - box.right)
         dy = max(box.y - y, 0.0, y - box.top)
-        if math.hypot(dx, dy) < RADIUS + (0.3 if i != own else 0.5):
+        if math.hypot(dx, dy) < outer(board, i) + (0.3 if i != own else 0.5):
             return True
     return any(overlaps(box, other.box.inset(-0.3)) for other in placed)
 
@@ -337,7 +354,7 @@ def place_labels(board: Board, at, half, area: Rect, text_width: Callable[[str, 
             for lines in wordings:
                 w = max(text_width(t, "sans", LABEL_PT) for t in lines) + (STAR_W if star else 0)
                 h = 1.0 * em + (len(lines) - 1) * 1.1 * em
-                d = RADIUS + ring
+                d = outer(board, s) + ring
                 for ang in range(0, 360, 15):
                     ux, uy = math.cos(math.radians(ang)), math.sin(math.radians(ang))
                     # the box corner nearest the station sits at distance d in direction ang

@@ -82,6 +82,53 @@ def test_section_boxes_keep_off_lines_they_do_not_belong_to(ed):
     assert over <= {("Baker Street-Regent's Park", "Baker Street-Great Portland Street")}, over
 
 
+def _apart(a, b) -> float:
+    """How far apart two convex polygons are (separating axes; below 0: they overlap)."""
+    def axes(poly):
+        return [(p[1] - q[1], q[0] - p[0]) for p, q in zip(poly, poly[1:] + poly[:1])]
+    gap = -math.inf
+    for ax, ay in axes(a) + axes(b):
+        n = math.hypot(ax, ay)
+        pa, pb = [(x * ax + y * ay) / n for x, y in a], [(x * ax + y * ay) / n for x, y in b]
+        gap = max(gap, min(pb) - max(pa), min(pa) - max(pb))
+    return gap
+
+
+def test_no_two_connections_boxes_overlap(ed):
+    """Boxes are placed connection by connection clear of those placed before: where the
+    Metropolitan crosses Euston-Warren Street, two connections' boxes overlapped (0.03 mm)."""
+    area, _ = areas(A4_SAFE)
+    lay = map_layout(ed, area)
+    boxes = [(k, list(corners)) for k, corners in lay.boxes]
+    gaps = [_apart(a, b) for i, (k, a) in enumerate(boxes) for m, b in boxes[:i] if m != k]
+    assert gaps and min(gaps) > 0.1
+
+
+def test_every_other_zone_is_ringed_in_ink_and_the_key_shows_it(tmp_path):
+    """Zone 2's stations had a pale grey halo (1.27:1 on white: gone in black and white) and the
+    zones table no symbol. Now a second ink ring, and each zone's row shows its station mark."""
+    from generator.dice.layout import ZONE_RING, ringed
+
+    ed = load(Network.load())
+    board = ed.board
+    assert [ringed(board, z.zone) for z in board.zones] == [i % 2 == 1 for i in range(len(board.zones))]
+    render(documents(ed, PrintOptions.parse(paper="a4")), PrintOptions.parse(paper="a4", export="pdf"), tmp_path)
+    with pymupdf.open(next(tmp_path.rglob("*.pdf"))) as doc:
+        page = doc[0]
+        lay = map_layout(ed, areas(A4_SAFE)[0])
+        rings = [(round(d["rect"].width / MM, 2), d.get("color")) for d in page.get_drawings()
+                 if d.get("color") is not None and abs(d["rect"].width / MM - 2 * (RADIUS + ZONE_RING)) < 0.1]
+        ringed_stations = sum(ringed(board, board.zone_of[i]) for i in range(len(lay.at)))
+        assert ringed_stations >= 1 and len(rings) == ringed_stations
+        assert all(max(c) < 0.2 for _, c in rings)  # ink, not a tint
+        # the zones table: one mark per zone, a ring on the ringed ones (circles of 3.4 and 4.4 mm)
+        mark_x = (areas(A4_SAFE)[1].x + 5.5) * MM  # where the table draws each zone's mark
+        marks = [round(d["rect"].width / MM, 1) for d in page.get_drawings()
+                 if d.get("color") is not None and abs((d["rect"].x0 + d["rect"].x1) / 2 - mark_x) < 0.5 * MM
+                 and d["rect"].width < 6 * MM]  # (not the lines' 11 mm swatches above)
+        assert sorted(set(marks)) == [3.4, 4.4] and marks.count(3.4) == len(board.zones)
+
+
 def test_circles_boxes_and_connections_have_room(ed):
     area, _ = areas(A4_SAFE)
     lay = map_layout(ed, area)
