@@ -132,3 +132,17 @@ def test_ink_saver_backs_keep_the_mark_at_3_to_1(tmp_path, capsys):
             if fill is not None and not any(d["rect"].contains(w) for w in words) and fill != (1.0, 1.0, 1.0):
                 assert contrast(fill) >= 3, (name, fill, d["rect"])
         assert seen >= 3, name
+
+
+# TfL's word marks that a card title once used ("Oyster Top-Up", "Mind the Gap": a fresh-eyes
+# review of the Fortune deck); the data every game prints from names none of them.
+WORD_MARKS = ("oyster", "mind the gap")
+
+
+def test_no_data_file_prints_a_tfl_word_mark():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "data"
+    found = [(p.relative_to(root).as_posix(), mark) for p in sorted(root.rglob("*"))
+             if p.suffix in (".csv", ".toml", ".txt") for mark in WORD_MARKS if mark in p.read_text().lower()]
+    assert found == []

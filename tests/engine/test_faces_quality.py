@@ -48,7 +48,7 @@ HARD = {  # card ids that stress a face: most connections, lines, facts; longest
                           "west-brompton", "liverpool-street", "edgware-road-bakerloo", "paddington-hammersmith-city",
                           "earls-court", "heathrow-terminal-5", "turnham-green", "bank"),
     ("klm", "fortune"): ("signal-failure-1", "step-free-upgrade-1", "lost-property-1", "engineering-works-1",
-                         "oyster-top-up-1", "mind-the-gap-1", "rush-hour-1", "ticket-inspection-1", "good-service-1",
+                         "fare-top-up-1", "doors-closing-1", "rush-hour-1", "ticket-inspection-1", "good-service-1",
                          "line-closure-1"),
     ("oneday", "stations"): ("kings-cross-st-pancras-1", "baker-street-1", "edgware-road-hammersmith-city-1",
                              "high-street-kensington-1", "bank-1"),

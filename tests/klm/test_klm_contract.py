@@ -63,7 +63,7 @@ def test_every_action_is_said_in_names(ed):
         ("fortune", "good-service-2", "pimlico"): "plays Good Service on Pimlico",
         ("fortune", "ticket-inspection-1", 1, "good-service-1"):
             "plays Ticket Inspection: player 2 discards Good Service",
-        ("fortune", "mind-the-gap-1", 1): "plays Mind the Gap on player 2",
+        ("fortune", "doors-closing-1", 1): "plays Doors Closing on player 2",
         ("fortune", "rush-hour-1"): "plays Rush Hour",
         ("fortune", "step-free-upgrade-1"): "plays Station Upgrade",
         ("discard", "brixton"): "discards Brixton",

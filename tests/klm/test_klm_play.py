@@ -137,7 +137,7 @@ def test_a_disable_lasts_the_casters_own_turns_after_the_turn_of_play(ed):
 
 def test_one_fortune_card_per_turn(ed):
     s = start(ed, to_move=0, hands=((), ()),
-              fortune_hands=(("rush-hour-1", "oyster-top-up-1"), ()))
+              fortune_hands=(("rush-hour-1", "fare-top-up-1"), ()))
     s = s.apply(("fortune", "rush-hour-1"))
     assert not any(a[0] == "fortune" for a in s.legal_actions())
 
@@ -161,7 +161,7 @@ def test_each_fortune_effect(ed):
     assert s.has_effect("protected", 0) and "step-free-upgrade-1" not in s.fortune_discards
     guarded = base.evolve(effects=(Effect("protected", 1, 1, 9),), fortune_hands=(("signal-failure-1",), ()))
     assert not any(a[0] == "fortune" for a in guarded.legal_actions())
-    s = play("oyster-top-up-1")
+    s = play("fare-top-up-1")
     assert len(s.fortune_hands[0]) == 1 and s.fortune_hands[0][0] in s.fresh
     s = play("rush-hour-1")
     assert len(s.hands[0]) == 2 and len(s.stock) == len(base.stock) - 1
@@ -169,7 +169,7 @@ def test_each_fortune_effect(ed):
     assert "tottenham-hale" in s.hands[0] and s.discards == ()
     s = play("ticket-inspection-1", 1, "good-service-1")
     assert s.fortune_hands[1] == () and "good-service-1" in s.fortune_discards
-    s = play("mind-the-gap-1", 1)
+    s = play("doors-closing-1", 1)
     assert s.has_effect("blocked", 1)
     blocked = s.evolve(to_move=1, phase="play", connections=0)
     assert not any(a[0] == "connect" for a in blocked.legal_actions())

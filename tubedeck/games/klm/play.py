@@ -33,7 +33,7 @@ Decisions where the rulebook is silent (README, tested):
 * Each player has their own Play Field; a card is played only by creating a Connection; two
   Station Cards side by side connect only when a turn connects them.
 * Durations count the caster's own turns, the turn of play excluded: "for 3 turns" played on
-  own turn t lasts until the caster ends turn t + 3 (rule 3.3's example; Mind the Gap's "until
+  own turn t lasts until the caster ends turn t + 3 (rule 3.3's example; Doors Closing's "until
   you finish your next turn" is 1).
 * Fast Gameplay starts when a Station Card must be drawn and neither stock holds one; that turn
   draws nothing, and from the next turn on the roll reads: ``fast_take_hand`` (1) may take a
