@@ -29,7 +29,7 @@ from .chips import CHIP_GAP, chip, chip_size, line_letters
 from .map import figures, map_page
 
 LEGEND = "< before | after >"
-RULES_PT = (8.5, MIN_PT)
+RULES_PT = (8.5, PLAY_PT)  # play needs the rules summary: never below 7 pt (more cards instead)
 
 
 def _bands(card: StationCard, top: float, bottom: float, label: str, size: str) -> tuple[float, float, float, float]:
@@ -156,7 +156,7 @@ def rules_front(pen: Pen, edition: Edition, part: tuple[int, int] = (0, 0), rule
 
 
 def rules_parts(edition: Edition, safe: Rect) -> list[tuple[str, ...]]:
-    """The rules, split into as few cards as hold them at 6 pt (one on most card sizes)."""
+    """The rules, split into as few cards as hold them at 7 pt (play text: two on poker)."""
     rules = list(edition.board.recipe.texts("rules", **figures(edition)))
     box = Rect(safe.x, safe.y, safe.w, safe.h - 9)
     parts: list[tuple[str, ...]] = []

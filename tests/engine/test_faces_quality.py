@@ -39,6 +39,7 @@ MIN_PT, PLAY_PT, MIN_CONTRAST, TOUCH_MM = 6.0, 7.0, 4.5, 0.1
 PLAY = {
     ("klm", "stations"): ({"number", "name", "nearest"}, "number"),
     ("oneday", "stations"): ({"name", "before", "after"}, "before"),
+    ("oneday", "rules"): ({"rules"}, "rules"),  # the rules summary is read in play: 7 pt, more cards instead
     ("sampler", "stations"): ({"name"}, "name"),
 }
 WIDEST = {"klm": {"scope": "all"}}  # editions whose hard cases lie outside the default scope
