@@ -23,6 +23,7 @@ from .parts import mark, mark_size, pencil_marks, score_card, symbol
 RIVER = "#9CC9E8"
 DISTRICT = "#FFF3C4"
 CORNER = "#FCE3A0"  # a corner district: its own, darker box
+DISTRICT_LINE = "#C9A227"  # the districts' outlines
 
 
 RIVER_W = 0.12  # the Thames's width, in cells (it runs along tubedeck's river_path)
@@ -97,8 +98,10 @@ def _question(pen: Pen, cx: float, cy: float, r: float, size: float = 10) -> Non
 
 def legend(pen: Pen, edition: Edition, box: Rect) -> None:
     """Two lines right-aligned in ``box``, each item its mark as the map draws it and its words
-    (``legend_*`` in rules.toml): tourist site, the ? station, the Thames; then each departure's
-    mark and its pencil (the marks tell the departures apart in black and white)."""
+    (``legend_*`` in rules.toml): tourist site, the ? station, the Thames; then a corner district's
+    box (the published map nests the 4 one-station districts in the main boxes: the key says they
+    count on their own), each departure's mark and its pencil (the marks tell the departures apart
+    in black and white)."""
     book = edition.book
     texts = book.texts
     row = box.h / 2
@@ -107,7 +110,9 @@ def legend(pen: Pen, edition: Edition, box: Rect) -> None:
     first = sum(icon + 1.2 + text_width(w, TEXT, PLAY_PT) for w in words) + GAP * (len(words) - 1)
     pencils = book.rules.pencils
     heading = texts["legend_departures"]
-    second = text_width(heading, BOLD, PLAY_PT) + sum(GAP + mark_size(book, p)[0] + 1.2 + text_width(
+    corner = texts["legend_corner"]
+    corner_w = icon + 1.2 + text_width(corner, TEXT, PLAY_PT) + 2 * GAP
+    second = corner_w + text_width(heading, BOLD, PLAY_PT) + sum(GAP + mark_size(book, p)[0] + 1.2 + text_width(
         p.capitalize(), TEXT, PLAY_PT) for p in pencils)
     if max(first, second) > box.w:
         raise UsageError(f"the map's legend needs {max(first, second):.0f} mm beside the title, has {box.w:.0f}")
@@ -125,6 +130,10 @@ def legend(pen: Pen, edition: Edition, box: Rect) -> None:
         x += icon + 1.2 + text_width(text, TEXT, PLAY_PT) + GAP
     mid = box.top - row * 1.5
     x = box.right - second
+    # a corner box as the map draws it: a district of its own, not part of the main box around it
+    pen.rect(x, mid - 1.6, icon, 3.2, fill=CORNER, stroke=DISTRICT_LINE, width=0.8, radius=1)
+    pen.text(x + icon + 1.2, mid - PLAY_PT * CAP / 2, corner, size=PLAY_PT, colour=INK, field="legend")
+    x += corner_w
     pen.text(x, mid - PLAY_PT * CAP / 2, heading, font=BOLD, size=PLAY_PT, colour=INK, field="legend")
     x += text_width(heading, BOLD, PLAY_PT)
     for p in pencils:
@@ -168,7 +177,7 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
         inset = INSET * (2.2 if corner else 1)
         left, top = x0 + d.cols[0] * step + inset, y0 - d.rows[0] * step - inset
         w, h = (d.cols[1] - d.cols[0] + 1) * step - 2 * inset, (d.rows[1] - d.rows[0] + 1) * step - 2 * inset
-        pen.rect(left, top - h, w, h, fill=CORNER if corner else DISTRICT, stroke="#C9A227",
+        pen.rect(left, top - h, w, h, fill=CORNER if corner else DISTRICT, stroke=DISTRICT_LINE,
                  width=0.8 if corner else 0.4, radius=2)
     river = river_path(made.river)
     if river:  # between the rows it splits, over the line between their cells, under the names

@@ -93,7 +93,10 @@ def _filled(page, colour: str) -> list[tuple[float, float, float, float]]:
 
 def test_every_district_is_drawn_corners_at_the_map_corners(sheets, ed):
     page = sheets["map"][0]
-    main, corner = _filled(page, DISTRICT), _filled(page, CORNER)
+    main, boxes = _filled(page, DISTRICT), _filled(page, CORNER)
+    corner = [r for r in boxes if r[2] - r[0] > 8]  # mm: the map's; the legend's swatch is 4 mm wide
+    (swatch,) = [r for r in boxes if r[2] - r[0] <= 8]
+    assert swatch[1] > max(r[3] for r in main)  # in the key above the map
     board = ed.sheet_maps[0].board
     assert len(main) == sum(d.kind == "main" for d in board.districts) == 9
     assert len(corner) == sum(d.kind == "corner" for d in board.districts) == 4
@@ -369,7 +372,8 @@ def test_the_pencil_cards_carry_their_mark(ed, tmp_path):
 # -- item 5: the map's words are for players; cards say their points ----------------------------
 def test_the_map_title_names_the_map_and_keys_its_marks(sheets, ed):
     """No 'par 40 (classic 40); candidate 1' (the build's console says that): the map's name,
-    and a legend for tourist sites, the ? station, the Thames and each departure's mark."""
+    and a legend for tourist sites, the ? station, the Thames, the corner districts (nested in
+    the main boxes: the key says they count on their own) and each departure's mark."""
     page, log, _ = sheets["map"]
     made = ed.sheet_maps[0]
     top = max(w.y for w in log if w.field == "coordinate")
@@ -379,7 +383,7 @@ def test_the_map_title_names_the_map_and_keys_its_marks(sheets, ed):
     assert made.name in {w.text for w in head if w.field == "title"}
     texts = ed.book.texts
     legend = [w.text for w in head if w.field == "legend"]
-    for key in ("legend_tourist", "legend_question", "legend_thames", "legend_departures"):
+    for key in ("legend_tourist", "legend_question", "legend_thames", "legend_corner", "legend_departures"):
         assert texts[key] in legend, key
     assert f"+{ed.rules.thames_points}" in texts["legend_thames"]
     assert legend[-len(ed.rules.pencils):] == [p.capitalize() for p in ed.rules.pencils]
