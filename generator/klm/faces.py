@@ -131,7 +131,8 @@ def play_field(pen: Pen, card_w: float, card_h: float, texts: Texts) -> None:
     pen.text_box(Rect(s.x, s.top - 12, s.w, 12), texts.play_field_title, font=BOLD, size=18,
                  min_size=9, colour=INK, field="title")
     slots = (("Station Cards Stock", BLUE, BLUE), ("Discarded Station Cards", BLUE, BLUE),
-             ("Fortune Cards Stock", YELLOW, GOLD_TEXT), ("Discarded Fortune Cards", YELLOW, GOLD_TEXT))
+             ("Fortune Cards Stock", GOLD_TEXT, GOLD_TEXT), ("Discarded Fortune Cards", GOLD_TEXT, GOLD_TEXT))
+    # (the Fortune yellow outlined the Fortune slots: 1.44:1 on white, faint in black and white)
     room = s.h - 22 - 30  # below the title; at least 30 mm for the notes
     card_w, card_h = card_w + 3.0, card_h + 3.0  # room for a sleeved card
     scale = min(1.0, (s.w - 5 * 2) / (4 * card_w), room / card_h)  # four slots in a row, true size if they fit

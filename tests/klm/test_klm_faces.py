@@ -114,3 +114,25 @@ def test_small_cards_leave_off_the_description_then_the_facts_never_the_list(lon
     for card in (by["baker-street"], by["kings-cross-st-pancras"]):
         p = plan(card, safe["poker"])
         assert p.list_pt == 8.0 and p.facts  # a poker card keeps the facts of the busiest stations
+
+
+def test_the_play_field_slots_outlines_read_in_black_and_white(tmp_path, capsys):
+    """The Fortune slots were outlined in the Fortune yellow (1.44:1 on white, 1.67:1 in
+    greyscale: a fresh-eyes review); every slot's outline now reaches 3:1 on the paper, in colour
+    and as a greyscale print's grey."""
+    import pymupdf
+
+    from generator.colour import contrast
+    from generator.sizes import MM
+
+    code, _, err = run(capsys, "build", "klm", "--data", str(TINY), "--scope", "all", "--out", str(tmp_path))
+    assert code == 0, err
+    with pymupdf.open(tmp_path / "klm" / "play-field.pdf") as doc:
+        outlines = [d["color"] for d in doc[0].get_drawings()
+                    if d.get("fill") is None and d.get("color") is not None and d["rect"].width > 40 * MM
+                    and d["rect"].height > 40 * MM]
+    assert len(outlines) == 4
+    white = (1.0, 1.0, 1.0)
+    for rgb in outlines:
+        grey = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]  # a greyscale print's conversion
+        assert contrast(tuple(rgb), white) >= 3.0 and contrast((grey, grey, grey), white) >= 3.0, rgb
