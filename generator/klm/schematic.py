@@ -14,13 +14,16 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from generator.colour import contrast, rgb
 from generator.icons import badge, badge_size
 from generator.pen import Pen
 from generator.sizes import Rect
-from generator.theme import GREY, INK, WHITE
+from generator.theme import GREY, INK, PAPER, WHITE
 from tubedeck.games.klm.cards import StationCard
 
 DOT = 0.9  # mm, radius of a plain end dot
+CASE_BELOW = 3.0  # a line colour under this contrast on the card's paper gets ink rails (a casing)
+RAIL = 0.18  # mm of ink showing each side of a cased stroke
 CLEAR = 0.35  # mm between badges
 
 
@@ -127,13 +130,19 @@ def schematic(pen: Pen, box: Rect, card: StationCard, pt: float, numbered: bool,
     x0, y0, x1, y1 = extent(spots, rc)  # centre the drawing in its box
     cx, cy = cx - (x0 + x1) / 2, cy - (y0 + y1) / 2
     width = min(max(d * 0.035, 0.7), 1.2)
+    strokes = []
     for c, (x, y, _, _) in zip(card.connections, spots):
         colours = [m.colour for m in c.lines] or [GREY]
         length = math.hypot(x, y) or 1.0
         nx, ny = -y / length, x / length
         for i, col in enumerate(colours):  # parallel strokes, one per line
             off = (i - (len(colours) - 1) / 2) * width * 1.1
-            pen.line(cx + nx * off, cy + ny * off, cx + x + nx * off, cy + y + ny * off, stroke=col, width=width)
+            strokes.append((col, (cx + nx * off, cy + ny * off, cx + x + nx * off, cy + y + ny * off)))
+    for col, ends in strokes:  # the rails first: a neighbour's colour is never under another's casing
+        if cased(col):
+            pen.line(*ends, stroke=INK, width=width + 2 * RAIL)
+    for col, ends in strokes:
+        pen.line(*ends, stroke=col, width=width)
     if card.interchange:
         pen.circle(cx, cy, rc, fill=WHITE, stroke=INK, width=rc * 0.3)
     else:
@@ -143,3 +152,10 @@ def schematic(pen: Pen, box: Rect, card: StationCard, pt: float, numbered: bool,
             badge(pen, cx + x, cy + y, str(c.number), pt, width=w)
         else:
             pen.circle(cx + x, cy + y, DOT, fill=INK)
+
+
+@lru_cache(maxsize=64)
+def cased(colour: str) -> bool:
+    """Whether a line's stroke gets ink rails: its colour alone is under 3:1 on the card's paper
+    (the Circle's yellow is 1.31:1, the Hammersmith & City's pink 1.70:1: gone in black and white)."""
+    return contrast(rgb(colour), rgb(PAPER)) < CASE_BELOW

@@ -136,3 +136,36 @@ def test_the_play_field_slots_outlines_read_in_black_and_white(tmp_path, capsys)
     for rgb in outlines:
         grey = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]  # a greyscale print's conversion
         assert contrast(tuple(rgb), white) >= 3.0 and contrast((grey, grey, grey), white) >= 3.0, rgb
+
+
+def test_light_lines_in_the_station_schematics_run_between_ink_rails(tmp_path, capsys):
+    """The Circle's yellow (1.31:1 on the card's paper) and the Hammersmith & City's pink (1.70:1)
+    all but vanished from the schematics in black and white (a fresh-eyes review). Read back from
+    the PDF: every schematic stroke of a colour under 3:1 on the paper lies on an ink stroke wider
+    than itself, and the strokes that reach 3:1 alone have none."""
+    import pymupdf
+
+    from generator.colour import contrast, hex_of, rgb
+    from generator.sizes import MM
+    from generator.theme import PAPER
+
+    code, _, err = run(capsys, "build", "klm", "--out", str(tmp_path))
+    assert code == 0, err
+    light = dark = 0
+    with pymupdf.open(tmp_path / "klm" / "stations.pdf") as doc:
+        for page in doc:
+            segs = [(d, d["items"][0]) for d in page.get_drawings()
+                    if d.get("color") is not None and len(d["items"]) == 1 and d["items"][0][0] == "l"]
+            ink = {(round(i[1].x, 2), round(i[1].y, 2), round(i[2].x, 2), round(i[2].y, 2)): d["width"]
+                   for d, i in segs if max(d["color"]) < 0.15}
+            for d, i in segs:
+                if max(d["color"]) < 0.15 or min(d["color"]) > 0.97 or not 0.69 * MM <= d["width"] <= 1.21 * MM:
+                    continue  # ink, white, or not a schematic stroke (0.7-1.2 mm)
+                key = (round(i[1].x, 2), round(i[1].y, 2), round(i[2].x, 2), round(i[2].y, 2))
+                if contrast(rgb(hex_of(tuple(d["color"]))), rgb(PAPER)) < 3.0:
+                    light += 1
+                    assert ink.get(key, 0) > d["width"], (page.number, d["color"])
+                else:
+                    dark += 1
+                    assert key not in ink, (page.number, d["color"])
+    assert light > 10 and dark > 100
