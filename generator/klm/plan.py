@@ -32,6 +32,7 @@ GAP = 1.3  # mm between blocks
 COMPACT_GAP = 0.8  # mm between blocks on a compact card (the last resort of the smallest sizes)
 NAME_GAP = 1.0  # mm between the station's name and the zone chip
 HEAD_PT = 6.5  # "Nearest stations" / "TERMINUS"
+LABEL_PT = PLAY_PT  # the line names under the bands: play reads them (Line Closure, a greyscale print)
 FACT_PT = (6.5, 6.0)
 DESC_PT = (8.0, 6.0)
 LIST_PT = (8.0, 7.5, PLAY_PT)  # neighbour names; numbers are half a point bigger
@@ -114,7 +115,7 @@ def _label(card: StationCard, w: float) -> FittedText | None:
     full = " \u00b7 ".join(m.name for m in card.line_marks)
     short = " \u00b7 ".join(short_line_name(m.name) for m in card.line_marks)
     for text in dict.fromkeys((full, short)):
-        fitted = measure(text, TEXT, 6.5, 6.0, w, 1e4, 2)
+        fitted = measure(text, TEXT, LABEL_PT, LABEL_PT, w, 1e4, 2)
         if fitted:
             return fitted
     return None
