@@ -19,7 +19,7 @@ from generator import PrintOptions, Sheet
 from generator.colour import contrast, luminance, rgb
 from generator.pen import Pen
 from generator.sizes import Rect
-from generator.theme import BOLD, INK, MUTED, WHITE
+from generator.theme import BOLD, INK, MUTED, PLAY_PT, WHITE
 from tubedeck.games.dice.edition import Edition
 from tubedeck.games.dice.recipe import ordinal, pass_groups
 
@@ -140,8 +140,8 @@ def subtitle(edition: Edition) -> str:
 def table(pen: Pen, x: float, top: float, w: float, title: str, rows: list[tuple], swatch) -> float:
     """A small table: title row, then (label, high, low) rows; returns the y below it."""
     pen.text(x, top - 3.2, title, font=BOLD, size=8, colour=INK, field="heading")
-    pen.text(x + w - 17, top - 3.2, "first", size=6.5, colour=MUTED, align="centre", field="heading")
-    pen.text(x + w - 6, top - 3.2, "later", size=6.5, colour=MUTED, align="centre", field="heading")
+    pen.text(x + w - 17, top - 3.2, "first", size=PLAY_PT, colour=MUTED, align="centre", field="heading")
+    pen.text(x + w - 6, top - 3.2, "later", size=PLAY_PT, colour=MUTED, align="centre", field="heading")
     y = top - 4.4
     for i, (label, high, low) in enumerate(rows):
         y -= ROW
@@ -222,14 +222,14 @@ def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
 
     y = table(pen, x, y, w, "Zones (all stations)", zrows, zone_mark)
     pen.text(x, y - 3.2, f"Passes: cross one off to change a die by 1; {rules.pass_points} point each unused",
-             size=6.5, colour=INK, field="heading")
+             size=PLAY_PT, colour=INK, field="heading")
     y = pass_track(pen, edition, x, y - 4.9, w, solo=challenge)
     pen.text(x, y - 3.2, "Score", font=BOLD, size=8, colour=INK, field="heading")
     labels = ("lines", "zones", "passes", "total")
     cell = w / 4
     for i, label in enumerate(labels):
         pen.rect(x + i * cell + 0.5, y - 13, cell - 1, 8, stroke=INK, width=0.35 if label == "total" else 0.25)
-        pen.text(x + i * cell + cell / 2, y - 16, label, size=6.5, colour=MUTED, align="centre", field="heading")
+        pen.text(x + i * cell + cell / 2, y - 16, label, size=PLAY_PT, colour=MUTED, align="centre", field="heading")
     y -= 18
     if not challenge:
         pen.text_box(Rect(x, col.y, w, y - col.y - 1), edition.recipe.rules_text(), size=7, min_size=6, colour=INK,

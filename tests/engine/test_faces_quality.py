@@ -41,6 +41,7 @@ PLAY = {
     ("oneday", "stations"): ({"name", "before", "after"}, "before"),
     ("oneday", "rules"): ({"rules"}, "rules"),  # the rules summary is read in play: 7 pt, more cards instead
     ("sampler", "stations"): ({"name"}, "name"),
+    ("dice", "sheet"): ({"heading", "row", "points", "passes", "rules"}, "points"),  # tables, pass track, rules
 }
 WIDEST = {"klm": {"scope": "all"}}  # editions whose hard cases lie outside the default scope
 FIRST = 3  # cards sampled from the start of each deck, besides the hard cases below
