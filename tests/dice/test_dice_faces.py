@@ -295,7 +295,7 @@ def test_the_pass_track_shows_each_seats_passes(tmp_path):
 
 def test_the_rules_paragraph_names_each_seats_passes():
     r = load(Network.load()).rules
-    # the recipe's own list: every seat named once, in order, with its passes ("1st-3rd to roll 3, 4th 4"),
+    # the recipe's own list: every seat named once, in order, with its passes ("3 each for the 1st-3rd to roll, 4 for the 4th"),
     # or one number when every seat has the same
     said = seat_passes(r)
     if said.isdigit():
@@ -303,17 +303,19 @@ def test_the_rules_paragraph_names_each_seats_passes():
     else:
         seats = []
         for i, part in enumerate(said.split(", ")):
-            who, _, n = part.rpartition(" ")
+            n, _, who = part.partition(" for the ")
+            n = n.removesuffix(" each")
             assert who.endswith(" to roll") == (i == 0)
             first, _, last = who.removesuffix(" to roll").partition("-")
+            assert part.split(" ")[1] == ("each" if last else "for")  # "each" for several seats
             for seat in range(int(first[:-2]), int((last or first)[:-2]) + 1):
                 assert r.passes_of(seat - 1) == int(n)
                 seats.append(seat)
         assert seats == list(range(1, r.players_max + 1))
-    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 0, 1))) == "1st-3rd to roll 3, 4th 4"
-    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 3, 3, 3))) == "1st to roll 3, 2nd-4th 6"  # equal extras
-    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 3, 3, 4))) == "1st to roll 3, 2nd-3rd 6, 4th 7"
-    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 2, 2))) == "1st-2nd to roll 3, 3rd-4th 5"
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 0, 1))) == "3 each for the 1st-3rd to roll, 4 for the 4th"
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 3, 3, 3))) == "3 for the 1st to roll, 6 each for the 2nd-4th"  # equal extras
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 3, 3, 4))) == "3 for the 1st to roll, 6 each for the 2nd-3rd, 7 for the 4th"
+    assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 2, 2))) == "3 each for the 1st-2nd to roll, 5 each for the 3rd-4th"
     assert seat_passes(dataclasses.replace(r, extra_passes=(0, 0, 0, 0))) == "3"
     assert pass_groups(dataclasses.replace(r, extra_passes=(0, 2, 2, 5))) == ((3, 1), (2, 2), (3, 4))
     assert pass_groups(dataclasses.replace(r, extra_passes=(0, 0, 0, 1))) == ((3, 1), (1, 4))

@@ -140,7 +140,8 @@ def ordinal(n: int) -> str:
 
 
 def seat_passes(r: Rules) -> str:
-    """Each seat's passes for the rules paragraph, equal neighbours joined: "1st to roll 3, 2nd-4th 6"."""
+    """Each seat's passes for the rules paragraph, equal neighbours joined: "3 for the 1st to roll,
+    6 each for the 2nd-4th" ("1st-3rd to roll 3, 4th 4" read as a riddle: a fresh-eyes review)."""
     counts = [r.passes_of(k) for k in range(r.players_max)]
     if len(set(counts)) == 1:
         return str(counts[0])
@@ -150,8 +151,8 @@ def seat_passes(r: Rules) -> str:
             runs[-1][1] = k
         else:
             runs.append([k, k, n])
-    return ", ".join((ordinal(a) if a == b else f"{ordinal(a)}-{ordinal(b)}") + (" to roll" if i == 0 else "") + f" {n}"
-                     for i, (a, b, n) in enumerate(runs))
+    return ", ".join(f"{n}{'' if a == b else ' each'} for the " + (ordinal(a) if a == b else f"{ordinal(a)}-{ordinal(b)}")
+                     + (" to roll" if i == 0 else "") for i, (a, b, n) in enumerate(runs))
 
 
 def pass_groups(r: Rules) -> tuple[tuple[int, int], ...]:
