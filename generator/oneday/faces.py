@@ -123,7 +123,7 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
                      colour=pen.text_on(line.colour, line.text_colour), max_lines=2, field="line")
         y -= gap
     pen.text(s.right, s.y + 0.6, card.copy_mark, size=8, colour=INK, align="right", field="copy")
-    pen.text(s.x, s.y + 0.6, LEGEND, size=MIN_PT, colour=INK, field="legend")
+    pen.text(s.x, s.y + 0.6, LEGEND, size=PLAY_PT, colour=INK, field="legend")  # how to read the numbers: play text
 
 
 def card_back(pen: Pen, title: str = "One Day in London") -> None:
