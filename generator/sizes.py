@@ -23,7 +23,7 @@ from tubedeck.errors import UsageError
 MM = 72.0 / 25.4  # PDF points per millimetre
 PT = 25.4 / 72.0  # millimetres per point
 PRINTER_MARGIN = 6.35  # 1/4 inch: most home printers cannot print closer to the edge
-SAFE_MARGIN = 4.0
+SAFE_MARGIN = 4.5  # mm: text 1.5 mm inside the art box's tinted edge (pen.DRIFT, 3 mm inside the trim)
 
 
 @dataclass(frozen=True)
