@@ -143,20 +143,43 @@ def place_chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], a
     one fits: the letter names the line in greyscale, where several lines print the same grey
     (Bakerloo and Victoria at Oxford Circus). A spot is the middle of the stretch's middlemost
     segment, or a millimetre at a time either way along it, then along the others, clear of every
-    label, marker, other chip and other segment's strokes (``CHIP_CLEAR`` mm apart); a stretch too
-    short or too crowded has none."""
+    label, marker and other chip (``CHIP_CLEAR`` mm apart) and of every other segment's strokes
+    (their painted width); a stretch too short or too crowded has none. On a segment where lines run
+    side by side a chip covers its neighbours' strokes, so every line there gets its chip on it, or
+    none does (an N chip alone between Euston and Warren Street hid the Victoria beside it)."""
     by = {(line, pair): (p, q) for line, pair, p, q in _strokes(gmap, at)}
-    drawn = list(by.items())
+    sharing: dict[frozenset, int] = {}
+    for _, pair in by:
+        sharing[pair] = sharing.get(pair, 0) + 1
+    blocked: set[frozenset] = set()
+    while True:  # each pass blocks at least one more shared segment, or ends
+        out = _chips(gmap, at, labels, area, size, by, blocked)
+        on: dict[frozenset, int] = {}
+        for _, _, pair in out:
+            on[pair] = on.get(pair, 0) + 1
+        partial = {pair for pair, n in on.items() if n < sharing[pair]}
+        if not partial:
+            return [(line, centre) for line, centre, _ in out]
+        blocked |= partial
+
+
+def _chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], area: Rect, size: tuple[float, float],
+           by: dict[tuple[str, frozenset], tuple[Point, Point]],
+           blocked: set[frozenset]) -> list[tuple[str, Point, frozenset]]:
+    """One placement pass of :func:`place_chips`, the ``blocked`` segments left without chips."""
     taken = [lab.box.inset(-CHIP_CLEAR) for lab in labels.values()]
     taken += [Rect(x - r, y - r, 2 * r, 2 * r).inset(-CHIP_CLEAR) for s, (x, y) in at.items()
               for r in (marker_radius(gmap, s),)]
-    out: list[tuple[str, Point]] = []
+    out: list[tuple[str, Point, frozenset]] = []
     for line in sorted(gmap.runs):
         for stretch in stretches(gmap, line):
             mid = (len(stretch) - 1) / 2
             order = sorted(range(len(stretch)), key=lambda k: (abs(k - mid), k))
             for k, step in ((k, step) for k in order for step in CHIP_STEPS):
-                (x1, y1), (x2, y2) = by[line, frozenset(stretch[k])]
+                pair = frozenset(stretch[k])
+                if pair in blocked:
+                    continue
+                (x1, y1), (x2, y2) = by[line, pair]
                 length = math.hypot(x2 - x1, y2 - y1) or 1.0
                 t = 0.5 + step / length
                 if not 0 < t < 1:
@@ -165,9 +188,10 @@ def place_chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], a
                 box = chip_box(centre, size)
                 if not area.contains(box) or any(overlaps(box, other) for other in taken):
                     continue
-                if any(segment_hits(box, p, q) for (ln, pair), (p, q) in drawn if pair != frozenset(stretch[k])):
+                wide = box.inset(-(LINE_WIDTH / 2 + 0.1))  # a stroke's painted width, not its centre line
+                if any(segment_hits(wide, p, q) for (_, other), (p, q) in by.items() if other != pair):
                     continue
-                out.append((line, centre))
+                out.append((line, centre, pair))
                 taken.append(box.inset(-CHIP_CLEAR))
                 break
     return out

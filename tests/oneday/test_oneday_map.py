@@ -14,6 +14,7 @@ from generator.colour import contrast, rgb
 from generator.oneday.chips import CHIP_PT, chip_size, line_letters
 from generator.oneday.map import (
     CHIP_CLEAR,
+    LINE_WIDTH,
     _box_distance,
     _strokes,
     chip_box,
@@ -152,37 +153,48 @@ def _on(c, p, q) -> bool:
 def test_where_two_lines_print_alike_each_way_out_carries_its_letter(gmap, lay):
     """In greyscale Bakerloo and Victoria print the same grey (113 against 112) and leave Oxford
     Circus side by side: a player following one could take the other. Wherever two lines that
-    print alike meet, every stretch of either line out of that station (up to the next station
-    another line serves) carries the line's chip, unless the two lines share its track."""
+    print alike meet, each way out of that station along either (its stretch, up to the next
+    station another line serves) can be told: it carries its line's chip, or every way out along
+    the other line does (the unlabelled grey is then not the other), or the two share its track."""
     lines = sorted(gmap.runs)
     alike = [(a, b) for i, a in enumerate(lines) for b in lines[i + 1:]
              if contrast(rgb(gmap.lines[a].colour), rgb(gmap.lines[b].colour)) < ALIKE]
     assert ("bakerloo", "victoria") in alike and ("metropolitan", "piccadilly") in alike
     by = {(ln, pair): (p, q) for ln, pair, p, q in _strokes(gmap, lay.at)}
-    missing, needed = [], 0
+
+    def ways(line, other, s):  # the line's stretches out of s not on the other's track
+        return [st for st in stretches(gmap, line) if s in (st[0][0], st[-1][1])
+                and not all((other, frozenset(x)) in by for x in st)]
+
+    def chipped(line, stretch):
+        return any(ln == line and _on(c, *by[line, frozenset(x)]) for x in stretch for ln, c in lay.chips)
+
+    missing, labelled = [], 0
     for a, b in alike:
         for s in gmap.stations:
             if a not in gmap.lines_at(s) or b not in gmap.lines_at(s):
                 continue
             for line, other in ((a, b), (b, a)):
-                for stretch in stretches(gmap, line):
-                    if s not in (stretch[0][0], stretch[-1][1]) or all((other, frozenset(x)) in by for x in stretch):
-                        continue
-                    needed += 1
-                    if not any(ln == line and _on(c, *by[line, frozenset(x)]) for x in stretch for ln, c in lay.chips):
-                        missing.append((line, s, stretch))
-    assert needed > 20 and missing == []
+                for stretch in ways(line, other, s):
+                    if chipped(line, stretch):
+                        labelled += 1
+                    elif not all(chipped(other, st) for st in ways(other, line, s)):
+                        missing.append((line, other, s, stretch))
+    assert labelled > 20 and missing == []
 
 
 def test_line_chips_sit_on_their_own_stroke_clear_of_everything_else(gmap, lay):
     size = chip_size(line_letters(gmap).values())
     by = {(ln, pair): (p, q) for ln, pair, p, q in _strokes(gmap, lay.at)}
     boxes = []
+    on: dict[frozenset, set[str]] = {}
     for line, c in lay.chips:
         box = chip_box(c, size)
         (pair,) = [pair for (ln, pair), (p, q) in by.items() if ln == line and _on(c, p, q)]
         assert lay.area.contains(box), line
-        assert not any(segment_hits(box, p, q) for (_, other), (p, q) in by.items() if other != pair), (line, c)
+        wide = box.inset(-(LINE_WIDTH / 2 + 0.1))  # the strokes' painted width
+        assert not any(segment_hits(wide, p, q) for (_, other), (p, q) in by.items() if other != pair), (line, c)
+        on.setdefault(pair, set()).add(line)
         for s, lab in lay.labels.items():
             assert not overlaps(box, lab.box.inset(-CHIP_CLEAR)), (line, s)
         for s, (x, y) in lay.at.items():
@@ -191,6 +203,10 @@ def test_line_chips_sit_on_their_own_stroke_clear_of_everything_else(gmap, lay):
         assert not any(overlaps(box, other.inset(-CHIP_CLEAR)) for other in boxes), (line, c)
         boxes.append(box)
     assert {line for line, _ in lay.chips} == set(gmap.runs)
+    # lines drawn side by side: a chip covers its neighbours' strokes, so all of them have one there
+    for pair, lines in on.items():
+        assert lines == {ln for ln, other in by if other == pair}, sorted(pair)
+    assert any(len(lines) > 1 for lines in on.values())
 
 
 def test_the_printed_map_shows_every_chip_letter(tmp_path, london, gmap):
