@@ -9,6 +9,7 @@ the game's content can be fixed (shorter text, a bigger box or a smaller minimum
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -149,3 +150,38 @@ class sized:  # noqa: N801 - used like a function: sized(face)
         except TextFitError as err:
             size = self.size or size_label(pen.trim.w, pen.trim.h)
             raise FaceFitError(pen.label, size, f"its {err.field!r} ({err.text!r}) does not fit") from err
+
+
+def bullet_cards(items: Sequence[str], font: str, size: float, min_size: float, width: float,
+                 height: float) -> list[tuple[str, ...]]:
+    """Bulleted items (a rules summary) split over as few cards of ``width`` x ``height`` mm as
+    hold them at ``min_size`` pt or more, in order; among the splits into that many cards, the one
+    whose smallest text is largest (then the most even): filling the first card to the brim left
+    one card at 7 pt and the next half empty at 8.5 pt (a fresh-eyes review). An item too long for
+    a card on its own gets a card to itself (the face reports it)."""
+    from itertools import combinations
+
+    def fitted(group: Sequence[str]) -> FittedText | None:
+        return measure("\n".join(f"\u2022 {r}" for r in group), font, size, min_size, width, height)
+
+    rest, greedy = list(items), []
+    while rest:  # the fewest cards: fill each in turn
+        n = len(rest)
+        while n > 1 and fitted(rest[:n]) is None:
+            n -= 1
+        greedy.append(tuple(rest[:n]))
+        rest = rest[n:]
+    if len(greedy) == 1:
+        return greedy
+    best: tuple[tuple[float, float], list[tuple[str, ...]]] | None = None
+    for cuts in combinations(range(1, len(items)), len(greedy) - 1):
+        bounds = (0, *cuts, len(items))
+        groups = [tuple(items[a:b]) for a, b in zip(bounds, bounds[1:])]
+        fits = [fitted(g) for g in groups]
+        if any(f is None for f in fits):
+            continue
+        sizes = [f.size for f in fits if f is not None]
+        key = (min(sizes), -(max(sizes) - min(sizes)))
+        if best is None or key > best[0]:
+            best = (key, groups)
+    return greedy if best is None else best[1]  # (none: an item fits no card alone; the face says so)

@@ -16,7 +16,7 @@ from generator.emblem import emblem_in
 from generator.options import PrintOptions
 from generator.pen import Pen
 from generator.sizes import CardGeometry, Rect
-from generator.text import measure, sized
+from generator.text import bullet_cards, measure, sized
 from generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
@@ -122,18 +122,8 @@ def text_front(pen: Pen, title: str, body: str, accent: str) -> None:
 
 
 def rules_parts(lines: tuple[str, ...], safe: Rect) -> list[tuple[str, ...]]:
-    """The rules, split into as few cards as hold them at 7 pt (one or two on most sizes)."""
-    rest = list(lines)
-    box = Rect(safe.x, safe.y, safe.w, safe.h - 11)
-    parts: list[tuple[str, ...]] = []
-    while rest:
-        n = len(rest)
-        while n > 1 and measure("\n".join(f"\u2022 {r}" for r in rest[:n]), TEXT, RULES_PT[0], RULES_PT[1], box.w,
-                                box.h) is None:
-            n -= 1
-        parts.append(tuple(rest[:n]))
-        rest = rest[n:]
-    return parts
+    """The rules, split over as few cards as hold them at 7 pt, evenly (:func:`~generator.text.bullet_cards`)."""
+    return bullet_cards(lines, TEXT, RULES_PT[0], RULES_PT[1], safe.w, safe.h - 11)
 
 
 # -- the score pad ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from generator.options import PrintOptions
 from generator.pen import Pen
 from generator.ruler import sheet_safe
 from generator.sizes import PAPERS, PT, CardGeometry, Rect
-from generator.text import FaceFitError, FittedText, measure, size_label, sized
+from generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
 from generator.theme import BLUE, BOLD, INK, MIN_PT, PAPER, PLAY_PT, RED, RED_TEXT, TEXT, short_line_name
 from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.cards import StationCard, StationDeck
@@ -156,18 +156,9 @@ def rules_front(pen: Pen, edition: Edition, part: tuple[int, int] = (0, 0), rule
 
 
 def rules_parts(edition: Edition, safe: Rect) -> list[tuple[str, ...]]:
-    """The rules, split into as few cards as hold them at 7 pt (play text: two on poker)."""
+    """The rules, split over as few cards as hold them at 7 pt, evenly (:func:`~generator.text.bullet_cards`)."""
     rules = list(edition.board.recipe.texts("rules", **figures(edition)))
-    box = Rect(safe.x, safe.y, safe.w, safe.h - 9)
-    parts: list[tuple[str, ...]] = []
-    while rules:
-        n = len(rules)
-        while n > 1 and measure("\n".join(f"\u2022 {r}" for r in rules[:n]), TEXT, RULES_PT[0], RULES_PT[1], box.w,
-                                box.h) is None:
-            n -= 1
-        parts.append(tuple(rules[:n]))
-        rules = rules[n:]
-    return parts
+    return bullet_cards(rules, TEXT, RULES_PT[0], RULES_PT[1], safe.w, safe.h - 9)
 
 
 # -- the name strip: what a rack leaves in view of a covered card ---------------------------------
