@@ -217,15 +217,15 @@ def test_map_2_keeps_southwark_south_and_no_section_strays(net):
 
 
 @pytest.mark.slow
-def test_maps_0_to_49_keep_every_station_on_its_bank_and_no_section_strays(net):
-    """Over maps 0-49 (about a minute): every station on its real bank of the printed river
+def test_maps_0_to_29_keep_every_station_on_its_bank_and_no_section_strays(net):
+    """Over maps 0-29 (0-49 passed too; 30 keep the check at 16 s): every station on its real bank of the printed river
     (bends priced against banks left 12 stations off, Southwark north on 7 maps), no section
     through a district box holding neither of its stations (7-15 a map), none longer than the
     classic's longest, 5 cells (maps had 6-8), no dead-end station."""
     classic = load(None).board
     longest = max(classic.span(s) for s in classic.sections)
     faults = {}
-    for seed in range(50):
+    for seed in range(30):
         made = load(net, map=str(seed)).sheet_maps[0]
         bad = _off_bank(net, made) + _stray_and_long(made.board, longest)
         bad += [f"{s.name}: dead end" for s in made.board.stations if len(made.board.incident[s.id]) < 2]
