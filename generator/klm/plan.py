@@ -36,7 +36,10 @@ LABEL_PT = PLAY_PT  # the line names under the bands: play reads them (Line Clos
 FACT_PT = (6.5, 6.0)
 DESC_PT = (8.0, 6.0)
 LIST_PT = (8.0, 7.5, PLAY_PT)  # neighbour names; numbers are half a point bigger
-TIERS = (("description", "facts", "label"), ("facts", "label"), ("label",), (), ("compact",), ("compact", "short"))
+# The line names ("label") go last of all: compact rows keep them (a black-and-white print tells
+# the lines by them alone: Line Closure); 22 mini cards lost them before the compact tiers kept them.
+TIERS = (("description", "facts", "label"), ("facts", "label"), ("label",), ("compact", "label"),
+         ("compact", "short", "label"), (), ("compact",), ("compact", "short"))
 # What to try, best first: the description gives way to the numbered illustration, the facts do not.
 ORDER = ((TIERS[0], ("numbers",)), (TIERS[1], ("numbers",)), (TIERS[0], ("dots", "none")),
          (TIERS[1], ("dots", "none"))) + tuple((t, ("numbers", "dots", "none")) for t in TIERS[2:])
