@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from generator import fonts
+from generator.colour import contrast, hex_of, reads_in_grey, rgb
 from generator.icons import DIGIT_HEIGHT, badge_size
 from generator.pen import Pen
 from generator.sizes import PT
@@ -54,6 +55,23 @@ def chip(pen: Pen, x: float, cy: float, size: tuple[float, float], colour: str, 
     """A chip with its left edge at ``x`` and its centre at height ``cy``: the line's colour, an ink
     outline (it reads on the paper whatever the colour) and the letter in whichever colour reads on it."""
     w, h = size
+    ink = pen.text_on(colour, text_colour)
+    if not pen.ink_saver and not reads_in_grey(colour, ink):
+        # neither black nor white reads on this colour both in colour and on a black-and-white
+        # printer (Bakerloo, Victoria): the chip takes a darker shade of it, the letter white
+        colour, ink = deeper(colour), "#FFFFFF"
     pen.rect(x, cy - h / 2, w, h, fill=colour, stroke=INK, width=0.2, radius=h * 0.3)
     pen.text(x + w / 2, cy - DIGIT_HEIGHT * CHIP_PT * PT / 2, letter, font=BOLD, size=CHIP_PT,
-             colour=pen.text_on(colour, text_colour), align="centre", field="chip")
+             colour=ink, align="centre", field="chip")
+
+
+def deeper(colour: str) -> str:
+    """The colour darkened (towards black, 5% a step) until white reads on it, >= 4.5:1, both in
+    colour and on a black-and-white printer."""
+    c = rgb(colour)
+    for k in range(20):
+        f = 1 - 0.05 * k
+        shade = (c[0] * f, c[1] * f, c[2] * f)
+        if contrast(shade, (1.0, 1.0, 1.0)) >= 4.5 and reads_in_grey(hex_of(shade), "#FFFFFF"):
+            return hex_of(shade)
+    return "#000000"

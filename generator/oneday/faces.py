@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from generator import fonts
+from generator.colour import reads_in_grey
 from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
 from generator.icons import DIGIT_HEIGHT, badge, badge_size
@@ -20,7 +21,7 @@ from generator.pen import Pen
 from generator.ruler import sheet_safe
 from generator.sizes import PAPERS, PT, CardGeometry, Rect
 from generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
-from generator.theme import BLUE, BOLD, INK, MIN_PT, PAPER, PLAY_PT, RED, RED_TEXT, TEXT, short_line_name
+from generator.theme import BLUE, BOLD, INK, MIN_PT, PAPER, PLAY_PT, RED, RED_TEXT, TEXT, WHITE, short_line_name
 from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.cards import StationCard, StationDeck
 from tubedeck.games.oneday.edition import Edition
@@ -119,8 +120,13 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
         badge(pen, s.x + chip_w / 2, cy, str(b.before), pt, width=chip_w, field="before")
         badge(pen, s.right - chip_w / 2, cy, str(b.after), pt, width=chip_w, field="after")
         box = Rect(s.x + chip_w + 1.2, y + 0.3, s.w - 2 * chip_w - 2.4, band_h - 0.6)
-        pen.text_box(box, text, font=BOLD, size=f.size, min_size=f.size,
-                     colour=pen.text_on(line.colour, line.text_colour), max_lines=2, field="line")
+        ink = pen.text_on(line.colour, line.text_colour)
+        if not pen.ink_saver and not reads_in_grey(line.colour, ink):  # a plate: black on white anywhere
+            w = min(box.w, max(Pen.text_width(t, BOLD, f.size) for t in f.lines) + 1.6)
+            pen.rect(box.x + (box.w - w) / 2, y + (band_h - f.height) / 2 - 0.25, w, f.height + 0.5, fill=WHITE,
+                     radius=0.8)
+            ink = INK
+        pen.text_box(box, text, font=BOLD, size=f.size, min_size=f.size, colour=ink, max_lines=2, field="line")
         y -= gap
     pen.text(s.right, s.y + 0.6, card.copy_mark, size=8, colour=INK, align="right", field="copy")
     pen.text(s.x, s.y + 0.6, LEGEND, size=PLAY_PT, colour=INK, field="legend")  # how to read the numbers: play text
