@@ -88,7 +88,7 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, stored: int, results: Path | None, code: int = 130):
         self.stored, self.results, self.code = stored, results, code
         where = f" in {results}" if results else ""
-        super().__init__(f"interrupted: {stored} deals stored{where}; resume with the same command")
+        super().__init__(f"interrupted: {stored} records stored{where}; resume with the same command")
 
 
 def default_results(check: DealCheck, seed: int, shard: tuple[int, int] | None = None) -> Path:

@@ -95,7 +95,7 @@ def test_a_check_stops_on_a_signal_and_stores_only_whole_answers(tmp_path, toy_d
     assert subprocess.run([*base, "--results", str(reference)], capture_output=True, cwd=ROOT).returncode == 0
     done = _interrupt_check([*base, "--results", str(cut)], sig, cut)
     assert done.returncode == code, done.stderr
-    assert "interrupted:" in done.stderr and "deals stored" in done.stderr and "Traceback" not in done.stderr
+    assert "interrupted:" in done.stderr and "records stored" in done.stderr and "Traceback" not in done.stderr
     kept = records(cut)
     assert 0 < len(kept) < 400 and kept == records(reference)[: len(kept)]  # whole, right, in order
     assert subprocess.run([*base, "--results", str(cut)], capture_output=True, cwd=ROOT).returncode == 0

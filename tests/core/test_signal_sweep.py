@@ -300,7 +300,7 @@ def test_a_signal_inside_a_codec_still_says_interrupted():
     for body in (lambda values: "x".encode("tubedeck_kept"), lambda values: account("")):
         with pytest.raises(Stopped) as stopped:
             command("kept", "", [], body)()
-        assert str(stopped.value).startswith("interrupted: 5 deals stored") and stopped.value.code == 143
+        assert str(stopped.value).startswith("interrupted: 5 records stored") and stopped.value.code == 143
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
