@@ -93,9 +93,8 @@ def reads_in_grey(fill: ColourSpec, text: ColourSpec) -> bool:
     """Whether ``text`` on ``fill`` still reads (>= 4.5:1) once a black-and-white printer turns
     both into greys (Rec. 601 luminance): black on the Bakerloo's brown is 4.70:1 in colour and
     4.25:1 in grey, white 4.46:1 and 4.94:1, so neither does everywhere."""
-    def grey(c: tuple[float, float, float]) -> tuple[float, float, float]:
-        return (luminance(c),) * 3  # type: ignore[return-value]
-    return contrast(grey(rgb(text)), grey(rgb(fill))) >= MIN_CONTRAST
+    grey = Mode.GREYSCALE
+    return contrast(as_rgb(resolve(text, grey, "text")), as_rgb(resolve(fill, grey, "fill"))) >= MIN_CONTRAST
 
 
 def to_cmyk(c: tuple[float, float, float]) -> tuple[float, float, float, float]:

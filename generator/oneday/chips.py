@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from generator import fonts
-from generator.colour import contrast, hex_of, reads_in_grey, rgb
+from generator.colour import MIN_CONTRAST, contrast, hex_of, reads_in_grey, rgb
 from generator.icons import DIGIT_HEIGHT, badge_size
 from generator.pen import Pen
 from generator.sizes import PT
@@ -72,6 +72,6 @@ def deeper(colour: str) -> str:
     for k in range(20):
         f = 1 - 0.05 * k
         shade = (c[0] * f, c[1] * f, c[2] * f)
-        if contrast(shade, (1.0, 1.0, 1.0)) >= 4.5 and reads_in_grey(hex_of(shade), "#FFFFFF"):
+        if contrast(shade, (1.0, 1.0, 1.0)) >= MIN_CONTRAST and reads_in_grey(hex_of(shade), "#FFFFFF"):
             return hex_of(shade)
     return "#000000"

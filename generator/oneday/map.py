@@ -21,6 +21,7 @@ come from the recipe's ``[text]`` table.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
@@ -148,15 +149,11 @@ def place_chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], a
     side by side a chip covers its neighbours' strokes, so every line there gets its chip on it, or
     none does (an N chip alone between Euston and Warren Street hid the Victoria beside it)."""
     by = {(line, pair): (p, q) for line, pair, p, q in _strokes(gmap, at)}
-    sharing: dict[frozenset, int] = {}
-    for _, pair in by:
-        sharing[pair] = sharing.get(pair, 0) + 1
+    sharing = Counter(pair for _, pair in by)
     blocked: set[frozenset] = set()
     while True:  # each pass blocks at least one more shared segment, or ends
         out = _chips(gmap, at, labels, area, size, by, blocked)
-        on: dict[frozenset, int] = {}
-        for _, _, pair in out:
-            on[pair] = on.get(pair, 0) + 1
+        on = Counter(pair for _, _, pair in out)
         partial = {pair for pair, n in on.items() if n < sharing[pair]}
         if not partial:
             return [(line, centre) for line, centre, _ in out]
