@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from generator import PrintOptions, Sheet
+from generator import PrintOptions, Sheet, fonts
 from generator.colour import contrast, luminance, rgb
 from generator.pen import Pen
 from generator.sizes import Rect
@@ -27,6 +27,9 @@ from .layout import LABEL_PT, RADIUS, STAR_W, ZONE_RING, MapLayout, layout, ring
 
 COLUMN = 90.0  # mm: the right-hand column of tables
 ROW = 4.6  # mm per table row
+# the points a row scores sit in a pill, wider than tall: a bold two-digit 7 pt number had 0.25 mm
+# to a 4 mm ring; the pill leaves at least 0.7 mm, and 0.4 mm to the row's rules
+POINTS_W, POINTS_H = 5.6, 3.8
 PATTERNS = (None, (3.0, 1.2), (1.2, 1.0), (4.0, 1.0, 1.0, 1.0), (6.0, 2.0), (0.7, 0.9),
             (2.0, 0.8, 0.7, 0.8), (8.0, 1.5), (1.5, 2.5), (3.0, 1.0, 1.0, 1.0, 1.0, 1.0))
 
@@ -149,10 +152,10 @@ def table(pen: Pen, x: float, top: float, w: float, title: str, rows: list[tuple
         if swatch:
             swatch(i, x, y + ROW / 2)
         pen.text(x + 13, y + 1.3, label, size=7, colour=INK, field="row")
-        pen.circle(x + w - 17, y + ROW / 2, 2.0, stroke=INK, width=0.2)
-        pen.text(x + w - 17, y + 1.3, str(high), font=BOLD, size=7, colour=INK, align="centre", field="points")
-        pen.circle(x + w - 6, y + ROW / 2, 2.0, stroke=INK, width=0.2)
-        pen.text(x + w - 6, y + 1.3, str(low), size=7, colour=INK, align="centre", field="points")
+        for cx, points, font in ((x + w - 17, high, BOLD), (x + w - 6, low, fonts.DEFAULT_FONT)):
+            pen.rect(cx - POINTS_W / 2, y + (ROW - POINTS_H) / 2, POINTS_W, POINTS_H, stroke=INK, width=0.2,
+                     radius=POINTS_H / 2)
+            pen.text(cx, y + 1.3, str(points), font=font, size=7, colour=INK, align="centre", field="points")
     return y - 2.5
 
 

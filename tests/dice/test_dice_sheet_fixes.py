@@ -219,3 +219,32 @@ def test_a_bad_measure_is_located(tmp_path):
     with pytest.raises(DataError, match="min <= max") as exc:
         load_recipe(bad)
     assert {p.column for p in exc.value.problems} == {"measure"}
+
+
+def test_each_rows_points_sit_clear_inside_their_pill(built):
+    """The lines and zones tables' points (a bold "10" or "12" among them) had 0.25 mm to a 4 mm
+    ring. Read off the page: every number is at least 0.6 mm inside its pill on either side, and
+    every pill keeps 0.3 mm from the rules above and below its row."""
+    from generator.dice.faces import POINTS_H, POINTS_W
+
+    ed, pdf = built
+    page = pdf[0]
+    pills = [d["rect"] for d in page.get_drawings()
+             if abs(d["rect"].width / MM - POINTS_W) < 0.05 and abs(d["rect"].height / MM - POINTS_H) < 0.05]
+    rules = [d["rect"] for d in page.get_drawings()
+             if d.get("color") and all(abs(c - 0xBB / 255) < 0.01 for c in d["color"])]  # the rows' #BBBBBB rules
+    rows = len(ed.board.lines) + len(ed.board.zones)
+    assert len(pills) == 2 * rows and len(rules) >= rows
+    numbers = [w for w in page.get_text("words") if w[4].isdigit()]
+    two_digit = 0
+    for pill in pills:
+        inside = [w for w in numbers if pill.x0 <= (w[0] + w[2]) / 2 <= pill.x1 and pill.y0 <= (w[1] + w[3]) / 2 <= pill.y1]
+        assert len(inside) == 1, pill
+        x0, _, x1, _, text = inside[0][:5]
+        two_digit += len(text) == 2
+        assert min(x0 - pill.x0, pill.x1 - x1) / MM >= 0.6, (text, pill)
+        for rule in rules:
+            if rule.x0 <= pill.x0 and rule.x1 >= pill.x1:  # a rule under or over this column
+                gap = min(abs(rule.y0 - pill.y1), abs(pill.y0 - rule.y1))
+                assert gap / MM >= 0.3 or rule.y0 > pill.y1 + 3 * MM or rule.y1 < pill.y0 - 3 * MM
+    assert two_digit >= 1  # the default map's longest line scores 10
