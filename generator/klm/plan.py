@@ -2,7 +2,9 @@
 
 :func:`plan` tries, best first: the Nearest Stations list at 8 pt, then 7.5, then 7 (Connection
 Numbers half a point bigger, in pills that widen for three digits); for each size, these
-content tiers and illustrations: everything with the numbered illustration; without the
+content tiers and illustrations (every tier with the lines' names at every list size before any
+without them: in black and white play reads the names, for Line Closure; a compact tier's names may
+take three lines): everything with the numbered illustration; without the
 description, numbered; everything with a plain-dot illustration or none; without the
 description, dots or none; then without the facts, without the lines' names, and last a compact
 list (tighter rows and blocks, no "Nearest stations" heading; TERMINUS stays), then the compact
@@ -43,6 +45,7 @@ TIERS = (("description", "facts", "label"), ("facts", "label"), ("label",), ("co
 # What to try, best first: the description gives way to the numbered illustration, the facts do not.
 ORDER = ((TIERS[0], ("numbers",)), (TIERS[1], ("numbers",)), (TIERS[0], ("dots", "none")),
          (TIERS[1], ("dots", "none"))) + tuple((t, ("numbers", "dots", "none")) for t in TIERS[2:])
+LABEL_LINES = {False: 2, True: 3}  # the line names' lines at most (compact: a third before they go)
 ROW_GAP = {False: 0.7, True: 0.35}  # mm between list rows (compact: tighter, and no "Nearest stations")
 
 
@@ -114,13 +117,14 @@ def _header(card: StationCard, s: Rect) -> tuple[FittedText, tuple[float, float,
     return name, (zw, zh, zpt), max(name.height, zh)
 
 
-def _label(card: StationCard, w: float) -> FittedText | None:
+def _label(card: StationCard, w: float, lines: int = 2) -> FittedText | None:
     full = " \u00b7 ".join(m.name for m in card.line_marks)
     short = " \u00b7 ".join(short_line_name(m.name) for m in card.line_marks)
-    for text in dict.fromkeys((full, short)):
-        fitted = measure(text, TEXT, LABEL_PT, LABEL_PT, w, 1e4, 2)
-        if fitted:
-            return fitted
+    for most in range(2, lines + 1):  # fewer lines first: the short names in two before the full in three
+        for text in dict.fromkeys((full, short)):
+            fitted = measure(text, TEXT, LABEL_PT, LABEL_PT, w, 1e4, most)
+            if fitted:
+                return fitted
     return None
 
 
@@ -214,7 +218,7 @@ def _arrangements(s: Rect, card: StationCard) -> tuple[str, ...]:
 
 def _try(card: StationCard, s: Rect, head, tier, arrangement: str, style: str, pt: float, cols: int) -> Plan | None:
     name, zone, header_h = head
-    label = _label(card, s.w) if "label" in tier else None
+    label = _label(card, s.w, LABEL_LINES["compact" in tier]) if "label" in tier else None
     if "label" in tier and label is None:
         return None
     bars_h = min(max(s.h * 0.035, 2.2), 3.4)
@@ -327,14 +331,17 @@ def plan(card: StationCard, s: Rect, size: str = "", label: str = "") -> Plan:
     if head is None:
         raise FaceFitError(label, size, f"the name {card.name!r} needs more than {s.w:.1f} mm x 3 lines at "
                                         f"{PLAY_PT:g} pt")
-    for pt in LIST_PT:
-        for tier, styles in ORDER:
-            for style in styles:
-                for arrangement in (_arrangements(s, card) if style != "none" else ("none",)):
-                    for cols in (1, 2):
-                        p = _try(card, s, head, tier, arrangement, style, pt, cols)
-                        if p:
-                            return _grow(p, card, s)
+    # every tier with the line names, at every list size, before any without them: play reads them
+    # (Line Closure in black and white); the illustration and a bigger list are only nice to have
+    named = [(pt, o) for pt in LIST_PT for o in ORDER if "label" in o[0]]
+    unnamed = [(pt, o) for pt in LIST_PT for o in ORDER if "label" not in o[0]]
+    for pt, (tier, styles) in named + unnamed:
+        for style in styles:
+            for arrangement in (_arrangements(s, card) if style != "none" else ("none",)):
+                for cols in (1, 2):
+                    p = _try(card, s, head, tier, arrangement, style, pt, cols)
+                    if p:
+                        return _grow(p, card, s)
     raise FaceFitError(label, size,
                        f"its name and {len(card.connections)} Nearest Stations at {PLAY_PT:g} pt need more than "
                        f"{s.w:.1f} x {s.h:.1f} mm")

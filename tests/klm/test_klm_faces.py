@@ -169,3 +169,35 @@ def test_light_lines_in_the_station_schematics_run_between_ink_rails(tmp_path, c
                     dark += 1
                     assert key not in ink, (page.number, d["color"])
     assert light > 10 and dark > 100
+
+
+def test_a_card_leaves_off_its_line_names_only_when_no_layout_with_them_fits(london):
+    """In black and white the line names are how a player applies Line Closure. They went before a
+    bigger list or the illustration: mini-landscape cards without them, 6 of 272 (Green Park,
+    Waterloo, King's Cross St Pancras...) and 1 mini. Now every layout with them, at every list
+    size (a compact one may take three lines of names), is tried before any without: one card
+    is left, Baker Street on mini-landscape, and no layout with its names fits it."""
+    from generator import CARD_SIZES
+    from generator.klm import plan as klm_plan
+    from generator.klm.station import content_box
+    from generator.sizes import Rect
+
+    deck = build_deck(london, parse_scope("all", london))
+    for size in (CARD_SIZES["mini"], CARD_SIZES["mini"].landscape, CARD_SIZES["poker"]):
+        s = content_box(Rect(0, 0, size.width, size.height))
+        bare = []
+        for card in deck.cards:
+            p = klm_plan.plan(card, s)
+            assert p.list_pt >= klm_plan.PLAY_PT
+            if p.label is None:
+                bare.append(card.station)
+                head = klm_plan._header(card, s)
+                for pt in klm_plan.LIST_PT:
+                    for tier, styles in klm_plan.ORDER:
+                        for style in styles if "label" in tier else ():
+                            for arrangement in ("wide", "side", "stack", "none"):
+                                for cols in (1, 2):
+                                    assert klm_plan._try(card, s, head, tier, arrangement, style, pt, cols) is None
+            elif p.compact is False:
+                assert len(p.label.lines) <= 2  # three lines only where rows are compact
+        assert len(bare) <= (1 if size.width > size.height else 0), (size, bare)
