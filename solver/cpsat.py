@@ -100,9 +100,10 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel,
     return solver.status_name(box["status"])
 
 
-def check_time_limit(seconds: float) -> float:
-    """A ``--time-limit`` must be a positive, finite number of seconds (UsageError otherwise)."""
+def check_time_limit(seconds: float, what: str = "--time-limit") -> float:
+    """A ``--time-limit`` (or the option ``what``) must be a positive, finite number of seconds
+    (UsageError otherwise)."""
     if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
-        raise UsageError(f"--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:.0f}, "
+        raise UsageError(f"{what} must be a positive number of seconds up to {MAX_TIME_LIMIT:.0f}, "
                          f"got {seconds}")
     return seconds

@@ -67,6 +67,9 @@ class Playing:
     variant: tuple[str, ...] = ()  # the command's options that shape a game (not the edition's)
 
 
+MAX_SEATS = 64  # no game seats more; parse_bots refuses more before it makes a seat list
+
+
 def parse_bots(text: str, players: int, known: Mapping[str, Any]) -> tuple[str, ...]:
     """``"strong,greedy"`` -> one bot per seat (the list repeats to fill the table)."""
     text = str(text)
@@ -80,7 +83,9 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any]) -> tuple[str, 
     if not names or unknown:
         raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} "
                          f"(known: {', '.join(known)}, mcts[:ITERATIONS])")
-    if players >= 1 and len(names) > players:  # a bot with no seat would be dropped without a word
+    if not 1 <= players <= MAX_SEATS:  # (checked before a seat is made: the game's own range comes later)
+        raise UsageError(f"--players must be 1-{MAX_SEATS} for any game, got {players}")
+    if len(names) > players:  # a bot with no seat would be dropped without a word
         raise UsageError(f"--bots names {len(names)} bots for {players} player(s): one per seat at most")
     return tuple(names[i % len(names)] for i in range(players))
 

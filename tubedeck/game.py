@@ -136,12 +136,20 @@ class Game:
             "simulations": [c.as_dict() for c in self.simulations],
         }
 
-    def check_players(self, players: int) -> int:
+    @property
+    def seats(self) -> str:
+        """The players it takes, as people say it: ``2-6``, or ``2`` for a game of exactly two."""
+        if self.players is None:
+            return ""
+        lo, hi = self.players
+        return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+    def check_players(self, players: int, flag: str = "--players") -> int:
         if self.players is None:
             raise UsageError(f"{self.title} has no players")
         lo, hi = self.players
         if not lo <= players <= hi:
-            raise UsageError(f"--players must be {lo}-{hi} for {self.title}, got {players}")
+            raise UsageError(f"{flag} must be {self.seats} for {self.title}, got {players}")
         return players
 
 

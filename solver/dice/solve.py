@@ -157,7 +157,7 @@ def solve_rolls(edition: Edition, seed: int, turns: int, time_limit: float = 10.
         raise UsageError(f"--turns must be 1-{min(MAX_SOLVE_TURNS, edition.rules.max_turns)}, got {turns}")
     check_time_limit(time_limit)
     if det_limit is not None:
-        check_time_limit(det_limit)  # the same checks, in deterministic seconds
+        check_time_limit(det_limit, "--det-limit")  # the same checks, in deterministic seconds
     deadline = start + time_limit
     rolls = edition.rolls(seed, turns).turns
     steps: list[Step] = []

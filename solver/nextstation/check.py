@@ -113,7 +113,7 @@ def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data
               game: bool = False, det_limit: float | None = None) -> ParCheck:
     check_time_limit(time_limit)
     if det_limit is not None:
-        check_time_limit(det_limit)
+        check_time_limit(det_limit, "--det-limit")
     return ParCheck(time_limit, data, map, zones, game, det_limit)
 
 

@@ -126,7 +126,7 @@ def solve_round(edition: Edition, seed: int = 0, flips: str | None = None, penci
     rules = edition.rules
     check_time_limit(time_limit)
     if det_limit is not None:
-        check_time_limit(det_limit)
+        check_time_limit(det_limit, "--det-limit")
     if engine not in ENGINES:
         raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if game:

@@ -79,3 +79,54 @@ def test_no_players_is_named_as_such(game, capsys):
         code = exc.code
     err = capsys.readouterr().err
     assert code == 2 and "players" in err and "bots" not in err, err
+
+
+@pytest.mark.parametrize("game", ["klm", "dice", "nextstation", "keepmoving", "oneday"])
+def test_a_huge_table_is_refused_before_any_seat_is_made(game, capsys):
+    """``play GAME --players 99999999999`` built a seat list that long (hundreds of MB, then a
+    hang) before the game's range refused it. Now the range is checked first, and no seat list
+    longer than any game seats is ever made."""
+    import tracemalloc
+
+    from solver.simulation import MAX_SEATS, parse_bots
+    from tubedeck.errors import UsageError
+    from tubedeck.games import registry
+
+    tracemalloc.start()
+    try:
+        code = main(["play", game, "--players", "99999999999"])
+    except SystemExit as exc:
+        code = exc.code
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    err = capsys.readouterr().err
+    seats = registry()[game].seats
+    assert code == 2 and f"--players must be {seats} for" in err and "99999999999" in err, err
+    assert peak < 200 * 2**20
+    with pytest.raises(UsageError, match=f"1-{MAX_SEATS}"):
+        parse_bots("greedy", 10**11, {"greedy": None})
+
+
+SEEDED = [["play", "klm"], ["play", "oneday"], ["play", "nextstation"], ["play", "keepmoving"], ["play", "dice"],
+          ["solve", "klm"], ["solve", "nextstation"], ["solve", "dice"]]
+
+
+@pytest.mark.parametrize("args", SEEDED, ids=[" ".join(a) for a in SEEDED])
+@pytest.mark.parametrize("seed", ["-5", str(2**62), "99999999999999999999999"])
+def test_one_seed_range_and_one_message_everywhere(args, seed, capsys):
+    """``play klm --seed 10**23`` played, ``solve klm --seed -5`` solved, and three other commands
+    named three other ranges. Every play and solve now says the same."""
+    try:
+        code = main(args + ["--seed", seed])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and f"--seed must be a whole number 0-{2**62 - 1}, got {seed}" in err, err
+
+
+def test_a_deterministic_budget_is_named_as_itself(capsys):
+    from conftest import run_cli
+
+    for game in ("nextstation", "dice"):
+        code, _, err = run_cli(capsys, "solve", game, "--det-limit", "-1")
+        assert code == 2 and "--det-limit must be a positive number" in err, err

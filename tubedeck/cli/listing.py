@@ -17,7 +17,8 @@ def games(as_json: JsonOpt = False) -> None:
         return
     lines = []
     for g in entries:
-        players = f"{g['players'][0]}-{g['players'][1]} players" if g["players"] else "not a game one plays"
+        lo, hi = g["players"] or (0, 0)
+        players = f"{lo if lo == hi else f'{lo}-{hi}'} players" if g["players"] else "not a game one plays"
         lines.append(f"[bold]{g['id']}[/bold]  {g['title']} ({players}): {g['summary']}")
         if g["documents"]:
             lines.append(f"  build {g['id']}: {', '.join(g['documents'])}")

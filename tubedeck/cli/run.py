@@ -169,9 +169,8 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
         values["time_limit"] = TIME_LIMIT
     if not 1 <= deals <= MAX_DEALS:
         raise UsageError(f"{typed(cmd.count_flag, *cmd.count_aliases, '-n')} must be 1-{MAX_DEALS}, got {deals}")
-    lo, hi = game.players or (1, 10**6)
-    if "players" in values and not lo <= values["players"] <= hi:
-        raise UsageError(f"{typed('--players', '-p')} must be {lo}-{hi} for {game.title}, got {values['players']}")
+    if "players" in values and game.players:
+        game.check_players(values["players"], typed("--players", "-p"))
     if not 0 <= seed <= MAX_SEED - deals:
         raise UsageError(f"{typed('--seed', '-s')} must be 0-{MAX_SEED - deals} for {deals} "
                          f"{typed(cmd.count_flag, *cmd.count_aliases)[2:]}, got {seed}")
@@ -200,8 +199,20 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
         raise typer.Exit(1)
 
 
+def check_seat_and_seed(game: Game, cmd: Command, extra: dict) -> None:
+    """One range and one message for ``--seed`` in every command, and ``play``'s ``--players``
+    checked before any seat is made (a table of 10**11 seats was built before the game refused it)."""
+    seed = extra.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool) and not 0 <= seed < MAX_SEED:
+        raise UsageError(f"{typed('--seed', '-s')} must be a whole number 0-{MAX_SEED - 1}, got {seed}")
+    players = extra.get("players")
+    if cmd in game.plays and game.players and isinstance(players, int):
+        game.check_players(players, typed("--players", "-p"))
+
+
 def run_report_command(game: Game, cmd: Command, values: dict) -> None:
     own, extra = _split(game, cmd, values)
+    check_seat_and_seed(game, cmd, extra)
     ed = edition(game, values["data"], **own)
     target = resolve(cmd.target)
     if extra.get("time_limit") is not None:  # wall-clock for the whole command: start-up and loading count
