@@ -331,7 +331,7 @@ class RackReport:
         for k, s in enumerate(sol.journey.stations, 1):
             mark = "keep" if k in sol.kept else f"swap {gmap.name(self.rack[k - 1])} ->"
             out.append(f"  {k:>2}. {mark:<34} {gmap.name(s)}")
-        out += [f"  - {ride.describe(gmap)}" for ride in sol.journey.rides]
+        out += [f"  - {leg.describe(gmap)}" for ride in sol.journey.rides for leg in ride.legs]
         return out
 
 

@@ -31,7 +31,7 @@ Decisions where the text is silent or contradicts itself (tested in tests/oneday
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -81,6 +81,10 @@ class GameMap:
     recipe: Recipe
     # (name, why) of the dataset's stations the game leaves out, so "Brixton" is told apart from a typo.
     outside: tuple[tuple[str, str], ...] = ()
+    # The dataset's own branches of every game line, whole (every zone, dataset station ids), and the
+    # names of their stations: what a rider boards in the real network (see :mod:`.journey`'s legs).
+    branches: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    data_names: Mapping[str, str] = field(default_factory=dict)
 
     def lines_at(self, station: str) -> tuple[str, ...]:
         return self.stations[station].lines
@@ -283,7 +287,10 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
     in_game = {m for st in stations.values() for m in st.members}
     outside = tuple(sorted((st.name, _why_outside(net, recipe, sid, runs)) for sid, st in net.stations.items()
                            if sid not in in_game))
-    return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe, outside)
+    branches = {l: tuple(b.stations for b in net.branches if b.line == l) for l in sorted(runs)}
+    data_names = {s: net.stations[s].name for bs in branches.values() for b in bs for s in b}
+    return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe, outside,
+                   branches, data_names)
 
 
 def _why_outside(net: Network, recipe: Recipe, ident: str, runs: Mapping[str, Run]) -> str:

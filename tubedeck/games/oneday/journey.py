@@ -39,26 +39,112 @@ RULES = {
 }
 
 
+def _base(name: str) -> str:
+    """A station name without a trailing qualifier: "Paddington (Bakerloo & District)" -> "Paddington"."""
+    return name.split(" (")[0] if name.endswith(")") else name
+
+
+@dataclass(frozen=True)
+class Leg:
+    """What a rider does on the real network for (part of) a ride: board ``line`` on one of the
+    dataset's branches (``data/routes.csv``) and ride it ``towards`` that branch's end in the
+    direction of travel, from ``stops[0]`` through the rest to ``stops[-1]`` (game station ids).
+    ``calls`` gives, stop by stop, the dataset station the line calls at: a merged game station may
+    be a different station for each line (the game's Aldgate is Aldgate East on the District)."""
+
+    line: str
+    towards: str  # a dataset station id: the end of the branch, often beyond the game's zones
+    stops: tuple[str, ...]
+    calls: tuple[str, ...]
+
+    def stop_name(self, gmap: GameMap, k: int) -> str:
+        """The stop's game name, and where the line calls if that is another station there
+        ("Aldgate (at Aldgate East)"; not "Paddington (Bakerloo & District)": the same Paddington)."""
+        name = gmap.name(self.stops[k])
+        called = gmap.data_names.get(self.calls[k], name)
+        return name if _base(called) == _base(name) else f"{name} (at {called})"
+
+    def describe(self, gmap: GameMap) -> str:
+        names = [self.stop_name(gmap, k) for k in range(len(self.stops))]
+        via = f" through {', '.join(names[1:-1])}" if len(names) > 2 else ""
+        towards = gmap.data_names.get(self.towards) or gmap.name(self.towards)
+        return f"{gmap.lines[self.line].name} towards {towards}: {names[0]}{via} to {names[-1]}"
+
+    def as_dict(self) -> dict:
+        return {"line": self.line, "towards": self.towards, "stops": list(self.stops), "calls": list(self.calls)}
+
+
 @dataclass(frozen=True)
 class Ride:
-    """A stretch ridden on one line in one direction: ``stops`` from boarding to alighting.
+    """A stretch ridden on one line in one direction of the game's run: ``stops`` from boarding to
+    alighting; ``direction`` is +1 along the line's run order, -1 against it.
 
-    ``direction`` is +1 along the line's run order, -1 against it; ``towards`` is the run's end
-    the train heads for (how a platform sign would say it)."""
+    A game run joins a line's zone-1 stations into one row, across the dataset's branches: the
+    District's from Edgware Road turns at Earl's Court onto its main branch, the Northern's Bank
+    branch meets the Charing Cross branch at Euston. So the ride is explained as ``legs``: one per
+    branch and direction, each towards its branch's end (the first leg of Paddington to Victoria on
+    the District is "towards Earl's Court", the second "towards Upminster")."""
 
     line: str
     direction: int
-    towards: str
     stops: tuple[str, ...]
+    legs: tuple[Leg, ...]
 
     def describe(self, gmap: GameMap) -> str:
-        names = [gmap.name(s) for s in self.stops]
-        via = f" through {', '.join(names[1:-1])}" if len(names) > 2 else ""
-        return (f"{gmap.lines[self.line].name} towards {gmap.name(self.towards)}: "
-                f"{names[0]}{via} to {names[-1]}")
+        """The legs, one per line of text: "District towards Upminster: Blackfriars through ..."."""
+        return "\n".join(leg.describe(gmap) for leg in self.legs)
 
     def as_dict(self) -> dict:
-        return {"line": self.line, "direction": self.direction, "towards": self.towards, "stops": list(self.stops)}
+        return {"line": self.line, "direction": self.direction, "stops": list(self.stops),
+                "legs": [leg.as_dict() for leg in self.legs]}
+
+
+def _members_on(gmap: GameMap, station: str, on: set[str]) -> list[str]:
+    return [m for m in gmap.stations[station].members if m in on] or list(gmap.stations[station].members)
+
+
+def legs(gmap: GameMap, line: str, stops: Sequence[str]) -> tuple[Leg, ...]:
+    """A ride's legs (see :class:`Ride`): its stretch of the game run, edge by edge, on the
+    dataset branch that carries each edge (the one already ridden when several do), cut wherever
+    the branch or the direction along it changes; the cut station (Earl's Court, Euston) ends one
+    leg and starts the next. Without the dataset's branches (a hand-made map): one leg towards the
+    run's end."""
+    run = gmap.runs[line].stations
+    i, j = run.index(stops[0]), run.index(stops[-1])
+    step = 1 if j > i else -1
+    path = run[i: j + step if j + step >= 0 else None: step]
+    branches = gmap.branches.get(line, ())
+    if not branches:
+        return (Leg(line, gmap.towards(line, step), tuple(stops), tuple(stops)),)
+    on = {s for b in branches for s in b}
+    # edge k, path[k] -> path[k+1]: (branch index, direction on it, member called at each end)
+    edges: list[tuple[int, int, str, str]] = []
+    for a, b in zip(path, path[1:]):
+        found = []
+        for bi, branch in enumerate(branches):
+            for ma in _members_on(gmap, a, on):
+                for mb in _members_on(gmap, b, on):
+                    for k in range(len(branch) - 1):
+                        if {branch[k], branch[k + 1]} == {ma, mb}:
+                            found.append((bi, 1 if branch[k] == ma else -1, ma, mb))
+        if not found:  # the run joins stations no branch joins: cannot happen for a derived map
+            raise ValueError(f"{line}: {a} - {b} is on no branch of the dataset")
+        if edges:
+            found.sort(key=lambda e: (e[:2] != edges[-1][:2], e[2] != edges[-1][3]))
+        edges.append(found[0])
+    out: list[Leg] = []
+    start = 0
+    for k in range(1, len(edges) + 1):
+        if k == len(edges) or edges[k][:2] != edges[start][:2]:
+            bi, d = edges[start][:2]
+            branch = branches[bi]
+            stretch = path[start: k + 1]
+            keep = [n for n, s in enumerate(stretch) if n in (0, len(stretch) - 1) or s in stops]
+            calls = [edges[start][2]] + [edges[n][3] for n in range(start, k)]
+            out.append(Leg(line, branch[-1] if d > 0 else branch[0], tuple(stretch[n] for n in keep),
+                           tuple(calls[n] for n in keep)))
+            start = k
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -108,7 +194,8 @@ def _rides(gmap: GameMap, stations: Sequence[str], hops: Sequence[Hop]) -> tuple
     for i in range(1, len(hops) + 1):
         if i == len(hops) or hops[i] != hops[start]:
             line, d = hops[start]
-            rides.append(Ride(line, d, gmap.towards(line, d), tuple(stations[start: i + 1])))
+            stops = tuple(stations[start: i + 1])
+            rides.append(Ride(line, d, stops, legs(gmap, line, stops)))
             start = i
     return tuple(rides)
 
