@@ -20,7 +20,7 @@ import pymupdf
 
 from .document import Deck
 from .options import PrintOptions
-from .pdf import deck_size, draw_face, export_faces, new_canvas
+from .pdf import Step, deck_size, draw_face, export_faces, new_canvas
 from .sizes import CardGeometry
 from .svgpen import SvgPen
 
@@ -47,24 +47,29 @@ def png_size(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
 
 
 def card_pngs(cards_pdf: bytes, size_px: tuple[int, int], dpi: int, pages: list[int] | None = None,
-              tick=None) -> list[bytes]:
+              step: Step | None = None) -> list[bytes]:
     """Rasterise ``pages`` (default: every page) of a one-card-per-page PDF to PNG bytes of
-    exactly ``size_px``; ``tick()`` is called after each PNG (a progress bar)."""
+    exactly ``size_px``; ``step(i, n)`` before the i-th PNG of n (a progress line)."""
     out = []
     with pymupdf.open(stream=cards_pdf, filetype="pdf") as doc:
-        for i in (range(doc.page_count) if pages is None else pages):
+        wanted = list(range(doc.page_count)) if pages is None else pages
+        for k, i in enumerate(wanted, 1):
+            if step is not None:
+                step(k, len(wanted))
             out.append(_pixmap_png(doc[i], *size_px, dpi))
-            if tick is not None:
-                tick()
     return out
 
 
-def card_svgs(deck: Deck, options: PrintOptions, bleed: float) -> list[bytes]:
-    """One SVG per face of :func:`generator.pdf.export_faces` (the shared back once)."""
+def card_svgs(deck: Deck, options: PrintOptions, bleed: float, step: Step | None = None) -> list[bytes]:
+    """One SVG per face of :func:`generator.pdf.export_faces` (the shared back once);
+    ``step(i, n)`` before the i-th of n."""
     size = deck_size(deck, options)
     geom = CardGeometry(size.width, size.height, bleed)
     out = []
-    for _, _, face, label in export_faces(deck):
+    faces = export_faces(deck)
+    for k, (_, _, face, label) in enumerate(faces, 1):
+        if step is not None:
+            step(k, len(faces))
         pen = SvgPen(geom, options.mode, label)
         with pen.clip(geom.bleed_box):
             face(pen)
@@ -72,8 +77,9 @@ def card_svgs(deck: Deck, options: PrintOptions, bleed: float) -> list[bytes]:
     return out
 
 
-def contact_sheet(deck: Deck, options: PrintOptions) -> bytes:
-    """A PNG grid of every card (fronts, then each distinct back once) labelled with ids."""
+def contact_sheet(deck: Deck, options: PrintOptions, step: Step | None = None) -> bytes:
+    """A PNG grid of every card (fronts, then each distinct back once) labelled with ids;
+    ``step(i, n)`` before the i-th thumbnail of n."""
     size = deck_size(deck, options)
     geom = CardGeometry(size.width, size.height, 0.0)
     items = [(c.id, "front", c.front) for c in deck.cards]
@@ -90,6 +96,8 @@ def contact_sheet(deck: Deck, options: PrintOptions) -> bytes:
     from .pen import PdfPen  # local: the label pen needs no card geometry
 
     for i, (ident, side, face) in enumerate(items):
+        if step is not None:
+            step(i + 1, len(items))
         r, col = divmod(i, cols)
         x = gap + col * cell_w
         y = height - (r + 1) * cell_h + label_h

@@ -17,6 +17,7 @@ centre: a card held upright and turned like a book page shows its back upright, 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -29,6 +30,8 @@ from .layout import Layout, Slot, make_layout, orient
 from .options import PrintOptions
 from .pen import PdfPen
 from .sizes import MM, CardGeometry, CardSize, Paper, Rect
+
+Step = Callable[[int, int], None]  # step(i, n): page or face i of n is being drawn (a progress line)
 
 
 def new_canvas(buf: io.BytesIO, width_mm: float, height_mm: float, title: str, author: str,
@@ -127,14 +130,15 @@ def group_size(decks: list[Deck], options: PrintOptions) -> CardSize:
     return deck_size(decks[0], options)
 
 
-def deck_sheets_pdf(deck: Deck, options: PrintOptions) -> tuple[bytes, int, Layout]:
+def deck_sheets_pdf(deck: Deck, options: PrintOptions, step: Step | None = None) -> tuple[bytes, int, Layout]:
     """The print-and-play PDF of one deck: grid pages, fronts and backs interleaved (or fold-over)."""
-    return sheets_pdf([deck], options, deck.title or deck.name)
+    return sheets_pdf([deck], options, deck.title or deck.name, step)
 
 
-def sheets_pdf(decks: list[Deck], options: PrintOptions, title: str) -> tuple[bytes, int, Layout]:
+def sheets_pdf(decks: list[Deck], options: PrintOptions, title: str,
+               step: Step | None = None) -> tuple[bytes, int, Layout]:
     """Print-and-play pages holding every card of ``decks`` in order (one deck, or a sheet group),
-    each with its own back; no marks round an empty slot."""
+    each with its own back; no marks round an empty slot. ``step(page, pages)`` before each page."""
     cards: list[tuple[Deck, Card]] = [(d, c) for d in decks for c in d.printed()]
     card = group_size(decks, options)
     layout = sheet_layout(card, any(d.double_sided for d in decks), options)
@@ -164,6 +168,8 @@ def sheets_pdf(decks: list[Deck], options: PrintOptions, title: str) -> tuple[by
     for s in range(n_sheets):
         chunk = cards[s * layout.per_page:(s + 1) * layout.per_page]
         page += 1
+        if step is not None:
+            step(page, total)
         for (deck, item), slot in zip(chunk, layout.fronts):
             put(item.front, slot, deck, item, "front")
         fronts = layout.fronts[:len(chunk)]
@@ -175,6 +181,8 @@ def sheets_pdf(decks: list[Deck], options: PrintOptions, title: str) -> tuple[by
         c.showPage()
         if duplex_pages:
             page += 1
+            if step is not None:
+                step(page, total)
             drawn = backs(chunk, layout.backs, turned)
             flip = f"{options.duplex}-edge flip"
             _furniture(c, layout, layout.backs, drawn, (), options, f"{title} - backs ({flip}) - page {page} of {total}",
@@ -212,15 +220,18 @@ def export_faces(deck: Deck) -> list[tuple[int, str, Face, str]]:
     return out
 
 
-def deck_cards_pdf(deck: Deck, options: PrintOptions, bleed: float) -> tuple[bytes, int]:
-    """One face per page (front, back, front, back...): page = card + bleed, TrimBox = card."""
+def deck_cards_pdf(deck: Deck, options: PrintOptions, bleed: float, step: Step | None = None) -> tuple[bytes, int]:
+    """One face per page (front, back, front, back...): page = card + bleed, TrimBox = card;
+    ``step(page, pages)`` before each page."""
     card = deck_size(deck, options)
     geom = CardGeometry(card.width, card.height, bleed)
     w, h = card.width + 2 * bleed, card.height + 2 * bleed
     buf = io.BytesIO()
     c = new_canvas(buf, w, h, f"{deck.title or deck.name} (one card per page)", options.author, options.mode)
     faces = card_faces(deck)
-    for item, side, face in faces:
+    for i, (item, side, face) in enumerate(faces, 1):
+        if step is not None:
+            step(i, len(faces))
         c.setTrimBox((bleed * MM, bleed * MM, (bleed + card.width) * MM, (bleed + card.height) * MM))
         c.setBleedBox((0, 0, w * MM, h * MM))
         draw_face(c, face, (bleed, bleed), geom, None, options.mode, f"{deck.name}/{item.id} {side}")
@@ -236,8 +247,9 @@ def sheet_paper(sheet: Sheet, options: PrintOptions) -> Paper:
     return paper.landscape if options.orientation == "landscape" else paper.portrait
 
 
-def sheet_pdf(sheet: Sheet, options: PrintOptions) -> tuple[bytes, int]:
-    """A full-page document: each page drawn in page mm, ruler and note in the bottom strip."""
+def sheet_pdf(sheet: Sheet, options: PrintOptions, step: Step | None = None) -> tuple[bytes, int]:
+    """A full-page document: each page drawn in page mm, ruler and note in the bottom strip;
+    ``step(page, pages)`` before each page."""
     paper = sheet_paper(sheet, options)
     buf = io.BytesIO()
     title = sheet.title or sheet.name
@@ -245,6 +257,8 @@ def sheet_pdf(sheet: Sheet, options: PrintOptions) -> tuple[bytes, int]:
     c = new_canvas(buf, paper.width, paper.height, title, options.author, options.mode, duplex)
     n = len(sheet.pages)
     for i, draw in enumerate(sheet.pages, 1):
+        if step is not None:
+            step(i, n)
         label = f"{sheet.name} page {i}"
         pen = PdfPen(c, (0.0, 0.0), paper.rect, paper.rect, ruler.sheet_safe(paper), options.mode, label)
         with pen.placed():

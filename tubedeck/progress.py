@@ -43,6 +43,7 @@ class Progress:
         self.fields: dict[str, Any] = {}
         self._live: Any = None
         self._task: Any = None
+        self._lock = threading.Lock()  # a ticker thread and the work both update: one shows at a time
         self.lines = 0  # plain lines printed (tests read it)
 
     def __enter__(self) -> Progress:
@@ -66,19 +67,20 @@ class Progress:
         return ", ".join(parts)
 
     def update(self, done: int | None = None, advance: int = 0, **fields: Any) -> None:
-        if done is not None:
-            self.done = done
-        self.done += advance
-        self.fields.update(fields)
-        now = time.monotonic()
-        if now - self.start < self.start_after:
-            return
-        if self.tty:
-            self._show_live()
-        elif now - self.last_line >= self.every or self.lines == 0:
-            self.last_line = now
-            self.lines += 1
-            print(f"{self.label}: {self.text()}", file=self.stream, flush=True)
+        with self._lock:
+            if done is not None:
+                self.done = done
+            self.done += advance
+            self.fields.update(fields)
+            now = time.monotonic()
+            if now - self.start < self.start_after:
+                return
+            if self.tty:
+                self._show_live()
+            elif now - self.last_line >= self.every or self.lines == 0:
+                self.last_line = now
+                self.lines += 1
+                print(f"{self.label}: {self.text()}", file=self.stream, flush=True)
 
     def _show_live(self) -> None:
         if self._live is None:
@@ -97,9 +99,10 @@ class Progress:
         self._live.update(self._task, completed=self.done, info=f"{info} {self.elapsed():.0f} s".strip())
 
     def close(self) -> None:
-        if self._live is not None:
-            self._live.stop()
-            self._live = None
+        with self._lock:
+            if self._live is not None:
+                self._live.stop()
+                self._live = None
 
 
 def _fmt(value: Any) -> str:

@@ -106,6 +106,45 @@ def test_build_all_prints_stats_then_manifest(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "sampler" / "stations.pdf").is_file() and "stations: " in out
 
 
+def test_a_long_build_off_a_terminal_prints_where_it_is_every_10_s(tmp_path, monkeypatch, capsys):
+    """stderr redirected: a build over 2 s writes 'build GAME: at FILE page i/n, T s' lines (at most
+    one per 10 s of its clock), a quick one none; stdout and every file are the same either way."""
+    from tubedeck import progress as progress_module
+
+    args = ["--data", str(TINY), "--export", "pdf,png,contact"]
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: 0.0)  # a build that takes no time
+    fast = run(capsys, "build", "sampler", *args, "--out", str(tmp_path / "fast"))
+    monkeypatch.undo()
+    assert fast[0] == 0 and fast[2] == ""  # under 2 s: not a word on stderr
+    clock = [0.0]
+
+    def slow() -> float:  # every look at the clock: 3 s later
+        clock[0] += 3.0
+        return clock[0]
+
+    monkeypatch.setattr(progress_module.time, "monotonic", slow)
+    code, out, err = run(capsys, "build", "sampler", *args, "--out", str(tmp_path / "slow"))
+    monkeypatch.undo()
+    assert code == 0
+    lines = err.splitlines()
+    assert len(lines) >= 3, err
+    seconds = []
+    for line in lines:
+        assert line.startswith(("build sampler: at sampler edition, ", "build sampler: at sampler/")), line
+        seconds.append(int(line.rsplit(", ", 1)[1].removesuffix(" s")))
+    assert all(b - a >= 10 for a, b in zip(seconds, seconds[1:])), seconds
+    assert any(" page " in line and ".pdf" in line for line in lines) and any(" PNG " in line for line in lines)
+    assert out.replace(str(tmp_path / "slow"), "OUT") == fast[1].replace(str(tmp_path / "fast"), "OUT")
+    files = sorted(f.relative_to(tmp_path / "fast") for f in (tmp_path / "fast").rglob("*") if f.is_file())
+    assert files == sorted(f.relative_to(tmp_path / "slow") for f in (tmp_path / "slow").rglob("*") if f.is_file())
+    for f in files:
+        assert (tmp_path / "fast" / f).read_bytes() == (tmp_path / "slow" / f).read_bytes(), f
+    monkeypatch.setattr(progress_module.time, "monotonic", slow)
+    code, out, err = run(capsys, "build", "sampler", *args, "--out", str(tmp_path / "json"), "--json")
+    monkeypatch.undo()
+    assert code == 0 and err == "" and json.loads(out)["files"]  # --json: stderr stays quiet
+
+
 @pytest.mark.parametrize("args, words", [
     (["--paper", "a3"], "paper"), (["--card", "5x5"], "card"), (["--mode", "sepia"], "mode"),
     (["--duplex", "both"], "duplex"), (["--export", "pdf,gif"], "export"), (["--bleed", "9"], "bleed"),

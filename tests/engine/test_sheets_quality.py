@@ -335,19 +335,26 @@ def test_pod_refuses_a_card_size_it_has_no_template_for():
         render([fixed], PrintOptions.parse(pod="tgc"), "/tmp/never-written-tubedeck")
 
 
-def test_png_progress_bar_only_on_a_terminal(tmp_path, monkeypatch, capsys):
-    import sys
+def test_render_reports_the_file_and_page_it_draws_and_writes_the_same_bytes(tmp_path, capsys):
+    from tubedeck.progress import Progress
 
     deck = Deck("d", [Card(f"c{k}", lambda pen: None) for k in range(3)], back=lambda pen: None)
-    render([deck], PrintOptions.parse(export="png"), tmp_path / "a", progress=True)
-    assert capsys.readouterr().err == ""  # not a terminal: silent
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    render([deck], PrintOptions.parse(export="png"), tmp_path / "b", progress=True)
-    assert "PNG" in capsys.readouterr().err
-    render([deck], PrintOptions.parse(export="png"), tmp_path / "c", progress=False)
-    assert capsys.readouterr().err == ""
-    for name in ("c0-front.png", "back.png"):  # the bar changes nothing in the files
-        assert (tmp_path / "a/png/d" / name).read_bytes() == (tmp_path / "b/png/d" / name).read_bytes()
+    sheet = Sheet("s", (lambda pen: None, lambda pen: None))
+    options = PrintOptions.parse(export="pdf,png,svg,contact")
+    render([deck, sheet], options, tmp_path / "a", progress=True)
+    assert capsys.readouterr().err == ""  # a quick render off a terminal: silent
+    told = io.StringIO()
+    with Progress("build g", stream=told, tty=False, start_after=0, every=0) as progress:  # every update a line
+        render([deck, sheet], options, tmp_path / "b", progress=progress)
+    render([deck, sheet], options, tmp_path / "c")
+    lines = told.getvalue().splitlines()
+    assert capsys.readouterr().err == ""  # only the given stream
+    for at in ("b/d.pdf page 1/2", "b/d.pdf page 2/2", "b/png/d face 6/6", "b/png/d PNG 1/4", "b/png/d PNG 4/4",
+               "b/svg/d SVG 4/4", "b/d-contact.png card 4/4", "b/s.pdf page 2/2"):
+        assert any(line.startswith(f"build g: at {at}, ") for line in lines), (at, lines)
+    for name in ("d.pdf", "s.pdf", "d-contact.png", "png/d/c0-front.png", "png/d/back.png", "svg/d/c2-front.svg"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() \
+            == (tmp_path / "c" / name).read_bytes(), name
 
 
 # -- 7. crop crosses and rounded-corner guides --------------------------------------------------

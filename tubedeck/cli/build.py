@@ -4,17 +4,23 @@ The commands are generated from the registry: ``build GAME`` takes the shared pr
 plus the game's declared edition options; ``build all`` validates the dataset, prints its
 summary, then builds every game with faces (a game whose bundled content does not fit the
 dataset is skipped with a note: NotApplicable).
+
+A build over 2 s shows what it is at on stderr (:mod:`tubedeck.progress`: a live line on a
+terminal, else a line every 10 s): the game whose edition is being made, then the file and page
+being drawn. Not with --json (stderr stays quiet there, as it does for check and simulate).
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import sys
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 
@@ -22,6 +28,7 @@ from tubedeck.atomic import staged_dir
 from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import Game, edition, network, resolve
 from tubedeck.games import registry
+from tubedeck.progress import Progress, ticking
 
 if TYPE_CHECKING:
     from generator import PrintOptions
@@ -70,6 +77,24 @@ class BuildJob:
     out: Path
     data: Optional[Path] = None
     as_json: bool = False
+    progress: Optional[Progress] = None  # set while :meth:`showing`
+
+    @contextlib.contextmanager
+    def showing(self, label: str, total: int | None = None) -> Iterator[None]:
+        """Progress on stderr for what runs inside (none with --json); :meth:`tell` reports to it."""
+        if self.as_json:
+            yield
+            return
+        with Progress(label, total) as progress, ticking(progress):
+            self.progress = progress
+            try:
+                yield
+            finally:
+                self.progress = None
+
+    def tell(self, **fields: Any) -> None:
+        if self.progress is not None:
+            self.progress.update(**fields)
 
     def render(self, name: str, documents: list):
         """Write ``documents`` to ``OUT/name/`` whole or not at all (built in a staging folder and
@@ -80,14 +105,13 @@ class BuildJob:
         listing = not self.as_json and terminal()
         with staged_dir(self.out / name) as stage:
             if not listing:
-                manifest = render(documents, self.options, stage / name, root=stage, progress=not self.as_json)
+                manifest = render(documents, self.options, stage / name, root=stage, progress=self.progress)
             else:
                 from generator import Manifest
 
                 manifest = Manifest(str(stage))
-                bar = bool({"png", "tts"} & set(self.options.exports))  # the engine's bar counts those
                 for batch in batches(documents, "tts" in self.options.exports):
-                    part = render(batch, self.options, stage / name, root=stage, progress=bar)
+                    part = render(batch, self.options, stage / name, root=stage, progress=self.progress)
                     for f in part.files:
                         pages = f" ({f.pages} pages)" if f.pages > 1 else ""
                         console(stderr=True).print(f"[dim]wrote[/dim] {self.out / f.path}{pages}", highlight=False,
@@ -137,6 +161,7 @@ def job_from(values: dict) -> BuildJob:
 def documents_of(game: Game, job: BuildJob, **options) -> list:
     """Build the game's edition (once per process) and hand it to its faces. An edition's
     ``notes`` (say, which generated-map candidates were refused) go to stderr, not with --json."""
+    job.tell(at=f"{game.id} edition")
     ed = edition(game, job.data, **options)
     assert game.faces is not None, game.id
     docs = resolve(game.faces)(ed, job.options)
@@ -196,17 +221,20 @@ def build_all(values: dict) -> None:
     net = network(None if job.data is None else str(job.data))
     if not job.as_json:
         print_stats(net)
+        sys.stdout.flush()  # the summary shows now, not with the manifest at the end
     manifest = Manifest(str(job.out))
     skipped: dict[str, str] = {}
-    for name, documents in games.items():
-        try:
-            docs = documents(job)
-        except NotApplicable as exc:  # e.g. a London-only recipe on another city's data
-            skipped[name] = str(exc)
-            if not job.as_json:
-                console(stderr=True).print(f"[yellow]skipped {name}[/yellow]: {exc}")
-            continue
-        manifest.extend(job.render(name, docs))
+    with job.showing("build all", total=len(games)):
+        for done, (name, documents) in enumerate(games.items()):
+            job.tell(done=done)
+            try:
+                docs = documents(job)
+            except NotApplicable as exc:  # e.g. a London-only recipe on another city's data
+                skipped[name] = str(exc)
+                if not job.as_json:
+                    console(stderr=True).print(f"[yellow]skipped {name}[/yellow]: {exc}")
+                continue
+            manifest.extend(job.render(name, docs))
     if len(skipped) == len(games):
         raise UsageError("no game could be built from this dataset: " + "; ".join(skipped.values()))
     if job.as_json:
@@ -221,10 +249,12 @@ def build_game(game: Game, values: dict) -> None:
     facts, facts_from = values.pop("facts"), values.pop("facts_from")
     job = job_from(values)
     source = facts_source(game, facts_from) if facts or facts_from is not None else None  # before any work
-    docs = documents_of(game, job, **own)
-    if source is not None:
-        docs.append(facts_document(source))
-    print_manifest(job.render(game.id, docs), job.as_json)
+    with job.showing(f"build {game.id}"):
+        docs = documents_of(game, job, **own)
+        if source is not None:
+            docs.append(facts_document(source))
+        manifest = job.render(game.id, docs)
+    print_manifest(manifest, job.as_json)
 
 
 CHECKS = Path("output") / "checks"  # where check and simulate put results by default
@@ -269,7 +299,9 @@ def build_calibration(values: dict) -> None:
 
     defaults = {p.name: p.default for p in PRINT_PARAMETERS}
     job = job_from({**defaults, **values, "export": "pdf"})
-    print_manifest(job.render("calibration", [calibration_sheet(job.options)]), job.as_json)
+    with job.showing("build calibration"):
+        manifest = job.render("calibration", [calibration_sheet(job.options)])
+    print_manifest(manifest, job.as_json)
 
 
 def register(build_app: typer.Typer) -> None:
