@@ -4,6 +4,11 @@ one driver (:mod:`solver.simulation`).
 A game is its seed and its bots (the shuffles are the seed's), so a record replays exactly. Its
 record (:data:`tubedeck.games.oneday.records.SIMULATE`): the winner, the turns played (the winning
 turn included), the rounds begun, the reshuffles of the draw pile and the exchanges the winner made.
+
+A game not won by the turn cap (:data:`~tubedeck.games.oneday.records.MAX_TURNS`) says so: ``play``
+prints "no winner: stopped at the 600-turn cap" and "turns played: 600 (the cap)" where a won game
+prints its winner and "turns played, the winning turn included", and ``simulate``'s summary counts
+the capped games (:class:`CapCount`).
 """
 
 from __future__ import annotations
@@ -11,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 import textwrap
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, fields
+from typing import Any
 
-from solver.simulation import Playing, play_command, simulate_command
+from solver.simulation import GameReport, Playing, play_command, result_lines, simulate_command
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
@@ -75,6 +81,55 @@ def position(state: State) -> tuple[dict, list[str]]:
     return data, lines
 
 
+def outcome_lines(record: dict) -> list[str]:
+    """A game's outcome in words: the winner, or that the turn cap stopped it; then the measures."""
+    if record["winner"] is None:
+        out = [f"no winner: stopped at the {MAX_TURNS}-turn cap", f"turns played: {record['turns']} (the cap)"]
+    else:
+        out = [f"winner: player {record['winner']}", f"turns played, the winning turn included: {record['turns']}"]
+    return out + [f"{f.label}: {record[f.name]}" for f in SIMULATE.of("measure")
+                  if f.name != "turns" and record.get(f.name) is not None]
+
+
+@dataclass(frozen=True)
+class Report(GameReport):
+    """``play oneday``: the shared report, its outcome lines One Day's own (:func:`outcome_lines`)."""
+
+    def describe(self) -> list[str]:
+        lines = super().describe()
+        shared = result_lines(self.rules.record, self.record, self.played.state.players)
+        assert lines[len(lines) - len(shared):] == shared, "the shared report ends with its result lines"
+        return lines[: len(lines) - len(shared)] + outcome_lines(self.record)
+
+    def as_dict(self) -> dict:
+        return super().as_dict() | {"capped": self.record["winner"] is None}
+
+
+@dataclass
+class CapCount:
+    """``simulate oneday``'s own figure: the games the turn cap stopped (no winner)."""
+
+    games: int = 0
+    capped: int = 0
+
+    def add(self, record: dict) -> None:
+        self.games += 1
+        self.capped += record["winner"] is None
+
+    def as_dict(self) -> dict:
+        return {"capped": self.capped, "max_turns": MAX_TURNS}
+
+    def describe(self) -> list[str]:
+        return [f"  stopped at the {MAX_TURNS}-turn cap (no winner): {self.capped} of {self.games} games"]
+
+    def failures(self) -> str | None:
+        return None  # the shared summary already fails on games without a winner
+
+
+def cap_count(edition: Edition, variant: dict) -> CapCount:
+    return CapCount()
+
+
 PLAYING = Playing(
     game="oneday",
     title="One Day in London",
@@ -85,7 +140,16 @@ PLAYING = Playing(
     edition=load_edition,
     position=position,
     facts=facts,
+    extra=cap_count,
 )
 
-play_one = play_command("solver.oneday.simulate:PLAYING")
+_play_one = play_command("solver.oneday.simulate:PLAYING")
+
+
+def play_one(edition: Any, players: int, seed: int = 0, bots: str | None = None, **variant: Any) -> Report:
+    """The registry's ``play oneday``: the shared ``play`` with One Day's outcome lines."""
+    report = _play_one(edition, players, seed, bots, **variant)
+    return Report(**{f.name: getattr(report, f.name) for f in fields(report)})
+
+
 simulation = simulate_command("solver.oneday.simulate:PLAYING")

@@ -136,7 +136,8 @@ def test_simulate_resumes_and_reports_seat_rates(tmp_path, capsys):
     first = json.loads(out)
     assert first["games"] == 3 and set(first["wins_by_seat"]) == {"1", "2"}
     assert first["no_winner"] == 0  # the strong bot wins these
-    assert first["measures"]["turns"]["label"] == "turns played, the winning turn included"
+    assert first["measures"]["turns"]["label"] == "turns played (to the winning turn or the cap)"
+    assert first["capped"] == 0 and first["max_turns"] == MAX_TURNS
     header = json.loads(results.read_text().splitlines()[0])
     assert (header["mode"], header["version"], header["max_turns"]) == ("simulate", SIMULATE.version, MAX_TURNS)
     before = results.read_bytes()
@@ -165,3 +166,51 @@ def test_an_old_simulate_file_is_refused(tmp_path, capsys):
     results.write_text(json.dumps({**header, "version": 2}) + "\n" + "\n".join(lines[1:]) + "\n")
     code, _, err = run_cli(capsys, *args)
     assert code == 2 and "version" in err
+
+
+# -- a game the turn cap stops says so ----------------------------------------------------------------
+def test_a_capped_game_says_it_stopped_at_the_cap(capsys):
+    """Two greedy bots stall (docs/oneday.md: 99 of 100 such games reach the cap); seed 1 does."""
+    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "greedy")
+    assert code == 0, err
+    tail = out.splitlines()[-4:]
+    assert tail[:2] == [f"no winner: stopped at the {MAX_TURNS}-turn cap", f"turns played: {MAX_TURNS} (the cap)"], tail
+    assert "winning turn" not in out and "\nno winner\n" not in out + "\n" and "winner: player" not in out
+    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "greedy", "--json")
+    d = json.loads(out)
+    assert d["capped"] is True and d["winner"] is None and d["turns"] == MAX_TURNS
+
+
+def test_a_won_game_names_its_winner_and_winning_turn(capsys):
+    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "strong", "--json")
+    assert code == 0, err
+    assert json.loads(out)["capped"] is False
+    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "strong")
+    assert out.splitlines()[-5:-3] == ["winner: player 1", "turns played, the winning turn included: 29"]
+    assert "cap" not in out
+
+
+def test_simulate_counts_the_capped_games(tmp_path, capsys):
+    args = ["simulate", "oneday", "--games", "2", "--players", "2", "--bots", "greedy", "--no-progress",
+            "--results", str(tmp_path / "sim.jsonl")]
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    assert f"  stopped at the {MAX_TURNS}-turn cap (no winner): 2 of 2 games" in out.splitlines()
+    code, out, err = run_cli(capsys, *args, "--json")
+    d = json.loads(out)
+    assert d["capped"] == d["no_winner"] == 2 and d["max_turns"] == MAX_TURNS
+
+
+def test_the_readme_examples_finish(tmp_path, capsys):
+    """README.md's One Day play and simulate examples, the registry's, are won, not capped."""
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    game = get("oneday")
+    for verb, cmd in [("play", c) for c in game.plays] + [("simulate", c) for c in game.simulations]:
+        assert f"tubedeck {verb} oneday {' '.join(cmd.example)}" in readme
+        extra = ["--no-progress", "--results", str(tmp_path / "sim.jsonl")] if verb == "simulate" else []
+        code, out, err = run_cli(capsys, verb, "oneday", *cmd.example, "--json", *extra)
+        assert code == 0, err
+        d = json.loads(out)
+        assert d["capped"] in (False, 0) and d.get("no_winner", 0) == 0, (verb, d)

@@ -52,14 +52,14 @@ GAME = Game(
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
                                         "greedy, strong, mcts[:ITERATIONS] (the search bot).", default="strong")),
-                example=("--players", "2", "--seed", "1", "--bots", "greedy")),
+                example=("--players", "2", "--seed", "1", "--bots", "strong")),
     ),
     simulations=(
         Command("oneday", "solver.oneday.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
                                         "greedy, strong, mcts[:ITERATIONS] (the search bot).", default="strong"),),
-                example=("--games", "2", "--players", "2", "--bots", "greedy"),
+                example=("--games", "2", "--players", "2", "--bots", "strong"),
                 records=("tubedeck.games.oneday.records:SIMULATE",)),
     ),
 )

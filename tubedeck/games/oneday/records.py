@@ -49,7 +49,7 @@ SIMULATE = Schema(
     what="one game of One Day in London played by bots to a win or to the turn limit",
     fields=(
         Field("winner", "winner", "the winner's seat (null: none by the turn limit)", null=True),
-        Field("turns", "measure", "turns played, the winning turn included", "turns", hi=MAX_TURNS),
+        Field("turns", "measure", "turns played (to the winning turn or the cap)", "turns", hi=MAX_TURNS),
         Field("rounds", "measure", "rounds begun (a round: every seat one turn)", "rounds", hi=MAX_TURNS),
         Field("reshuffles", "measure", "times the draw pile was refilled from the discards",
               "reshuffles", hi=MAX_TURNS),
