@@ -164,9 +164,41 @@ def test_the_build_says_which_candidates_were_refused(capsys, tmp_path):
     """'otherwise the next candidate seed is tried and the output says so': on the console too."""
     code, out, err = run_cli(capsys, "build", "nextstation", "--map", "4", "--out", str(tmp_path))
     assert code == 0, err
-    assert "map 4: candidate 2 accepted" in err and "refused before it: crossings" in err
+    assert "map 4: candidate 2 accepted" in err and "refused before it: candidate 1: crossings" in err
     code, out, _ = run_cli(capsys, "build", "nextstation", "--map", "4", "--out", str(tmp_path), "--json")
     assert code == 0 and "refused" not in out
+
+
+def test_each_refused_candidate_is_named_by_its_number(net):
+    """Map 1 refuses three candidates, two for the same crossings count: each reason says whose it is."""
+    ed = load(net, map="1")
+    refused = ed.generated.rejected
+    assert len(refused) == 3 and refused[0] == refused[1]  # the same words twice: the number tells them apart
+    note = next(n for n in ed.notes if n.startswith("map 1: "))
+    assert note.endswith("refused before it: " + "; ".join(f"candidate {k}: {why}" for k, why in
+                                                           enumerate(refused, 1)))
+    assert note.startswith("map 1: candidate 4 accepted")
+
+
+def test_sheets_over_1_with_the_classic_typed_is_refused(net, capsys, tmp_path):
+    """The classic is never printed: --sheets N prints generated maps, 1-N when --map is left at its
+    default; --map classic typed with --sheets 2 would print no classic, so it is refused (exit 2)."""
+    code, out, err = run_cli(capsys, "build", "nextstation", "--map", "classic", "--sheets", "2", "--out",
+                             str(tmp_path / "typed"))
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["error: --sheets 2 with --map classic: the classic map is never printed, the "
+                                        "map sheet holds generated maps; leave out --map classic for maps 1-2, or "
+                                        "give --map SEED for maps from SEED on"]
+    assert not (tmp_path / "typed").exists()
+    assert run_cli(capsys, "build", "nextstation", "--map=classic", "--sheets=3", "--out", str(tmp_path))[0] == 2
+    with pytest.raises(UsageError, match="--sheets 2 with --map classic"):
+        load(net, map="classic", sheets=2)
+    assert [g.seed for g in load(net, map="classic").sheet_maps] == [1]  # one sheet: map 1, said on the console
+    code, _, err = run_cli(capsys, "build", "nextstation", "--sheets", "2", "--export", "pdf", "--out",
+                           str(tmp_path / "default"))
+    assert code == 0, err
+    assert "nextstation: the classic map is never printed: the map sheet holds generated maps 1-2" in err
+    assert "map 1: candidate 4 accepted" in err and "map 2: candidate 1 accepted" in err
 
 
 def _stray_and_long(board, longest: int) -> list[str]:

@@ -33,7 +33,7 @@ from tubedeck.progress import Progress, ticking
 if TYPE_CHECKING:
     from generator import PrintOptions
 
-from .options import DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json
+from .options import ARGV, DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json
 
 
 def _opt(name: str, kind, default, *flags: str, help: str, **extra) -> inspect.Parameter:
@@ -243,9 +243,17 @@ def build_all(values: dict) -> None:
         print_manifest(manifest)
 
 
+def given(*names: str) -> bool:
+    """Did the user type one of an option's ``names`` (``--map``, ``--map=3``), not leave it to its default?"""
+    return any(arg == n or arg.startswith(n + "=" if n.startswith("--") else n) for arg in ARGV for n in names if n)
+
+
 def build_game(game: Game, values: dict) -> None:
     own = {o.name: values.pop(o.name) for o in game.options}
     check_choices(game.options, own)
+    # the edition gets the options given; those left off take the loader's own defaults (the same
+    # values), so it can tell "--map classic" typed from the classic by default
+    own = {o.name: own[o.name] for o in game.options if given(o.flag, o.short)}
     facts, facts_from = values.pop("facts"), values.pop("facts_from")
     job = job_from(values)
     source = facts_source(game, facts_from) if facts or facts_from is not None else None  # before any work

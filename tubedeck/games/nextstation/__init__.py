@@ -21,7 +21,8 @@ GAME = Game(
     options=(Option("map", "classic (the published layout, as data), a seed (a map generated from the Tube "
                            "network) or a map folder in the classic's files.", default="classic"),
              Option("zones", "Fare zones a generated map draws its stations from.", default="1-2"),
-             Option("sheets", "Map sheets to print: generated maps from the map's seed on (1 for classic).",
+             Option("sheets", "Map sheets to print: generated maps from the --map seed on; the classic is never "
+                              "printed, so by default maps 1-N (with --map classic typed, 1 only).",
                     "int", 1, build_only=True),
              Option("challenge", "Also print the solo challenge sheet for this flip seed (after the map sheet), "
                                  "with the best game known on a fold-under strip.", build_only=True)),

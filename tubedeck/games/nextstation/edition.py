@@ -69,13 +69,21 @@ class Edition:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """What a build says on the console (the map sheet prints it too): each generated map's
-        acceptance, with the candidates refused before it and why."""
+        """What a build says on the console: which maps the map sheet holds when the map played is
+        not printed (the classic, a map folder), then each generated map's acceptance, with each
+        candidate refused before it by number and why."""
+        maps = self.sheet_maps
         out = []
-        for m in self.sheet_maps:
+        if self.generated is None:
+            which = "the classic map" if self.board == self._classic() else "the --map folder's map"
+            seeds = f"map {maps[0].seed}" if len(maps) == 1 else f"maps {maps[0].seed}-{maps[-1].seed}"
+            out.append(f"{which} is never printed: the map sheet holds generated {seeds} "
+                       f"(--map SEED prints maps from SEED on)")
+        for m in maps:
             line = (f"map {m.seed}: candidate {m.tries} accepted, par {m.figures['par']:g} "
                     f"(classic {m.figures['classic_par']:g})")
-            out.append(line + ("; refused before it: " + "; ".join(m.rejected) if m.rejected else ""))
+            refused = "; ".join(f"candidate {k}: {why}" for k, why in enumerate(m.rejected, 1))
+            out.append(line + (f"; refused before it: {refused}" if refused else ""))
         return tuple(out)
 
     def _classic(self) -> Board:
@@ -114,7 +122,12 @@ def load(network=None, map: str | None = None, zones: str = "1-2", sheets: int =
          challenge: str | int | None = None) -> Edition:
     """The classic map by default; ``--map SEED`` a map generated from the network (``--zones``);
     ``--map DIR`` a map folder in the classic's files. ``--challenge S``: also the solo challenge
-    sheet of seed S's deal (:mod:`.challenge`)."""
+    sheet of seed S's deal (:mod:`.challenge`).
+
+    ``sheets``: the map sheet's pages, generated maps from the ``--map`` seed on, from seed 1 when
+    the map played is not generated (the classic is never printed). So ``map="classic"`` asked for
+    in so many words (``build`` passes only the options given) with ``sheets`` > 1 is refused: it
+    would print no classic map at all."""
     if challenge is None:
         return _load(network, map, zones, sheets)
     text = str(challenge).strip()
@@ -130,6 +143,10 @@ def _load(network, map: str | None, zones: str, sheets: int) -> Edition:  # noqa
     parse_zones(zones)
     if not 1 <= sheets <= MAX_SHEETS:
         raise UsageError(f"--sheets must be 1-{MAX_SHEETS}, got {sheets}")
+    if map is not None and name in MAPS and sheets > 1:
+        raise UsageError(f"--sheets {sheets} with --map {name}: the {name} map is never printed, the map sheet "
+                         f"holds generated maps; leave out --map {name} for maps 1-{sheets}, or give --map SEED "
+                         f"for maps from SEED on")
     if name in MAPS:
         return Edition(book, classic, network, zones, None, sheets)
     if is_whole_text(name):
