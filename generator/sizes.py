@@ -24,6 +24,8 @@ MM = 72.0 / 25.4  # PDF points per millimetre
 PT = 25.4 / 72.0  # millimetres per point
 PRINTER_MARGIN = 6.35  # 1/4 inch: most home printers cannot print closer to the edge
 SAFE_MARGIN = 4.5  # mm: text 1.5 mm inside the art box's tinted edge (pen.DRIFT, 3 mm inside the trim)
+MIN_SAFE = 10.0  # mm each way: a smaller safe area holds no face (a word at 7 pt, a symbol): --card refuses it
+MAX_SIDE = 300.0  # mm: a card side, at most
 
 
 @dataclass(frozen=True)
@@ -104,8 +106,15 @@ def parse_card(spec: str) -> CardSize:
         w, h = float(m.group(1)), float(m.group(2))
         if not (math.isfinite(w) and math.isfinite(h)):
             raise UsageError(f"card size {spec!r}: width and height must be finite numbers of mm")
-        if not (10 <= w <= 300 and 10 <= h <= 300):
-            raise UsageError(f"card size {spec!r}: each side must be 10-300 mm")
+        if max(w, h) > MAX_SIDE:
+            raise UsageError(f"card size {spec!r}: each side must be at most {MAX_SIDE:g} mm")
+        least = MIN_SAFE + 2 * SAFE_MARGIN
+        if min(w, h) < least:
+            room = f"{max(w - 2 * SAFE_MARGIN, 0):g} x {max(h - 2 * SAFE_MARGIN, 0):g} mm"
+            mini = CARD_SIZES["mini"]
+            raise UsageError(f"card size {spec!r}: its safe area ({SAFE_MARGIN:g} mm margins each side) leaves {room}, "
+                             f"no room for a face: each side must be at least {least:g} mm (the smallest named size, "
+                             f"mini {mini.width:g} x {mini.height:g} mm, prints every game)")
         return CardSize(f"{w:g}x{h:g}", w, h)
     names = ", ".join(CARD_SIZES)
     raise UsageError(f"unknown card size {spec!r}: use {names}, NAME-landscape, or WxH in mm (e.g. 60x90)")

@@ -11,6 +11,7 @@ import pytest
 import tubedeck.atomic as atomic
 from generator import Card, Deck, PrintOptions, render
 from tubedeck.cli import build as build_cmd
+from tubedeck.errors import UsageError
 from tubedeck.network import Network
 
 from conftest import run_cli as run
@@ -143,6 +144,37 @@ def test_a_long_build_off_a_terminal_prints_where_it_is_every_10_s(tmp_path, mon
     code, out, err = run(capsys, "build", "sampler", *args, "--out", str(tmp_path / "json"), "--json")
     monkeypatch.undo()
     assert code == 0 and err == "" and json.loads(out)["files"]  # --json: stderr stays quiet
+
+
+@pytest.mark.parametrize("game", ["sampler", "klm", "oneday", "keepmoving", "dice", "nextstation"])
+def test_a_card_whose_margins_leave_no_room_is_refused_by_its_size(tmp_path, capsys, game):
+    """--card 10x10: 4.5 mm margins each side leave 1 x 1 mm; it said 'the name needs more than -1.0 mm'."""
+    code, out, err = run(capsys, "build", game, "--card", "10x10", "--out", str(tmp_path))
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        "error: card size '10x10': its safe area (4.5 mm margins each side) leaves 1 x 1 mm, no room for a face: "
+        "each side must be at least 19 mm (the smallest named size, mini 44.5 x 63.5 mm, prints every game)"]
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("game", ["sampler", "klm", "oneday", "keepmoving"])
+def test_a_card_too_small_for_a_face_names_the_size_and_no_negative_room(tmp_path, capsys, game):
+    code, out, err = run(capsys, "build", game, "--card", "20x20", "--out", str(tmp_path))
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "a 20 x 20 mm card cannot carry this face" in lines[0], err
+    assert " -" not in lines[0]  # no negative width or height
+    assert not list(tmp_path.rglob("*.pdf"))
+
+
+def test_card_sides_19_to_300_mm():
+    from generator.sizes import parse_card
+
+    assert (parse_card("19x300").width, parse_card("19x300").height) == (19, 300)
+    for bad, words in (("18.9x60", "leaves 9.9 x 51 mm"), ("60x10", "leaves 51 x 1 mm"),
+                       ("60x300.5", "at most 300 mm")):
+        with pytest.raises(UsageError, match=words):
+            parse_card(bad)
 
 
 @pytest.mark.parametrize("args, words", [
