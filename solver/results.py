@@ -161,11 +161,12 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
 # -- running ----------------------------------------------------------------------------------
 @contextlib.contextmanager
 def _signals_blocked() -> Iterator[None]:
-    """Hold SIGINT/SIGTERM while a record is written, so a line is whole or absent."""
+    """Hold SIGINT/SIGTERM (and the --time-limit's SIGALRM) while a record is written, so a line
+    is whole or absent."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGALRM})
     try:
         yield
     finally:

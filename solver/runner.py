@@ -28,6 +28,7 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sized
@@ -82,6 +83,42 @@ class DealCheck(Protocol):
 
 
 
+class TimeUp(Exception):
+    """The whole command's ``--time-limit`` passed before the last seed: the deals in progress
+    were stopped as Ctrl-C stops them (nothing of theirs stored). ``summary`` folds the records
+    done; ``done`` of ``total`` seeds (None: a stream of unknown length)."""
+
+    def __init__(self, summary: Summary | None, done: int, total: int | None, results: Path | None):
+        self.summary, self.done, self.total, self.results = summary, done, total, results
+        where = f"{_count(results)} records stored in {results}; " if results else ""
+        of = f" of {total}" if total is not None else ""
+        super().__init__(f"time limit reached after {done}{of} seeds: {where}resume with the same command")
+
+
+class _Deadline(KeyboardInterrupt):
+    """Raised in the main thread when the ``--time-limit`` passes (a SIGALRM timer, or the loop
+    before it starts a seed): it stops a solve, the pool and a cluster exactly as Ctrl-C does."""
+
+
+@contextlib.contextmanager
+def _alarm(deadline: float | None) -> Iterator[None]:
+    """Raise :class:`_Deadline` in the main thread at ``deadline`` (``time.perf_counter``)."""
+    if deadline is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ring(signum: int, frame: object) -> None:
+        raise _Deadline()
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.perf_counter(), 1e-3))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C (``code`` 130) or SIGTERM (143); ``stored`` records are safe."""
 
@@ -99,10 +136,13 @@ def default_results(check: DealCheck, seed: int, shard: tuple[int, int] | None =
 
 def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, workers: int = 1,
               progress: bool = True, retry_unknown: bool = False, runner=None,
-              shard: tuple[int, int] | None = None, inputs: dict | None = None) -> Summary:
+              shard: tuple[int, int] | None = None, inputs: dict | None = None,
+              deadline: float | None = None) -> Summary:
     """Run ``check`` over ``seeds`` (resuming ``results``) and fold every record into its summary.
     ``runner``: a :class:`solver.distributed.Runner` (None: local processes); ``shard`` (k, n)
-    is recorded in the header of a shard's file (``tubedeck merge`` joins the shards)."""
+    is recorded in the header of a shard's file (``tubedeck merge`` joins the shards).
+    ``deadline`` (``time.perf_counter``, the command's ``--time-limit``): past it the run stops
+    with :class:`TimeUp`, which carries the summary of the seeds done."""
     summary = check.summary()
     from .merge import shard_facts
 
@@ -111,11 +151,19 @@ def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, work
     # other inputs is refused naming them (see tubedeck.cli.run.input_facts).
     header = check.header() | (inputs or {}) | (shard_facts(shard, seeds) if shard and isinstance(seeds, range)
                                else {"shard": f"{shard[0]}/{shard[1]}"} if shard else {})
+    done = 0
+    total = len(seeds) if isinstance(seeds, Sized) else None
     try:
-        for record in run_deals(check, seeds, header, results, workers, progress, check.label,
-                                validate=check.validate, decided=check.decided if retry_unknown else None,
-                                runner=runner):
-            summary.add(record)
+        with _alarm(deadline):
+            for record in run_deals(check, seeds, header, results, workers, progress, check.label,
+                                    validate=check.validate, decided=check.decided if retry_unknown else None,
+                                    runner=runner, deadline=deadline):
+                summary.add(record)
+                done += 1
+    except TimeUp as exc:
+        raise TimeUp(summary, done, total, exc.results) from None
+    except _Deadline:  # arrived while the summary was folding a record
+        raise TimeUp(summary, done, total, results) from None
     except Interrupted:
         raise
     except KeyboardInterrupt as exc:  # arrived while the summary was folding a record
@@ -155,13 +203,16 @@ def run_deals(
     validate: Validator | None = None,
     decided: Callable[[dict], bool] | None = None,
     runner=None,
+    deadline: float | None = None,
 ) -> Iterator[dict]:
     """Yield one result dict per seed, in seed order; resume from and append to ``results``.
 
     ``factory`` is a picklable callable run once per worker process that returns the evaluator
     (so expensive structure, such as a game's edition or a solver's model skeleton, is built once).
     ``seeds`` may be a ``range`` of any length: it is iterated, never listed. With ``decided``,
-    stored records it calls undecided are recomputed (``--retry-unknown``).
+    stored records it calls undecided are recomputed (``--retry-unknown``). Past ``deadline``
+    (``time.perf_counter``) no seed is started and the seeds in progress are stopped (with the
+    caller's :func:`_alarm`): :class:`TimeUp`.
     """
     if not 1 <= workers <= MAX_WORKERS:
         raise UsageError(f"--workers must be 1-{MAX_WORKERS}, got {workers}")
@@ -187,7 +238,10 @@ def run_deals(
         if out is not None and resumed.header is None:
             _write(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
         total = len(seeds) if isinstance(seeds, Sized) else None
-        yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner)
+        yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner, deadline)
+    except _Deadline:
+        cluster.__exit__(*sys.exc_info())
+        raise TimeUp(None, 0, None, results) from None
     except Interrupted:
         cluster.__exit__(*sys.exc_info())  # told of the interrupt, a cluster closes at once
         raise
@@ -234,7 +288,8 @@ def _batches(items: Iterable[int], size: int) -> Iterator[list[int]]:
         yield batch
 
 
-def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label, runner=None) -> Iterator[dict]:
+def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label, runner=None,
+         deadline: float | None = None) -> Iterator[dict]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     todo = (s for s in seeds if s not in resumed.done)
@@ -273,6 +328,8 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
                 if seed in resumed.done:
                     yield resumed.record(seed)
                     continue
+                if deadline is not None and time.perf_counter() >= deadline:
+                    raise _Deadline()
                 record = next(fresh)
                 record = {"seed": seed, **{k: v for k, v in record.items() if k != "seed"}}
                 if out is not None:

@@ -85,7 +85,7 @@ class Command:
     # default (CHECK_OPTIONS for a check, SIMULATE_OPTIONS for a simulation). A command takes only
     # the options it uses: Next Station's par check is solo, so it leaves out "players".
     shared: tuple[str, ...] | None = None
-    # Options that only work with others: {"time_limit": ("optimum",)} refuses --time-limit without
+    # Options that only work with others: {"deal_limit": ("optimum",)} refuses --deal-limit without
     # --optimum (a shared or a declared option, by name), so no option is accepted and ignored.
     needs: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
 
@@ -96,11 +96,12 @@ class Command:
 
 
 # The options shared by "deals" commands (``tubedeck.cli.run`` defines them): a check's, and a
-# simulation's (bots play no CP-SAT, and a played game is never undecided, so no --time-limit and
-# no --retry-unknown unless the command declares them in ``Command.shared``).
-CHECK_OPTIONS = ("deals", "players", "seed", "workers", "results", "time_limit", "progress", "require_all",
-                 "retry_unknown", "runner", "scheduler", "shard")
-SIMULATE_OPTIONS = tuple(o for o in CHECK_OPTIONS if o not in ("time_limit", "retry_unknown"))
+# simulation's (bots play no CP-SAT, and a played game is never undecided, so no --deal-limit and
+# no --retry-unknown unless the command declares them in ``Command.shared``). ``time_limit`` is the
+# whole command's wall clock; ``deal_limit`` a deal's solver budget (the records depend on it).
+CHECK_OPTIONS = ("deals", "players", "seed", "workers", "results", "time_limit", "deal_limit", "progress",
+                 "require_all", "retry_unknown", "runner", "scheduler", "shard")
+SIMULATE_OPTIONS = tuple(o for o in CHECK_OPTIONS if o not in ("deal_limit", "retry_unknown"))
 
 
 @dataclass(frozen=True)

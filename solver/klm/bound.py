@@ -25,6 +25,7 @@ those counts exceeded.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import networkx as nx
@@ -144,14 +145,16 @@ class BoundResult:
     stations: int
     window: int  # global turns before the stock runs out (no sixes)
     first_win: int | None  # proven: every deal has a possible win by this global turn (None: no bound)
-    witness: Deal | None  # a deal delaying the first possible win the most
+    witness: Deal | None  # a deal delaying the first possible win the most (of those found)
     witness_record: dict | None
-    status: str
+    status: str  # "proven", "no bound" (a deal with no possible win), or "undecided" (the time ran out)
     hand: int  # rules.hand, to tell the witness's hands from its stock
+    delayed: int | None = None  # a deal is found with no possible win up to this global turn (the witness's)
+    solver: str = ""  # CP-SAT's status of the question the time limit cut ("UNKNOWN"), if any
 
     def as_dict(self) -> dict:
         return {"players": self.players, "stations": self.stations, "window": self.window,
-                "bound_global_turn": self.first_win, "status": self.status,
+                "bound_global_turn": self.first_win, "delayed_global_turn": self.delayed, "status": self.status,
                 "witness_stock": list(self.witness.station_stock) if self.witness else None,
                 "witness_check": self.witness_record,
                 "assumptions": "die rolls fixed to no 6; seat 1 starts; solo play, no Fortune Card effects"}
@@ -159,12 +162,22 @@ class BoundResult:
     def describe(self, deck: StationDeck) -> list[str]:
         name = lambda s: deck.by_station[s].name  # noqa: E731
         out = [f"all deals of {deck.scope.label!r} ({self.stations} Station Cards), {self.players} players, "
-               f"no 6 rolled: {self.window} turns before the Station stock runs out ({self.status})"]
-        if self.first_win is None:
+               f"no 6 rolled: {self.window} turns before the Station stock runs out"]
+        if self.status == "no bound":
             out.append("no bound: some deal lets nobody win before the stock runs out (witness below)")
-        else:
+        elif self.status == "proven":
             out.append(f"proven bound: every deal has a possible win by global turn {self.first_win + 1} "
-                       f"(round {self.first_win // self.players + 1}); the witness below needs exactly that")
+                       f"(round {self.first_win // self.players + 1}); the witness below needs exactly that"
+                       if self.first_win is not None else "proven bound")
+        else:
+            known = []
+            if self.first_win is not None:
+                known.append(f"every deal has a possible win by global turn {self.first_win + 1} (proven)")
+            if self.delayed is not None:
+                known.append(f"a deal (below) has none before global turn {self.delayed + 2}")
+            out.append("undecided within the time limit" + (f" (CP-SAT: {self.solver})" if self.solver else "")
+                       + (": " + "; ".join(known) if known else ": neither a bound nor a deal without a "
+                          "possible win was found") + "; a longer --time-limit may decide it")
         if self.witness is not None:
             for p, hand in enumerate(self.witness.hands):
                 out.append(f"  player {p + 1} hand: " + ", ".join(name(s) for s in hand))
@@ -177,16 +190,22 @@ class BoundResult:
 
 
 def worst_deal(deck: StationDeck, players: int, rules: Rules, time_limit: float = 120.0) -> BoundResult:
-    """Bisect on the global turn of the first possible win over all deals (see the docstring)."""
+    """Bisect on the global turn of the first possible win over all deals (see the docstring),
+    within ``time_limit`` wall-clock seconds in all: each question gets what is left. A question
+    the clock cuts ends the bisection with what is proven so far (status "undecided")."""
     HAND = rules.hand
+    deadline = time.monotonic() + time_limit
     stock = len(deck) - HAND * players
     termini = frozenset(c.station for c in deck.cards if c.terminus)
     paths = five_paths(deck.graph, rules.path, termini)
     adjacency = {s: tuple(sorted(deck.graph[s])) for s in deck.graph}
 
     def attempt(last: int):
+        left = deadline - time.monotonic()
+        if left <= 0.05:
+            return "UNKNOWN", None, None
         adv = build_adversary(deck, players, last, paths, rules)
-        solver = configure(cp_model.CpSolver(), time_limit, workers=2)
+        solver = configure(cp_model.CpSolver(), max(deadline - time.monotonic(), 0.05), workers=2)
         status = solve(solver, adv.model)
         return status, adv, solver
 
@@ -201,10 +220,11 @@ def worst_deal(deck: StationDeck, players: int, rules: Rules, time_limit: float 
     status, adv, solver = attempt(stock - 1)
     if status in ("OPTIMAL", "FEASIBLE"):
         d, rec = checked(adv, solver)
-        return BoundResult(players, len(deck), stock, None, d, rec, "witness found", hand=HAND)
+        return BoundResult(players, len(deck), stock, None, d, rec, "no bound", hand=HAND, delayed=stock - 1)
     if status != "INFEASIBLE":
-        return BoundResult(players, len(deck), stock, None, None, None, f"undecided ({status})", hand=HAND)
+        return BoundResult(players, len(deck), stock, None, None, None, "undecided", hand=HAND, solver=status)
     lo, hi, best = -1, stock - 1, None  # a deal exists avoiding wins up to lo; none up to hi
+    cut = ""
     while hi - lo > 1:
         mid = (lo + hi) // 2
         status, adv, solver = attempt(mid)
@@ -213,9 +233,11 @@ def worst_deal(deck: StationDeck, players: int, rules: Rules, time_limit: float 
         elif status == "INFEASIBLE":
             hi = mid
         else:
-            return BoundResult(players, len(deck), stock, None, None, None, f"undecided ({status}) at turn {mid}", hand=HAND)
+            cut = status
+            break
     d, rec = checked(*best) if best else (None, None)
-    return BoundResult(players, len(deck), stock, hi, d, rec, "proven", hand=HAND)
+    return BoundResult(players, len(deck), stock, hi, d, rec, "undecided" if cut else "proven", hand=HAND,
+                       delayed=lo if lo >= 0 else None, solver=cut)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ has no journey at all, neither has the model (INFEASIBLE).
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
@@ -259,13 +260,14 @@ def caps_for(space: StateSpace, copies: Mapping[str, int], others: Sequence[str]
 
 
 def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.ndarray,
-               engine: str = "cp-sat", time_limit: float = 10.0) -> Solution:
-    """Fewest exchanges for ``rack`` (station ids) with the given engine (module docstring)."""
+               engine: str = "cp-sat", time_limit: float = 10.0, wall: float | None = None) -> Solution:
+    """Fewest exchanges for ``rack`` (station ids) with the given engine (module docstring);
+    ``wall``: a wall-clock cap on CP-SAT as well (see :func:`.model.solve_model`)."""
     idx = space.index
     r = np.array([idx[s] for s in rack], dtype=np.int64)
     n = space.slots
     if engine == "cp-sat":
-        return _cp_sat(gmap, space, space.template(), r, caps, time_limit, "cp-sat")
+        return _cp_sat(gmap, space, space.template(), r, caps, time_limit, "cp-sat", wall=wall)
     if engine != "auto":
         raise ValueError(f"unknown engine {engine!r}")
     value, states, exact = lazy_best(space, r, caps)
@@ -280,17 +282,18 @@ def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.n
     line_of = {line: i for i, line in enumerate(space.lines)}
     hint = [(stations[0], None)] + [(stations[k], ride_of[(line_of[space.hops[h][1]], space.hops[h][2])])
                                     for k, h in enumerate(states[1:], 1)]
-    return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat+bound", hint, value)
+    return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat+bound", hint, value, wall)
 
 
 def _cp_sat(gmap: GameMap, space: StateSpace, tpl: JourneyTemplate, r: np.ndarray, caps: np.ndarray,
-            time_limit: float, label: str, hint: Sequence = (), upper: int | None = None) -> Solution:
+            time_limit: float, label: str, hint: Sequence = (), upper: int | None = None,
+            wall: float | None = None) -> Solution:
     """Build, solve, extract; the status as CP-SAT reports it (UNKNOWN is never INFEASIBLE)."""
     from .model import build_model, extract, solve_model
 
     n = space.slots
     rm = build_model(tpl, r, caps, hint, upper)
-    status, solver = solve_model(rm, time_limit)
+    status, solver = solve_model(rm, time_limit, wall=wall)
     if status == "INFEASIBLE":
         return Solution(status, None, n, (), None, label)
     most = n if upper is None else upper  # most kept slots proved possible
@@ -345,6 +348,7 @@ def solve_one(edition: Edition, rack: str, held: str = "", engine: str = "cp-sat
     if engine not in ENGINES:
         raise UsageError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     check_time_limit(time_limit)
+    begun = time.perf_counter()
     gmap, slots = edition.board, edition.rules.slots
     stations = parse_stations(gmap, rack)
     if len(stations) != slots:
@@ -357,7 +361,9 @@ def solve_one(edition: Edition, rack: str, held: str = "", engine: str = "cp-sat
             raise UsageError(f"{gmap.name(s)} appears {n} times in the rack, --held and --buried but the deck has "
                              f"{copies[s]} card(s)")
     space = space_of(edition)
-    sol = solve_rack(gmap, space, stations, caps_for(space, copies, others), engine, time_limit)
+    # --time-limit is the whole command's wall clock (the CLI takes start-up off): CP-SAT's cap too
+    sol = solve_rack(gmap, space, stations, caps_for(space, copies, others), engine, time_limit,
+                     wall=time_limit - (time.perf_counter() - begun))
     return RackReport(gmap, stations, validate(gmap, stations), sol)
 
 

@@ -132,25 +132,26 @@ def test_every_option_is_read(commands, verb, name, example, tmp_path, monkeypat
 
 @pytest.mark.parametrize("verb,cmds", [("check", "checks"), ("simulate", "simulations")])
 def test_deal_targets_name_what_they_are_handed(verb, cmds):
-    """A deals command hands its target --players and --time-limit only if it takes them; the
-    target must name each one (not swallow it in **options)."""
+    """A deals command hands its target --players and --deal-limit (as ``time_limit``, a deal's
+    budget) only if it takes them; the target must name each one (not swallow it in **options).
+    --time-limit, the whole command's wall clock, is the runner's alone."""
     for game in registry().values():
         for cmd in getattr(game, cmds):
             if cmd.kind != "deals":
                 continue
             taken = run_cli.shared_options(cmd, simulation=verb == "simulate")
             params = inspect.signature(resolve(cmd.target)).parameters
-            for name in ("players", "time_limit"):
+            for name, param in (("players", "players"), ("deal_limit", "time_limit")):
                 if name in taken:
-                    assert name in params, f"{verb} {cmd.name} takes --{name.replace('_', '-')}; its target ignores it"
+                    assert param in params, f"{verb} {cmd.name} takes --{name.replace('_', '-')}; its target ignores it"
 
 
 REFUSED = [
-    ["simulate", "keepmoving", "--games", "1", "--time-limit", "1"],
+    ["simulate", "keepmoving", "--games", "1", "--deal-limit", "1"],
     ["simulate", "keepmoving", "--games", "1", "--retry-unknown"],
     ["check", "nextstation", "--deals", "1", "--players", "3"],
     ["check", "klm", "--deals", "1", "--scheduler", "tcp://localhost:1"],  # needs --runner dask
-    ["simulate", "nextstation", "--games", "1", "--players", "1", "--time-limit", "5"],  # only with --optimum
+    ["simulate", "nextstation", "--games", "1", "--players", "1", "--deal-limit", "5"],  # only with --optimum
 ]
 
 
@@ -175,14 +176,15 @@ def test_simulate_require_all_reads_as_a_simulation():
     sim = typer.main.get_command(app).commands["simulate"].commands["keepmoving"]
     helps = {p.name: p.help for p in sim.params}
     assert "without a winner" in helps["require_all"]
-    assert "time_limit" not in helps and "retry_unknown" not in helps
+    assert "deal_limit" not in helps and "retry_unknown" not in helps
+    assert "whole command" in helps["time_limit"]
 
 
 def test_an_option_that_needs_another_is_refused_alone(tmp_path, monkeypatch, capsys):
-    """simulate nextstation reads --time-limit only for --optimum: alone it is refused."""
+    """simulate nextstation reads --deal-limit only for --optimum: alone it is refused."""
     from conftest import run_cli
 
     monkeypatch.chdir(tmp_path)
-    code, _, err = run_cli(capsys, "simulate", "nextstation", "--games", "1", "--players", "1", "--time-limit", "5")
-    assert code == 2 and "--time-limit only works with --optimum" in err
+    code, _, err = run_cli(capsys, "simulate", "nextstation", "--games", "1", "--players", "1", "--deal-limit", "5")
+    assert code == 2 and "--deal-limit only works with --optimum" in err
     assert not (tmp_path / "output").exists()

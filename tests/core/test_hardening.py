@@ -142,7 +142,7 @@ def test_retry_unknown_recomputes_only_undecided_records(tmp_path, toy_data, cap
 def test_a_tiny_time_limit_gives_verdicts_or_unknown(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
     code, out, err = run(capsys, "check", "klm", "--deals", "12", "--players", "4", "--scope", "zone 1",
-                         "--time-limit", "0.003", "--no-progress", "--results", str(results), "--json")
+                         "--deal-limit", "0.003", "--no-progress", "--results", str(results), "--json")
     assert code == 0, err
     assert set(json.loads(out)["statuses"]) <= {"OPTIMAL", "FEASIBLE", "UNKNOWN"}
     for r in map(json.loads, records(results)):

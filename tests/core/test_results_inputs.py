@@ -102,7 +102,7 @@ MODES = {
     "dice-simulate": ["simulate", "dice", "--games", "30", "--players", "3"],
     "nextstation-simulate": ["simulate", "nextstation", "--games", "10", "--players", "2"],
     "klm-check": ["check", "klm", "--deals", "30", "--players", "2", "--scope", "zone 1"],
-    "oneday-check": ["check", "oneday", "--deals", "4", "--players", "2", "--time-limit", "2"],
+    "oneday-check": ["check", "oneday", "--deals", "4", "--players", "2", "--deal-limit", "2"],
     "nextstation-par": ["check", "nextstation", "--deals", "2", "--det-limit", "0.5"],
     # a generated map of zone 1 (fewer stations): the record is the same shape, the game 5 s faster
     "nextstation-par-game": ["check", "nextstation", "--deals", "1", "--game", "--det-limit", "0.2", "--map", "0",

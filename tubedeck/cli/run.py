@@ -66,9 +66,13 @@ def _deal_parameters(cmd: Command, players: int, fails: str) -> list:
             "--results", dir_okay=False,
             help="JSON Lines results file (appended, resumable). Default: output/checks/GAME-...-sSEED.jsonl")], None),
         parameter("time_limit", Annotated[Optional[float], typer.Option(
-            "--time-limit", help=f"CP-SAT seconds per deal (UNKNOWN beyond it; default {TIME_LIMIT:g})"
-                                 + (f"; only with {' and '.join(_flag(o) for o in cmd.needs.get('time_limit', ()))}"
-                                    if cmd.needs.get("time_limit") else "") + ".")], None),
+            "--time-limit", help="Wall-clock seconds for the whole command: then it stops, keeps every deal "
+                                 "done and says how to resume (default: no limit).")], None),
+        parameter("deal_limit", Annotated[Optional[float], typer.Option(
+            "--deal-limit", help=f"Solver seconds per deal, CP-SAT's deterministic seconds: the same answers on "
+                                 f"any machine (UNKNOWN beyond it; default {TIME_LIMIT:g})"
+                                 + (f"; only with {' and '.join(_flag(o) for o in cmd.needs.get('deal_limit', ()))}"
+                                    if cmd.needs.get("deal_limit") else "") + ".")], None),
         parameter("progress", Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")], True),
         parameter("require_all", Annotated[bool, typer.Option("--require-all", help=f"Exit 1 if {fails}.")], False),
         parameter("retry_unknown", Annotated[bool, typer.Option(
@@ -85,7 +89,7 @@ def _deal_parameters(cmd: Command, players: int, fails: str) -> list:
 
 
 MAX_SHARDS = 10**6
-TIME_LIMIT = 10.0  # --time-limit's default
+TIME_LIMIT = 10.0  # --deal-limit's default
 
 
 def _flag(name: str) -> str:
@@ -165,8 +169,13 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     check_needs(cmd, values)  # before _split takes the declared options out
     own, extra = _split(game, cmd, values)
     data, as_json, deals, seed = values["data"], values["as_json"], values["deals"], values["seed"]
-    if values.get("time_limit", 0) is None:
-        values["time_limit"] = TIME_LIMIT
+    if values.get("deal_limit", 0) is None:
+        values["deal_limit"] = TIME_LIMIT
+    wall = values.get("time_limit")
+    if wall is not None:
+        from solver.cpsat import check_time_limit
+
+        check_time_limit(wall)
     if not 1 <= deals <= MAX_DEALS:
         raise UsageError(f"{typed(cmd.count_flag, *cmd.count_aliases, '-n')} must be 1-{MAX_DEALS}, got {deals}")
     if "players" in values and game.players:
@@ -176,7 +185,9 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
                          f"{typed(cmd.count_flag, *cmd.count_aliases)[2:]}, got {seed}")
     ed = edition(game, data, **own)
     plain = {k: str(v) if isinstance(v, Path) else v for k, v in own.items()}
-    taken = {k: values[k] for k in ("players", "time_limit") if k in values}  # what the command reads
+    taken = {k: values[k] for k in ("players",) if k in values}  # what the command reads
+    if "deal_limit" in values:
+        taken["time_limit"] = values["deal_limit"]  # (the targets' own name for a deal's budget)
     check = resolve(cmd.target)(ed, **taken, data=None if data is None else str(data), **plain, **extra)
     from solver.distributed import Runner
 
@@ -186,14 +197,23 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     path = values["results"] or default_results(check, seed, shard)
     # Before anything runs: where the results go (a relative default lands in the working directory).
     console(stderr=True).print(f"results: {Path(path).absolute()}", highlight=False, soft_wrap=True)
-    summary = run_check(check, seeds, path, values["workers"], values["progress"] and not as_json,
-                        values.get("retry_unknown", False), runner if runner.kind != "local" else None, shard,
-                        input_facts(game, check, data, own))
+    from solver.runner import TimeUp
+
+    stopped = None
+    try:
+        summary = run_check(check, seeds, path, values["workers"], values["progress"] and not as_json,
+                            values.get("retry_unknown", False), runner if runner.kind != "local" else None, shard,
+                            input_facts(game, check, data, own),
+                            deadline=None if wall is None else tubedeck.STARTED + wall)
+    except TimeUp as exc:  # the seeds done are summed up; the run says how far it got
+        assert exc.summary is not None
+        summary, stopped = exc.summary, str(exc)
     if as_json:
-        print_json(summary.as_dict() | {"seed": seed, "results": str(path)})
+        print_json(summary.as_dict() | {"seed": seed, "results": str(path)}
+                   | ({"stopped": stopped} if stopped else {}))
     else:
-        print_lines(summary.describe() + [f"results: {Path(path).absolute()}"])
-    failed = summary.failures()
+        print_lines(summary.describe() + [f"results: {Path(path).absolute()}"] + ([stopped] if stopped else []))
+    failed = summary.failures() or (f"not every seed was run: {stopped}" if stopped else None)
     if values["require_all"] and failed:
         console(stderr=True).print(f"[red]{failed}[/red]")
         raise typer.Exit(1)

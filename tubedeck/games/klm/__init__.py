@@ -40,7 +40,7 @@ GAME = Game(
                 help="Over ALL deals of a scope (no sixes rolled): the deal that delays the first possible win "
                      "the most, or a proven bound 'every deal is winnable by turn T'.",
                 options=(Option("players", "Players.", "int", 4, short="-p"),
-                         Option("time_limit", "CP-SAT seconds per question.", "float", 120.0)),
+                         Option("time_limit", "Wall-clock seconds for the whole command (an undecided answer says what is proven).", "float", 120.0)),
                 example=("--scope", "victoria", "--players", "2", "--time-limit", "20")),
     ),
     solves=(

@@ -36,7 +36,7 @@ GAME = Game(
                 options=(Option("game", "The best whole solo game of each seed instead of its first round.",
                                 "bool", False),
                          Option("det_limit", "Deterministic budget per deal (CP-SAT deterministic seconds, "
-                                             "branch-and-bound nodes; default: --time-limit's value): the stored "
+                                             "branch-and-bound nodes; default: --deal-limit's value): the stored "
                                              "answers are the same on any machine, however loaded.", "float",
                                 None)),
                 example=("--deals", "2", "--seed", "1"),
@@ -97,7 +97,7 @@ GAME = Game(
                          Option("optimum", "Solo: also solve each seed's whole game with the flips known "
                                            "(within --time-limit) and report the bots against it.", "bool", False)),
                 example=("--games", "3", "--players", "1", "--bots", "greedy"),
-                shared=SIMULATE_OPTIONS + ("time_limit",), needs={"time_limit": ("optimum",)},  # --optimum's seconds
+                shared=SIMULATE_OPTIONS + ("deal_limit",), needs={"deal_limit": ("optimum",)},  # --optimum's seconds
                 records=("tubedeck.games.nextstation.records:SIMULATE",)),
     ),
 )

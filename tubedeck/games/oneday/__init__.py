@@ -40,7 +40,9 @@ GAME = Game(
                          Option("engine", "auto (exact bound first; CP-SAT only where it breaks a copy limit) "
                                           "or cp-sat (always solve with CP-SAT).",
                                 default="auto", choices=("auto", "cp-sat")),
-                         Option("time_limit", "CP-SAT time limit in seconds.", "float", 10.0)),
+                         Option("time_limit", "Wall-clock seconds for the whole command (CP-SAT's deterministic budget too, so "
+                                              "an answer is the same on any machine); UNKNOWN or FEASIBLE beyond it.",
+                                "float", 10.0)),
                 # the text's winning example, filled out to 10 stops
                 example=("--rack", "Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,"
                                    "Elephant & Castle,King's Cross St Pancras,Waterloo,Edgware Road (Bakerloo)")),
