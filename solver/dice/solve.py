@@ -101,6 +101,9 @@ class SoloSolution:
                 }.get(r.status, f"{r.status}: no answer within the budget (bound {r.bound:g})")
         out = [f"Tube Dice solo, seed {self.seed}, {len(self.rolls)} turns: {head}"]
         out += [f"  {st.describe()}" for st in self.steps]
+        if r.score is None:  # no play found: listing every roll as "no use" read as a plan
+            out.append("  no play to show: give a longer --time-limit, or --engine auto (the default)")
+            return out
         moves = {t: (s, n, k) for t, s, n, k in r.moves}
         for t, roll in enumerate(self.rolls):
             if t in moves:

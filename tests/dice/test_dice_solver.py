@@ -63,6 +63,20 @@ def test_a_cut_short_search_is_never_a_verdict():
     assert "proven" not in " ".join(result.describe()) or "not proven" in " ".join(result.describe())
 
 
+def test_an_answer_with_no_play_prints_no_plan():
+    """UNKNOWN printed every roll as "turn N: roll ...: no use": a plan of 60 skipped turns. Now it
+    says there is no play to show (a made-up empty answer for this test: no engine's timing)."""
+    from solver.dice.model import ModelResult
+    from solver.dice.solve import SoloSolution, Step
+
+    ed = load(Network.load())
+    rolls = ed.rolls(3, 5).turns
+    empty = ModelResult("UNKNOWN", None, 40, (), 1.0)
+    text = SoloSolution(ed, 3, rolls, empty, (Step("cp-sat", empty),)).describe()
+    assert not any("no use" in line or line.lstrip().startswith("turn ") for line in text)
+    assert "no play to show" in text[-1] and "UNKNOWN" in text[0]
+
+
 def test_cli_solve_and_bad_input(capsys):
     code, out, _ = run_cli(capsys, "solve", "dice", "--seed", "2", "--turns", "3", "--json")
     payload = json.loads(out)
