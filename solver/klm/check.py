@@ -185,8 +185,10 @@ class Summary:
             seeds = ", ".join(map(str, self.unwinnable[:10])) + (" ..." if len(self.unwinnable) > 10 else "")
             out.append(f"unwinnable deals ({len(self.unwinnable)}): seeds {seeds}")
         if self.undecided:
-            out.append(f"[yellow]undecided (CP-SAT time limit) seeds: {self.undecided[:20]}[/yellow]")
-        out.append(f"statuses: {dict(sorted(self.statuses.items()))}")
+            more = " ..." if len(self.undecided) > 20 else ""
+            out.append(f"[yellow]undecided within --deal-limit ({len(self.undecided)}): seeds "
+                       f"{', '.join(map(str, self.undecided[:20]))}{more}[/yellow]")
+        out.append("solver statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items())))
         out.append("outside this check (each player plays alone on their cards):")
         out.append("  " + ", ".join(OUTSIDE))
         return out
@@ -226,7 +228,7 @@ class DealReport:
         d, deck = self.deal, self.edition.deck
         name = lambda s: deck.by_station[s].name  # noqa: E731
         out = [f"deal {d.seed}: {d.players} players, scope {deck.scope.label}; player {d.starter + 1} starts "
-               f"(opening rolls {list(d.opening_rolls)}); {d.window} turns before the Station stock runs out; "
+               f"(opening rolls {' then '.join(', '.join(map(str, r)) for r in d.opening_rolls)}); {d.window} turns before the Station stock runs out; "
                f"status {self.status}"]
         out += [f"  player {p + 1} hand: " + ", ".join(name(s) for s in hand) for p, hand in enumerate(d.hands)]
         for a in self.answers:

@@ -110,3 +110,15 @@ def test_a_check_builds_the_edition_once(capsys, toy, tmp_path, monkeypatch):
     game_module._edition.cache_clear()
     code, _, _ = check(capsys, toy, tmp_path / "r.jsonl", "--deals", "3", "--workers", "1")
     assert code == 0 and len(built) == 1
+
+
+def test_printed_answers_show_no_python_values(tmp_path, capsys):
+    """A reviewer read "statuses: {'OPTIMAL': 3}" and "opening rolls [(6, 2, 2)]": words, not reprs."""
+    from conftest import run_cli
+
+    code, out, _ = run_cli(capsys, "check", "klm", "--deals", "3", "--no-progress", "--results", str(tmp_path / "r.jsonl"))
+    assert code == 0 and "solver statuses: OPTIMAL 3" in out
+    code2, out2, _ = run_cli(capsys, "solve", "klm", "--seed", "1")
+    assert code2 == 0 and "opening rolls 6, 2, 2, 5" in out2
+    for text in (out, out2):
+        assert not any(mark in text for mark in ("{'", "[(", "None", "Counter("))

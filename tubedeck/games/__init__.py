@@ -60,5 +60,6 @@ def record_schema(header: dict):
                                  f"{s.version}: re-run the command to make a new file")
             return s
     modes = ", ".join(sorted({s.mode for s in schemas})) or "none"
-    raise UsageError(f"a {game.title} results file of mode {mode!r}, which this tubedeck does not write "
+    what = f"of mode {mode!r}" if isinstance(mode, str) and mode else "whose header names no mode"
+    raise UsageError(f"a {game.title} results file {what}, which this tubedeck does not write "
                      f"(it writes: {modes}): re-run the command to make a new file")
