@@ -31,6 +31,7 @@ from tubedeck.errors import UsageError
 from tubedeck.game import resolve
 from tubedeck.play import CHANCE, Bot, Played, play_game
 from tubedeck.records import Fold, Schema, spread  # noqa: F401 (spread: the games' extra figures)
+from tubedeck.words import plural
 
 MAX_BOTS_TEXT = 1000
 
@@ -75,7 +76,10 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any]) -> tuple[str, 
     text = str(text)
     if len(text) > MAX_BOTS_TEXT:
         raise UsageError(f"--bots: over {MAX_BOTS_TEXT} characters")
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    names = tuple(n.strip() for n in text.split(","))
+    if text.strip() and not all(names):  # "greedy,,random" lost a seat's bot without a word
+        raise UsageError(f"--bots: an empty name in {text!r} (one name per seat, separated by commas)")
+    names = tuple(n for n in names if n)
     for n in names:
         if n not in known and is_search(n):
             parse_search(n)  # a bad budget (mcts:abc, mcts:-1) is a UsageError that says why
@@ -86,7 +90,7 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any]) -> tuple[str, 
     if not 1 <= players <= MAX_SEATS:  # (checked before a seat is made: the game's own range comes later)
         raise UsageError(f"--players must be 1-{MAX_SEATS} for any game, got {players}")
     if len(names) > players:  # a bot with no seat would be dropped without a word
-        raise UsageError(f"--bots names {len(names)} bots for {players} player(s): one per seat at most")
+        raise UsageError(f"--bots names {len(names)} bots for {plural(players, 'player')}: one per seat at most")
     return tuple(names[i % len(names)] for i in range(players))
 
 
@@ -143,7 +147,7 @@ class GameReport:
 
     def describe(self) -> list[str]:
         s = self.played.state
-        out = [f"{self.rules.title}, seed {self.seed}, {s.players} player(s) ({', '.join(self.bots)})"]
+        out = [f"{self.rules.title}, seed {self.seed}, {plural(s.players, 'player')} ({', '.join(self.bots)})"]
         clock = None
         for m in self.played.moves:
             if not m.words:
@@ -284,7 +288,7 @@ class SimSummary:
             self.extra.add(record)
 
     def failures(self) -> str | None:
-        why = [f"{self.fold.no_winner} game(s) without a winner"] if self.fold.no_winner else []
+        why = [f"{plural(self.fold.no_winner, 'game')} without a winner"] if self.fold.no_winner else []
         if self.extra is not None and self.extra.failures():
             why.append(self.extra.failures())
         return "; ".join(why) or None
@@ -307,7 +311,7 @@ class SimSummary:
 def summary_lines(title: str, fold: Fold, bots: tuple[str, ...]) -> list[str]:
     """A simulation's figures in words, by the declared kinds."""
     d, players = fold.figures(), fold.players
-    head = f"{title}: {fold.records} games, {players} player(s) ({bots_label(bots)})"
+    head = f"{title}: {plural(fold.records, 'game')}, {plural(players, 'player')} ({bots_label(bots)})"
     if fold.schema.of("winner", "winners") and players > 1:
         head += f", {fold.no_winner} without a winner"
     out = [head]
@@ -319,9 +323,9 @@ def summary_lines(title: str, fold: Fold, bots: tuple[str, ...]) -> list[str]:
         out.append(f"    median {s['median']} (10-90%: {s['p10']}-{s['p90']}, range {s['min']}-{s['max']})")
     if players > 1:
         for seat, w in d.get("wins_by_seat", {}).items():
-            out.append(f"  seat {seat} ({bots[int(seat) - 1]}): {_num(w['count'])} wins ({_pct(w)})")
+            out.append(f"  seat {seat} ({bots[int(seat) - 1]}): {_wins(w['count'])} ({_pct(w)})")
         for k, w in d.get("wins_by_place", {}).items():
-            out.append(f"  {_ORDINAL.get(k, k + 'th')} in turn order: {_num(w['count'])} wins ({_pct(w)})")
+            out.append(f"  {_ORDINAL.get(k, k + 'th')} in turn order: {_wins(w['count'])} ({_pct(w)})")
     for f in d.get("flags", {}).values():
         out.append(f"  {f['label']}: {100 * f['share']:.1f}% of games")
     for t in d.get("tallies", {}).values():
@@ -334,6 +338,10 @@ _ORDINAL = {"1": "1st", "2": "2nd", "3": "3rd"}
 
 def _num(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.1f}"
+
+
+def _wins(x: float) -> str:
+    return f"{_num(x)} {'win' if x == 1 else 'wins'}"
 
 
 def _pct(w: dict) -> str:

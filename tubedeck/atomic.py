@@ -107,22 +107,37 @@ def write_text(path: Path | str, text: str) -> Path:
 @contextlib.contextmanager
 def locked(path: Path, what: str) -> Iterator[None]:
     """Hold an exclusive lock on ``path`` (created if missing) for the block; a second process
-    asking for the same lock gets a UsageError at once instead of interleaving its writes."""
+    asking for the same lock gets a UsageError at once instead of interleaving its writes. The
+    lock file is removed when the block ends (builds left empty ``.GAME.lock`` files behind): a
+    process that locked a file since unlinked finds the path no longer its file and gives way."""
     if fcntl is None:  # pragma: no cover
         yield
         return
     ensure_dir(path.parent)
+    busy = f"another tubedeck process is writing {what}; wait for it, or choose another path"
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, _FILE_MODE)
     except OSError as exc:
         raise UsageError(f"cannot lock {path}: {_why(exc)}") from None
+    held = False
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise UsageError(f"another tubedeck process is writing {what}; wait for it, or choose another path") from None
+            raise UsageError(busy) from None
+        mine = os.fstat(fd)
+        try:
+            now = os.stat(path)
+        except FileNotFoundError:
+            raise UsageError(busy) from None  # its holder finished and removed it as we opened it
+        if (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):
+            raise UsageError(busy)
+        held = True
         yield
     finally:
+        if held:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
         os.close(fd)
 
 

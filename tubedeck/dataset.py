@@ -40,6 +40,19 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 
 
+
+def _real_date(text: str) -> bool:
+    """``1876-13-45`` has the shape of a date but is none."""
+    import datetime
+
+    if len(text) == 4:
+        return True
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
 def _float(row: Row, col: str, lo: float, hi: float, problems: list[Problem]) -> float | None:
     try:
         value = float(row[col])
@@ -82,8 +95,8 @@ def check_stations(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
             problems.append(Problem(row.file, row.line, "surface", f"{row['surface']!r} is not open/tunnel/blank"))
         if row["listed"] not in LISTED:
             problems.append(Problem(row.file, row.line, "listed", f"{row['listed']!r} is not I/II*/II/listed/blank"))
-        if row["opened"] and not _DATE.match(row["opened"]):
-            problems.append(Problem(row.file, row.line, "opened", f"{row['opened']!r} is not YYYY or YYYY-MM-DD"))
+        if row["opened"] and not (_DATE.match(row["opened"]) and _real_date(row["opened"])):
+            problems.append(Problem(row.file, row.line, "opened", f"{row['opened']!r} is not a date YYYY or YYYY-MM-DD"))
         for mode in filter(None, (m.strip() for m in row["interchanges"].split(";"))):
             if mode not in INTERCHANGE_MODES:
                 problems.append(Problem(row.file, row.line, "interchanges", f"unknown mode {mode!r}"))

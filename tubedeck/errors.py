@@ -52,7 +52,8 @@ class DataError(TubedeckError):
         super().__init__(self._summary())
 
     def _summary(self) -> str:
-        lines = [f"{len(self.problems)} problem(s) in the data:"]
+        n = len(self.problems)
+        lines = [f"{n} {'problem' if n == 1 else 'problems'} in the data:"]
         lines += [f"  {p}" for p in self.problems]
         return "\n".join(lines)
 

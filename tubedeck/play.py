@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
 from .errors import UsageError
+from .words import plural
 
 CHANCE = -1  # current_player() at a chance node
 TERMINAL = -2  # current_player() once the game is over
@@ -121,7 +122,7 @@ def play_game(start: State, bots: Sequence[Bot], seed: int, words: bool = False)
     """Play ``start`` to its end: each seat's bot decides with its own seeded stream, chance goes
     through :func:`chance_outcome`. With ``words``, each move keeps ``clock()`` and ``describe``."""
     if len(bots) != start.players:
-        raise UsageError(f"{len(bots)} bot(s) for {start.players} seat(s)")
+        raise UsageError(f"{plural(len(bots), 'bot')} for {plural(start.players, 'seat')}")
     chance, streams = seat_streams(seed, start.players)
     state, moves = start, []
     while not state.is_terminal():

@@ -39,6 +39,9 @@ BAD = [
     ["solve", "nextstation", "--map", "1", "--zones", "\u00b2-3"],
     ["check", "klm", "--deals", "1", "--shard", "\u00b2/3"],
     ["solve", "dice", "--sheets", "5"],
+    ["play", "klm", "--bots", "greedy,,random"],  # an empty name dropped a seat's bot without a word
+    ["play", "dice", "--scope", ""],  # fell back to the default map without a word
+    ["simulate", "klm", "--workers", "0", "--games", "1"],
 ]
 
 
@@ -130,3 +133,35 @@ def test_a_deterministic_budget_is_named_as_itself(capsys):
     for game in ("nextstation", "dice"):
         code, _, err = run_cli(capsys, "solve", game, "--det-limit", "-1")
         assert code == 2 and "--det-limit must be a positive number" in err, err
+
+
+def test_a_bad_worker_count_is_refused_before_the_results_file_is_named(capsys):
+    from conftest import run_cli
+
+    code, _, err = run_cli(capsys, "simulate", "klm", "--workers", "0", "--games", "1")
+    assert code == 2 and "--workers must be" in err and "results:" not in err
+
+
+def test_a_date_of_the_right_shape_that_is_no_date_is_refused(tmp_path, capsys):
+    import csv
+    import shutil
+    from pathlib import Path
+
+    from conftest import run_cli
+
+    data = Path(__file__).resolve().parents[2] / "data"
+    for name in ("stations.csv", "lines.csv", "routes.csv"):
+        shutil.copy(data / name, tmp_path / name)
+    rows = list(csv.reader(open(tmp_path / "stations.csv", newline="", encoding="utf-8")))
+    rows[1][rows[0].index("opened")] = "1876-13-45"
+    with open(tmp_path / "stations.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    code, out, err = run_cli(capsys, "data", "check", "--data", str(tmp_path))
+    assert code == 2 and "stations.csv:2 [opened]: '1876-13-45' is not a date" in out + err
+
+
+def test_counts_read_as_words():
+    from tubedeck.words import plural
+
+    assert [plural(1, "game"), plural(2, "game"), plural(0.5, "win"), plural(1, "match", "matches")] == \
+        ["1 game", "2 games", "0.5 wins", "1 match"]

@@ -97,7 +97,7 @@ def test_an_unreadable_file_is_one_problem_reported_first(tmp_path, capsys, watc
         assert "is a directory" in err
         return
     lines = [x.strip() for x in err.splitlines() if x.strip()]
-    assert lines[0] == "1 problem(s) in the data:", err  # nothing that depends on the file is checked
+    assert lines[0] == "1 problem in the data:", err  # nothing that depends on the file is checked
     first = lines[1]
     assert first.split(":")[0].endswith(name) and FAULTS[fault] in first, err
     if line is not None:

@@ -183,22 +183,29 @@ def print_manifest(manifest, as_json: bool = False) -> None:
         return
     out = console()
     root = Path(manifest.root)
+
+    def say(text: str) -> None:  # whole lines (piped, rich wrapped at 80 columns with trailing spaces)
+        out.print(text, soft_wrap=True, highlight=False)
+
     groups: "OrderedDict[tuple[str, str], list]" = OrderedDict()
     for f in manifest.files:
         key = (str(Path(f.path).parent) + "/", f.kind) if f.kind in ("png", "svg") else (f.path, f.kind)
         groups.setdefault(key, []).append(f)
-    out.print(f"[bold]Wrote {len(manifest.files)} files under {root}/[/bold]")
+    n = len(manifest.files)
+    say(f"[bold]Wrote {n} file{'s' if n != 1 else ''} under {root}/[/bold]")
     for (path, kind), files in groups.items():
         if kind in ("png", "svg"):
-            out.print(f"  {root / path}  [dim]{len(files)} {kind.upper()} files, one card face each[/dim]")
+            say(f"  {root / path}  [dim]{len(files)} {kind.upper()} file{'s' if len(files) != 1 else ''}, "
+                f"one card face each[/dim]")
         else:
             pages = files[0].pages
-            out.print(f"  {root / path}  [dim]{pages} page{'s' if pages != 1 else ''} ({kind})[/dim]")
+            say(f"  {root / path}  [dim]{pages} page{'s' if pages != 1 else ''} ({kind})[/dim]")
     for deck, cards in manifest.decks.items():
         layout = manifest.layouts.get(deck, "")
-        out.print(f"[bold]{deck}[/bold]: {len(cards)} cards" + (f" [dim]({layout})[/dim]" if layout else ""))
+        say(f"[bold]{deck}[/bold]: {len(cards)} card{'s' if len(cards) != 1 else ''}"
+            + (f" [dim]({layout})[/dim]" if layout else ""))
         shown = ", ".join(cards[:12]) + (f", ... ({len(cards) - 12} more; --json lists every card)" if len(cards) > 12 else "")
-        out.print("  " + shown, soft_wrap=False, highlight=False)
+        say("  " + shown)
 
 
 # -- commands ---------------------------------------------------------------------------------

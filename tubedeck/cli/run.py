@@ -183,6 +183,10 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     if not 0 <= seed <= MAX_SEED - deals:
         raise UsageError(f"{typed('--seed', '-s')} must be 0-{MAX_SEED - deals} for {deals} "
                          f"{typed(cmd.count_flag, *cmd.count_aliases)[2:]}, got {seed}")
+    from solver.runner import MAX_WORKERS
+
+    if not 1 <= values["workers"] <= MAX_WORKERS:  # before "results: PATH" is said
+        raise UsageError(f"{typed('--workers', '-w')} must be 1-{MAX_WORKERS}, got {values['workers']}")
     ed = edition(game, data, **own)
     plain = {k: str(v) if isinstance(v, Path) else v for k, v in own.items()}
     taken = {k: values[k] for k in ("players",) if k in values}  # what the command reads

@@ -155,6 +155,8 @@ def _star(net: Network, part: Network, recipe: Recipe, label: str) -> str:
 def derive_board(net: Network, recipe: Recipe, scope_text: str | None = None) -> Board:
     """The map for ``scope_text`` (default: the recipe's). UsageError for a bad ``--scope``; the
     same problems in the recipe's own scope are a DataError located at ``[map] scope``."""
+    if scope_text is not None and not scope_text.strip():  # --scope "" fell back to the default
+        raise UsageError("--scope is empty: name a part of the network (e.g. 'zones 1-2'), or leave --scope out")
     try:
         if not scope_text and recipe.map.star not in net.stations:  # another city: London's radius means nothing
             return _derive(net, recipe, recipe.map.fallback_scope)

@@ -57,6 +57,7 @@ from typing import NamedTuple
 
 from tubedeck.errors import UsageError
 from tubedeck.play import CHANCE, TERMINAL
+from tubedeck.words import plural  # noqa: F401 (re-exported: solver.dice.simulate)
 
 from .board import Board
 from .edition import Edition
@@ -360,10 +361,6 @@ def bits(mask: int) -> list[int]:
         mask >>= 1
         i += 1
     return out
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 @cache
