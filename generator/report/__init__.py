@@ -10,7 +10,6 @@ engine's fonts, ruler and print settings like every other sheet.
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 
 from tubedeck.atomic import write_bytes
@@ -31,8 +30,21 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 
 def header_rows(f: Facts) -> list[tuple[str, str]]:
-    return [("file", f.path.name)] + [(k, v if isinstance(v, str) else json.dumps(v, sort_keys=True)[:200])
-                                      for k, v in sorted(f.header.items())]
+    return [("file", f.path.name)] + [(k, _words(v)[:200]) for k, v in sorted(f.header.items())]
+
+
+def _words(v) -> str:
+    """A header value as a reader reads it: lists comma-separated, tables "key: value; ...", yes/no
+    (the Run table printed raw JSON: ["greedy", "greedy"], {"content": ...})."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "none"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_words(x) for x in v)
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {_words(x)}" for k, x in sorted(v.items()))
+    return str(v)
 
 
 STYLE = """body{font-family:DejaVu Sans,Verdana,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;
