@@ -26,6 +26,7 @@ from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.records import CHECK, worst
+from tubedeck.words import plural
 
 from .exchanges import ENGINES, caps_for, solve_rack, space_of
 
@@ -165,13 +166,16 @@ class Summary:
     def describe(self) -> list[str]:
         out = self.as_dict()
         first = self.first_seed or 0
-        lines = [f"{self.deals} deals, {self.players} players (seeds {first}..{first + self.deals - 1})",
-                 "minimum exchanges per player: " + ", ".join(f"{k}: {v}" for k, v in out["exchanges"].items())
-                 + f" (mean {out['mean_exchanges']})",
-                 "closest player per deal:      " + ", ".join(f"{k}: {v}" for k, v in out["closest_per_deal"].items())]
+        lines = [f"One Day in London: {plural(self.deals, 'deal')}, {self.players} players "
+                 f"(seeds {first}..{first + self.deals - 1})",
+                 "fewest exchanges to a journey, player by player (exchanges: players): "
+                 + ", ".join(f"{k}: {v}" for k, v in out["exchanges"].items()) + f" (mean {out['mean_exchanges']})",
+                 "the closest player of each deal (exchanges: deals): "
+                 + ", ".join(f"{k}: {v}" for k, v in out["closest_per_deal"].items())]
         best = out["closest_player"]
         if best:
-            lines.append(f"closest to winning: player {best['player']} of seed {best['seed']}, {best['exchanges']} exchanges")
+            lines.append(f"closest to winning: seed {best['seed']}, player {best['player']}, "
+                         f"{plural(best['exchanges'], 'exchange')}")
         lines.append(f"players who cannot reach a journey: {len(out['unreachable'])}"
                      + "".join(f"\n  seed {u['seed']} player {u['player']}" for u in out["unreachable"][:20]))
         if out["undecided"]:

@@ -297,3 +297,16 @@ def test_a_check_file_of_the_old_version_is_refused(tmp_path, capsys):
     capsys.readouterr()
     assert run(*args) == 2
     assert "mode" in capsys.readouterr().err
+
+
+def test_the_check_summary_names_the_game_and_says_what_it_counts(tmp_path, capsys):
+    """It began "2 deals, 4 players" and named "player 3 of seed 1": a title, and what each count is."""
+    from conftest import run_cli
+
+    code, out, _ = run_cli(capsys, "check", "oneday", "--deals", "2", "--no-progress",
+                           "--results", str(tmp_path / "r.jsonl"))
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("One Day in London: 2 deals, 4 players")
+    assert any(line.startswith("fewest exchanges to a journey, player by player (exchanges: players): ")
+               for line in lines)
+    assert " of seed " not in out
