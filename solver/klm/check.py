@@ -26,6 +26,9 @@ from .model import OUTSIDE, PlayerAnswer, deal_record, solve_deal
 from .paths import TooLarge, solve_deal_paths
 
 ENGINES = ("cp-sat", "auto")
+# OUTSIDE as the rulebook writes it (the results header keeps OUTSIDE itself: files stay resumable)
+OUTSIDE_WORDS = {"fortune card effects": "Fortune Card effects", "unlucky hand": "Unlucky Hand",
+                 "fast gameplay": "Fast Gameplay"}
 
 
 def solve_with(engine: str, adjacency, d, path: int, time_limit: float, termini: frozenset[str]):
@@ -190,7 +193,7 @@ class Summary:
                        f"{', '.join(map(str, self.undecided[:20]))}{more}[/yellow]")
         out.append("solver statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items())))
         out.append("outside this check (each player plays alone on their cards):")
-        out.append("  " + ", ".join(OUTSIDE))
+        out.append("  " + ", ".join(OUTSIDE_WORDS.get(o, o) for o in OUTSIDE))
         return out
 
 
