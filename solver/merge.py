@@ -32,7 +32,7 @@ from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 from tubedeck.records import is_whole
 
-from .results import MAX_LINE
+from .results import MAX_LINE, _plural
 
 try:
     import fcntl
@@ -73,7 +73,7 @@ class Gaps:
     def describe(self) -> str:
         shown = ", ".join(str(s) for s in self.examples)
         more = f" and {self.count - EXAMPLES} more" if self.count > EXAMPLES else ""
-        return f"{self.count} seed{'s' if self.count != 1 else ''} missing ({shown}{more})"
+        return f"{_plural(self.count, 'seed')} missing ({shown}{more})"
 
 
 @dataclass
@@ -102,17 +102,20 @@ class Merged:
     missing: int = 0
     examples: tuple[int, ...] = ()
     missing_shards: tuple[int, ...] = ()
+    command: str = "check"  # what made the shards: "check" or "simulate" (the header's mode)
 
     @property
     def partial(self) -> bool:
         return self.missing > 0
 
     def describe(self) -> list[str]:
-        lines = [f"merged {self.shards} of {self.of} shards: {self.records} records into {self.out}"]
+        lines = [f"merged {self.shards} of {_plural(self.of, 'shard')}: {_plural(self.records, 'record')} "
+                 f"into {self.out}"]
         if self.partial:
             gaps = Gaps(self.missing, list(self.examples))
-            lines.append(f"PARTIAL (--allow-partial): {gaps.describe()}; to compute them, resume the "
-                         f"same check with --results {self.out}")
+            what = "simulation" if self.command == "simulate" else "check"
+            lines.append(f"PARTIAL (--allow-partial): {gaps.describe()}; to compute them, run the same {what} "
+                         f"again without --shard, with --results {self.out} (the file ends in seed order)")
         return lines
 
     def as_dict(self) -> dict:
@@ -298,4 +301,4 @@ def merge_shards(out: Path, paths: list[Path], schema_of: Callable[[dict], Any],
                 raise UsageError(f"incomplete shards: {gaps.describe()} (an interrupted shard? resume it with "
                                  "the same command); --allow-partial writes what there is")
     return Merged(out, written, len(shards), n, gaps.count, tuple(gaps.examples),
-                  tuple(absent))
+                  tuple(absent), "simulate" if common.get("mode") == "simulate" else "check")

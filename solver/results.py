@@ -1,18 +1,24 @@
 """Results files of a run: JSON Lines, one header line then one record per seed.
 
 Reading for resume (validated line by line, memory-flat: only byte offsets are kept), writing
-whole lines with signals held, the lock that keeps two runs apart, and counting what is stored.
+whole lines with signals held, the lock that keeps two runs apart, counting what is stored, and
+putting a file back in seed order (:func:`sort_results`, an external merge sort: memory bounded
+whatever the file's size).
 """
 
 from __future__ import annotations
 
 import contextlib
+import heapq
 import json
+import os
 import signal
 import stat
+import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import IO, Callable, Iterable, Iterator
 
 from tubedeck.errors import UsageError
 
@@ -34,6 +40,8 @@ class Resumed:
     header: dict | None
     path: Path | None = None
     undecided: frozenset[int] = frozenset()
+    ordered: bool = True  # the records stand in rising seed order, each once
+    top: int = -1  # the highest seed stored (-1: none)
 
     def record(self, seed: int) -> dict:
         assert self.path is not None
@@ -82,11 +90,69 @@ def header_diff(theirs: dict, ours: dict) -> list[str]:
     return out
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _describe_seeds(seeds: Collection[int]) -> str:
+    """``4-10``; a shard's slice ``5, 8, ... 17``; a list: how many."""
+    if not isinstance(seeds, range):
+        return f"a list of {_plural(len(seeds), 'seed')}"
+    if len(seeds) <= 3:
+        return ", ".join(map(str, seeds)) or "none"
+    if seeds.step == 1:
+        return f"{seeds[0]}-{seeds[-1]}"
+    return f"{seeds[0]}, {seeds[1]}, ... {seeds[-1]}"
+
+
+class _RunSeeds:
+    """Which stored seeds may stand in the results file of a run over ``seeds``.
+
+    A seed of the run is its own. A seed a run with the same start (and shard slice) and a larger
+    count would have (a range's ``start + i * step`` past its end) is a wider run's: a file may hold
+    it if it holds every seed of this run too (a resume with a smaller ``--deals`` reads a prefix).
+    Any other seed (below ``--seed``, off the shard's slice) no run from this ``--seed`` and
+    ``--shard`` ever writes: an edited line or another run's file, refused."""
+
+    def __init__(self, seeds: Collection[int]):
+        self.seeds = seeds
+        self.members = seeds if isinstance(seeds, (range, set, frozenset)) else frozenset(seeds)
+
+    def kind(self, seed: int) -> str:
+        if seed in self.members:
+            return "own"
+        r = self.seeds
+        if not isinstance(r, range):
+            return "wider"
+        if r.step > 0 and seed >= r.start and (seed - r.start) % r.step == 0:
+            return "wider"
+        return "foreign"
+
+    def never(self, seed: int) -> str:
+        r = self.seeds
+        assert isinstance(r, range)
+        slice_ = f"from seed {r.start}" if r.step == 1 else f"of this shard's slice ({r.start} + a multiple of {r.step})"
+        return (f"seed {seed} is not one of this run's seeds ({_describe_seeds(r)}) and no run {slice_} has it: "
+                "an edited line, or the file of another run")
+
+    def first_missing(self, done: dict[int, int]) -> int | None:
+        # Stops at most one past the stored seeds of the run: a 10**9-seed range is never walked.
+        return next((s for s in self.seeds if s not in done), None)
+
+
 def read_results(path: Path, header: dict, validate: Validator | None = None,
-                 decided: Callable[[dict], bool] | None = None) -> Resumed:
-    """Scan a results file for resuming, line by line; UsageError on corruption or a mismatch."""
+                 decided: Callable[[dict], bool] | None = None, seeds: Iterable[int] | None = None) -> Resumed:
+    """Scan a results file for resuming, line by line; UsageError on corruption or a mismatch.
+
+    ``seeds`` (the run's; a range or a collection, ``None``: not checked): a stored seed no run
+    from the same start and shard has is refused at its line; a seed of a wider run (past this
+    run's end) is refused unless the file holds every seed of this run (see :class:`_RunSeeds`).
+    With ``decided``, only the run's own undecided records are marked for recomputing."""
     if not path.exists():
         return Resumed({}, None)
+    run = _RunSeeds(seeds) if isinstance(seeds, Collection) and not isinstance(seeds, (str, bytes)) else None
+    wider: tuple[int, int] | None = None  # (line, seed) of the first record past this run's seeds
+    ordered, top = True, -1
     done: dict[int, int] = {}
     line_of: dict[int, int] = {}
     undecided: set[int] = set()
@@ -149,13 +215,31 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
                     why = f"malformed record ({type(exc).__name__}: {exc})"
                 if why:
                     raise _corrupt(path, number, f"seed {seed}: {why}")
-            if decided is not None and not decided(record):
+            kind = run.kind(seed) if run is not None else "own"
+            if kind == "foreign":
+                assert run is not None
+                raise _corrupt(path, number, run.never(seed))
+            if kind == "wider" and wider is None:
+                wider = (number, seed)
+            if decided is not None and kind == "own" and not decided(record):
                 undecided.add(seed)
+            if seed < top:
+                ordered = False
+            top = max(top, seed)
             done[seed] = here
             line_of[seed] = number
     if done and found_header is None:
         raise UsageError(f"{path}: corrupt results file (no header line)")
-    return Resumed(done, found_header, path, frozenset(undecided))
+    if wider is not None:
+        assert run is not None
+        missing = run.first_missing(done)
+        if missing is not None:
+            number, seed = wider
+            raise _corrupt(path, number, f"seed {seed} is not one of this run's seeds "
+                                         f"({_describe_seeds(run.seeds)}), and seed {missing} of the run is not "
+                                         "stored: an edited line, or the file of a wider run (resume that with its "
+                                         "own --seed and count)")
+    return Resumed(done, found_header, path, frozenset(undecided), ordered, top)
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -183,24 +267,42 @@ def _write(out, text: str) -> None:
 
 
 def _open_locked(results: Path):
+    """Open ``results`` for appending, holding its lock. A run that finishes rewrites its file
+    (:func:`sort_results`, ``--retry-unknown``) by renaming a new one onto the name while it holds
+    the old one's lock: a lock taken on a file no longer at the name is let go and taken again on
+    the file that is, so nobody appends to a file nobody reads."""
     check_results_path(results)
-    try:
-        results.parent.mkdir(parents=True, exist_ok=True)
-        out = open(results, "a", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write results file {results}: {exc.strerror or exc}") from None
-    if fcntl is not None:
+    for _ in range(100):
+        try:
+            results.parent.mkdir(parents=True, exist_ok=True)
+            out = open(results, "a", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write results file {results}: {exc.strerror or exc}") from None
+        if fcntl is None:  # pragma: no cover
+            return out
         try:
             fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             out.close()
             raise UsageError(f"{results}: another check is writing this results file; wait for it or pass "
                              "another --results path") from None
-    return out
+        if _same_file(out, results):
+            return out
+        out.close()  # replaced between the open and the lock: lock the file now at the name
+    raise UsageError(f"{results}: replaced again and again while being opened; is another program rewriting it?")
+
+
+def _same_file(fh: IO, path: Path) -> bool:
+    try:
+        here, there = os.fstat(fh.fileno()), os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 def _drop_undecided(results: Path, resumed: Resumed) -> Resumed:
-    """Rewrite ``results`` (atomically) without its undecided records, for ``--retry-unknown``."""
+    """Rewrite ``results`` (atomically) without its undecided records, for ``--retry-unknown``
+    (the caller holds the file's lock throughout, see :func:`_open_locked`)."""
     from tubedeck.atomic import atomic_open
 
     with open(results, "rb") as src, atomic_open(results, "wb") as dst:
@@ -218,3 +320,104 @@ def _count(results: Path | None) -> int:
         return 0
     with open(results, "rb") as fh:
         return sum(1 for raw in fh if raw.strip() and b'"kind": "header"' not in raw)
+
+
+# -- seed order ---------------------------------------------------------------------------------
+SORT_CHUNK = 32 << 20  # bytes of records sorted in memory at a time
+SORT_FAN = 64  # sorted runs merged at a time (one read buffer each)
+_BLOCK = 1 << 16
+
+
+def _seed_key(line: bytes) -> int:
+    return int(line[:line.index(b" ")])
+
+
+def _run_lines(fd: int, start: int, end: int) -> Iterator[bytes]:
+    """The lines of bytes ``start:end`` of a spill file, read in blocks (``os.pread``: every run of
+    one spill file reads at its own place)."""
+    pos, rest = start, b""
+    while pos < end:
+        block = os.pread(fd, min(_BLOCK, end - pos), pos)
+        if not block:
+            break
+        pos += len(block)
+        *lines, rest = (rest + block).split(b"\n")
+        for line in lines:
+            yield line + b"\n"
+    if rest:
+        yield rest
+
+
+def _spill(fh: IO[bytes], lines: Iterable[bytes]) -> tuple[int, int]:
+    start = fh.tell()
+    fh.writelines(lines)
+    return start, fh.tell()
+
+
+def sort_results(path: Path) -> None:
+    """Rewrite ``path`` atomically as its header line then its records in rising seed order: the
+    bytes one uninterrupted run writes. The caller holds the file's lock (and has validated it:
+    each record has its whole-number seed, once).
+
+    Memory stays bounded whatever the file's size: an external merge sort. Records are read
+    :data:`SORT_CHUNK` bytes at a time and each chunk sorted in memory; a file of one chunk is
+    written out at once, else each sorted chunk goes to an unnamed spill file beside ``path``
+    (each line prefixed with its seed, so it is parsed once), and the sorted runs are merged
+    :data:`SORT_FAN` at a time (``heapq.merge``, one read buffer per run) until one pass writes the
+    result. Disk: up to three times the file's size for the moment (spill, its merge, the result)."""
+    from tubedeck.atomic import atomic_open
+
+    header = b""
+    runs: list[tuple[int, int]] = []
+    with contextlib.ExitStack() as stack:
+        spill: IO[bytes] | None = None
+        chunk: list[tuple[int, bytes]] = []
+        size = 0
+
+        def flush() -> None:
+            nonlocal spill, size
+            if spill is None:
+                spill = stack.enter_context(tempfile.TemporaryFile(dir=path.parent))
+            chunk.sort(key=lambda t: t[0])
+            runs.append(_spill(spill, (b"%d %s" % (seed, raw) for seed, raw in chunk)))
+            chunk.clear()
+            size = 0
+
+        with open(path, "rb") as src:
+            for raw in src:
+                if not raw.strip():
+                    continue
+                raw = raw if raw.endswith(b"\n") else raw + b"\n"
+                record = json.loads(raw)
+                if record.get("kind") == "header":
+                    header = raw
+                    continue
+                chunk.append((record["seed"], raw))
+                size += len(raw)
+                if size >= SORT_CHUNK:
+                    flush()
+        if spill is None:  # one chunk: sorted in memory
+            chunk.sort(key=lambda t: t[0])
+            with atomic_open(path, "wb") as dst:
+                dst.write(header)
+                dst.writelines(raw for _, raw in chunk)
+            return
+        if chunk:
+            flush()
+        while len(runs) > SORT_FAN:  # merge passes: SORT_FAN runs into one, until few are left
+            assert spill is not None
+            spill.flush()
+            merged = stack.enter_context(tempfile.TemporaryFile(dir=path.parent))
+            fd = spill.fileno()
+            runs = [_spill(merged, heapq.merge(*(_run_lines(fd, a, b) for a, b in runs[i:i + SORT_FAN]),
+                                               key=_seed_key))
+                    for i in range(0, len(runs), SORT_FAN)]
+            spill.close()
+            spill = merged
+        assert spill is not None
+        spill.flush()
+        fd = spill.fileno()
+        with atomic_open(path, "wb") as dst:
+            dst.write(header)
+            for line in heapq.merge(*(_run_lines(fd, a, b) for a, b in runs), key=_seed_key):
+                dst.write(line[line.index(b" ") + 1:])

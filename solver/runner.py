@@ -15,8 +15,14 @@ The promises, and where they are kept:
 * **Safe files.** An existing results file is only ever appended to (or, with
   ``retry_unknown``, rewritten atomically without its undecided records); it is locked for the
   run, so two checks cannot interleave; it must be a regular file; every line is validated on
-  resume (JSON object, integer seed, no duplicate seed, the game's own schema), and a bad one is
-  refused with the file and line (exit 2). A header that disagrees with the run is refused too.
+  resume (JSON object, integer seed, no duplicate seed, a seed this run can have, the game's own
+  schema), and a bad one is refused with the file and line (exit 2). A header that disagrees with
+  the run is refused too.
+* **Seed order.** A run that completes (every seed of its range stored) leaves its file in seed
+  order, the bytes one run writes: when it filled gaps (a partial merge, ``--retry-unknown``, an
+  edited file) it rewrites the file sorted, atomically, still holding the lock
+  (:func:`solver.results.sort_results`). A run stopped early leaves what it appended; the next
+  complete one orders it.
 * **Bounded.** Seeds stream (a ``range`` is never listed); memory stays flat however many run.
 """
 
@@ -31,7 +37,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Protocol, Sized
+from typing import Any, Callable, Generator, Iterable, Iterator, Protocol, Sized
 
 from tubedeck.errors import UsageError
 from tubedeck.signals import Terminated, exit_code  # noqa: F401 (re-exported: the CLI's signal contract)
@@ -43,10 +49,12 @@ from .results import (  # noqa: F401 (re-exported: the results file is part of t
     _count,
     _drop_undecided,
     _open_locked,
+    _plural,
     _signals_blocked,
     _write,
     check_results_path,
     read_results,
+    sort_results,
 )
 
 Evaluator = Callable[[int], dict]
@@ -90,9 +98,9 @@ class TimeUp(Exception):
 
     def __init__(self, summary: Summary | None, done: int, total: int | None, results: Path | None):
         self.summary, self.done, self.total, self.results = summary, done, total, results
-        where = f"{_count(results)} records stored in {results}; " if results else ""
-        of = f" of {total}" if total is not None else ""
-        super().__init__(f"time limit reached after {done}{of} seeds: {where}resume with the same command")
+        where = f"{_plural(_count(results), 'record')} stored in {results}; " if results else ""
+        seeds = f"{done} of {_plural(total, 'seed')}" if total is not None else _plural(done, "seed")
+        super().__init__(f"time limit reached after {seeds}: {where}resume with the same command")
 
 
 class _Deadline(KeyboardInterrupt):
@@ -125,7 +133,7 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, stored: int, results: Path | None, code: int = 130):
         self.stored, self.results, self.code = stored, results, code
         where = f" in {results}" if results else ""
-        super().__init__(f"interrupted: {stored} records stored{where}; resume with the same command")
+        super().__init__(f"interrupted: {_plural(stored, 'record')} stored{where}; resume with the same command")
 
 
 def default_results(check: DealCheck, seed: int, shard: tuple[int, int] | None = None) -> Path:
@@ -228,17 +236,21 @@ def run_deals(
             runner = cluster.enter_context(dask_executor(workers, runner.scheduler, runner.worker_wait))
         if results is not None:
             out = _open_locked(results)
-        resumed = read_results(results, header, validate, decided) if results else Resumed({}, None)
+        resumed = read_results(results, header, validate, decided, seeds) if results else Resumed({}, None)
         if results is not None and resumed.undecided:
             assert out is not None  # opened above: results is given
-            out.close()
-            _drop_undecided(results, resumed)
-            out = _open_locked(results)
-            resumed = read_results(results, header, validate)
+            _drop_undecided(results, resumed)  # with the lock held: no other run slips in
+            held, out = out, _open_locked(results)  # the new file (the old one's lock is on another file)
+            held.close()
+            resumed = read_results(results, header, validate)  # (its seeds were checked above)
         if out is not None and resumed.header is None:
             _write(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
         total = len(seeds) if isinstance(seeds, Sized) else None
-        yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner, deadline)
+        in_order = yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner, deadline)
+        if out is not None and not in_order:  # complete, but gaps were filled: the file one run writes
+            assert results is not None
+            with _alarm_held():
+                sort_results(results)  # still holding the lock (see _open_locked)
     except _Deadline:
         cluster.__exit__(*sys.exc_info())
         raise TimeUp(None, 0, None, results) from None
@@ -252,6 +264,26 @@ def run_deals(
         if out is not None:
             out.close()
         cluster.close()
+
+
+@contextlib.contextmanager
+def _alarm_held() -> Iterator[None]:
+    """Stop the ``--time-limit``'s timer while a complete run puts its file in order: every seed
+    is stored, so a limit passing now changes nothing. (The timer is stopped, not its signal
+    blocked: a process-directed SIGALRM would reach a helper thread that does not block it.)
+    What is left of it, if anything, is set again after. Ctrl-C and SIGTERM still stop the sort:
+    the file is left as appended, and the next complete run orders it."""
+    if not hasattr(signal, "setitimer"):  # pragma: no cover
+        yield
+        return
+    left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        rest = left - (time.perf_counter() - start)
+        if left > 0 and rest > 0:
+            signal.setitimer(signal.ITIMER_REAL, rest)
 
 
 def _pool(workers: int, factory: Callable[[], Evaluator]):
@@ -289,7 +321,8 @@ def _batches(items: Iterable[int], size: int) -> Iterator[list[int]]:
 
 
 def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label, runner=None,
-         deadline: float | None = None) -> Iterator[dict]:
+         deadline: float | None = None) -> Generator[dict, None, bool]:
+    """Yield every seed's record; return whether the file's records stand in seed order."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     todo = (s for s in seeds if s not in resumed.done)
@@ -297,6 +330,7 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
     bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    disable=not (progress and tty), transient=True)
     pool = None
+    in_order, top = resumed.ordered, resumed.top
     try:
         pending = None
         if total is not None:
@@ -334,10 +368,12 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
                 record = {"seed": seed, **{k: v for k, v in record.items() if k != "seed"}}
                 if out is not None:
                     _write(out, json.dumps(record, sort_keys=True) + "\n")
+                    in_order, top = in_order and seed > top, max(top, seed)
                 bar.advance(task)
                 if ticker is not None:
                     ticker.tick()
                 yield record
+        return in_order
     finally:
         if pool is not None:
             pool.terminate()

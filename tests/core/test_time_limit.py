@@ -49,7 +49,7 @@ def test_a_deal_the_clock_cuts_stores_nothing(tmp_path, capsys):
     code, out, err = run_cli(capsys, "check", "nextstation", "--game", "--deals", "1", "--seed", "5",
                              "--time-limit", "2", "--no-progress", "--results", str(results))
     assert code == 0, err
-    assert "time limit reached after 0 of 1 seeds: 0 records stored" in out
+    assert "time limit reached after 0 of 1 seed: 0 records stored" in out, out
     assert _records(results) == []
 
 
