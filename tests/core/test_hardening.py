@@ -265,7 +265,7 @@ def test_a_build_removes_our_stale_temporaries(tmp_path, capsys):
     (out / "mine.txt").write_text("not ours")
     assert run(capsys, "build", "sampler", "--data", str(ROOT / "tests/data/tinycity"), "--out", str(out))[0] == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == [".sampler.lock", "mine.txt", "sampler"]
+    assert names == ["mine.txt", "sampler"]  # (and no empty .sampler.lock left behind)
 
 
 @pytest.mark.slow
@@ -394,3 +394,20 @@ def test_a_file_in_the_way_is_named(tmp_path, capsys):
 
 def test_interrupted_is_a_keyboard_interrupt():
     assert issubclass(Interrupted, KeyboardInterrupt)
+
+
+def test_a_lock_is_exclusive_and_leaves_no_file(tmp_path):
+    from tubedeck.atomic import locked
+    from tubedeck.errors import UsageError
+
+    lock = tmp_path / ".game.lock"
+    with locked(lock, "game"):
+        assert lock.exists()
+        with pytest.raises(UsageError, match="another tubedeck process is writing game"):
+            with locked(lock, "game"):
+                pass
+        assert lock.exists()  # the loser leaves the holder's file alone
+    assert not lock.exists()
+    with locked(lock, "game"):  # and it can be taken again
+        pass
+    assert not lock.exists()
