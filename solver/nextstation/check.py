@@ -38,6 +38,7 @@ from tubedeck.games.nextstation.edition import Edition, generated_maps, map_titl
 from tubedeck.games.nextstation.records import PAR, PAR_GAME
 from tubedeck.records import Schema
 from tubedeck.stats import percentile
+from tubedeck.words import plural
 
 from .game import GAME_GUARD, best_game
 from .solve import RoundReport, solve_round
@@ -156,7 +157,7 @@ class ParSummary:
     def describe(self) -> list[str]:
         d = self.as_dict()
         what = "best whole game, found" if self.game else "best first round, proven"
-        out = [f"Next Station: London par on {self.where} ({what}): {sum(self.statuses.values())} seeds",
+        out = [f"Next Station: London par on {self.where} ({what}): {plural(sum(self.statuses.values()), 'seed')}",
                "  statuses: " + ", ".join(f"{k} {v}" for k, v in d["statuses"].items())]
         if d["par"]:
             p = d["par"]
