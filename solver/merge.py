@@ -31,8 +31,9 @@ from typing import IO, Any, Callable, Iterator
 from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 from tubedeck.records import is_whole
+from tubedeck.words import plural
 
-from .results import MAX_LINE, _plural
+from .results import MAX_LINE
 
 try:
     import fcntl
@@ -73,7 +74,7 @@ class Gaps:
     def describe(self) -> str:
         shown = ", ".join(str(s) for s in self.examples)
         more = f" and {self.count - EXAMPLES} more" if self.count > EXAMPLES else ""
-        return f"{_plural(self.count, 'seed')} missing ({shown}{more})"
+        return f"{plural(self.count, 'seed')} missing ({shown}{more})"
 
 
 @dataclass
@@ -109,7 +110,7 @@ class Merged:
         return self.missing > 0
 
     def describe(self) -> list[str]:
-        lines = [f"merged {self.shards} of {_plural(self.of, 'shard')}: {_plural(self.records, 'record')} "
+        lines = [f"merged {self.shards} of {plural(self.of, 'shard')}: {plural(self.records, 'record')} "
                  f"into {self.out}"]
         if self.partial:
             gaps = Gaps(self.missing, list(self.examples))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from tubedeck.errors import UsageError
+from tubedeck.words import plural
 
 try:
     import fcntl
@@ -90,14 +91,10 @@ def header_diff(theirs: dict, ours: dict) -> list[str]:
     return out
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def _describe_seeds(seeds: Collection[int]) -> str:
     """``4-10``; a shard's slice ``5, 8, ... 17``; a list: how many."""
     if not isinstance(seeds, range):
-        return f"a list of {_plural(len(seeds), 'seed')}"
+        return f"a list of {plural(len(seeds), 'seed')}"
     if len(seeds) <= 3:
         return ", ".join(map(str, seeds)) or "none"
     if seeds.step == 1:

@@ -41,6 +41,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator, Protocol, Sized
 
 from tubedeck.errors import UsageError
 from tubedeck.signals import Terminated, exit_code  # noqa: F401 (re-exported: the CLI's signal contract)
+from tubedeck.words import plural
 
 from .results import (  # noqa: F401 (re-exported: the results file is part of the runner's promise)
     MAX_LINE,
@@ -49,7 +50,6 @@ from .results import (  # noqa: F401 (re-exported: the results file is part of t
     _count,
     _drop_undecided,
     _open_locked,
-    _plural,
     _signals_blocked,
     _write,
     check_results_path,
@@ -98,8 +98,8 @@ class TimeUp(Exception):
 
     def __init__(self, summary: Summary | None, done: int, total: int | None, results: Path | None):
         self.summary, self.done, self.total, self.results = summary, done, total, results
-        where = f"{_plural(_count(results), 'record')} stored in {results}; " if results else ""
-        seeds = f"{done} of {_plural(total, 'seed')}" if total is not None else _plural(done, "seed")
+        where = f"{plural(_count(results), 'record')} stored in {results}; " if results else ""
+        seeds = f"{done} of {plural(total, 'seed')}" if total is not None else plural(done, "seed")
         super().__init__(f"time limit reached after {seeds}: {where}resume with the same command")
 
 
@@ -133,7 +133,7 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, stored: int, results: Path | None, code: int = 130):
         self.stored, self.results, self.code = stored, results, code
         where = f" in {results}" if results else ""
-        super().__init__(f"interrupted: {_plural(stored, 'record')} stored{where}; resume with the same command")
+        super().__init__(f"interrupted: {plural(stored, 'record')} stored{where}; resume with the same command")
 
 
 def default_results(check: DealCheck, seed: int, shard: tuple[int, int] | None = None) -> Path:

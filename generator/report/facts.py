@@ -49,11 +49,8 @@ class Facts:
 
     @property
     def label(self) -> str:
-        from tubedeck.games import registry  # (the game's title, as players know it)
-
         h = self.header
-        game = registry().get(str(h.get("game")))
-        parts = [game.title if game is not None else str(h.get("game", "?")), str(h.get("mode", "check"))]
+        parts = [str(h.get("game", "?")), str(h.get("mode", "check"))]
         # (a recipe named by its digest says nothing to a reader: the Run table has it)
         parts += [str(h[k]) for k in ("scope", "map", "recipe") if isinstance(h.get(k), str) and h.get(k)
                   and not (k == "recipe" and re.fullmatch(r"[0-9a-f]{8,}", h[k]))]

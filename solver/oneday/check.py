@@ -168,10 +168,10 @@ class Summary:
         first = self.first_seed or 0
         lines = [f"One Day in London: {plural(self.deals, 'deal')}, {self.players} players "
                  f"(seeds {first}..{first + self.deals - 1})",
-                 "fewest exchanges to a journey, player by player (exchanges: players): "
-                 + ", ".join(f"{k}: {v}" for k, v in out["exchanges"].items()) + f" (mean {out['mean_exchanges']})",
-                 "the closest player of each deal (exchanges: deals): "
-                 + ", ".join(f"{k}: {v}" for k, v in out["closest_per_deal"].items())]
+                 "fewest exchanges to a journey, player by player (exchanges: players):",
+                 "  " + ", ".join(f"{k}: {v}" for k, v in out["exchanges"].items()) + f" (mean {out['mean_exchanges']})",
+                 "the closest player of each deal (exchanges: deals):",
+                 "  " + ", ".join(f"{k}: {v}" for k, v in out["closest_per_deal"].items())]
         best = out["closest_player"]
         if best:
             lines.append(f"closest to winning: seed {best['seed']}, player {best['player']}, "

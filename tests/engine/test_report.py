@@ -62,7 +62,7 @@ def test_report_compares_several_runs(results, tmp_path, capsys):
     assert code == 0, err
     page = (tmp_path / "report.html").read_text()
     assert "zone 1" in page and "zones 1-2" in page and "Win rate by seat" in page
-    assert page.count("Keep London Moving · simulate · zones 1-2") >= 2  # a section and a legend entry
+    assert page.count("klm · simulate · zones 1-2") >= 2  # a section and a legend entry
     assert "[&quot;" not in page and "{&quot;" not in page  # the Run table in words, not JSON
 
 
