@@ -108,9 +108,15 @@ class _Deadline(KeyboardInterrupt):
     before it starts a seed): it stops a solve, the pool and a cluster exactly as Ctrl-C does."""
 
 
+RING_AGAIN = 1.0  # s: the timer rings again until the deadline is caught (see _alarm)
+
+
 @contextlib.contextmanager
 def _alarm(deadline: float | None) -> Iterator[None]:
-    """Raise :class:`_Deadline` in the main thread at ``deadline`` (``time.perf_counter``)."""
+    """Raise :class:`_Deadline` in the main thread at ``deadline`` (``time.perf_counter``), and
+    again every :data:`RING_AGAIN` seconds until :func:`_caught` stops it: a handler's exception
+    raised inside a garbage-collector callback is dropped by CPython ("Exception ignored"; the
+    suite's first run met it), and a one-shot timer would then leave a long deal running."""
     if deadline is None or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -119,12 +125,18 @@ def _alarm(deadline: float | None) -> Iterator[None]:
         raise _Deadline()
 
     old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.perf_counter(), 1e-3))
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.perf_counter(), 1e-3), RING_AGAIN)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _caught()
         signal.signal(signal.SIGALRM, old)
+
+
+def _caught() -> None:
+    """The deadline is being acted on: ring no more (cleanup is not interrupted again)."""
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -171,6 +183,7 @@ def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, work
     except TimeUp as exc:
         raise TimeUp(summary, done, total, exc.results) from None
     except _Deadline:  # arrived while the summary was folding a record
+        _caught()
         raise TimeUp(summary, done, total, results) from None
     except Interrupted:
         raise
@@ -252,6 +265,7 @@ def run_deals(
             with _alarm_held():
                 sort_results(results)  # still holding the lock (see _open_locked)
     except _Deadline:
+        _caught()
         cluster.__exit__(*sys.exc_info())
         raise TimeUp(None, 0, None, results) from None
     except Interrupted:
@@ -276,14 +290,14 @@ def _alarm_held() -> Iterator[None]:
     if not hasattr(signal, "setitimer"):  # pragma: no cover
         yield
         return
-    left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    left, again = signal.setitimer(signal.ITIMER_REAL, 0)
     start = time.perf_counter()
     try:
         yield
     finally:
         rest = left - (time.perf_counter() - start)
-        if left > 0 and rest > 0:
-            signal.setitimer(signal.ITIMER_REAL, rest)
+        if left > 0 and rest > 0:  # (past it: every seed is stored, nothing is left to stop)
+            signal.setitimer(signal.ITIMER_REAL, rest, again)
 
 
 def _pool(workers: int, factory: Callable[[], Evaluator]):
@@ -375,6 +389,8 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
                 yield record
         return in_order
     finally:
+        if isinstance(sys.exc_info()[1], _Deadline):
+            _caught()  # (before the pool's cleanup: a second ring would cut its join short)
         if pool is not None:
             pool.terminate()
             pool.join()
