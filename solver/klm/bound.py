@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import networkx as nx
 from ortools.sat.python import cp_model
 
-from solver.cpsat import check_time_limit, configure, solve
+from solver.cpsat import MAX_TIME_LIMIT, check_time_limit, configure, solve
 from tubedeck.errors import UsageError
 from tubedeck.games.klm.cards import StationDeck
 from tubedeck.games.klm.edition import Edition
@@ -73,9 +73,14 @@ class Adversary:
     x: dict  # (station, player, own turn) -> BoolVar
 
 
+class OutOfTime(Exception):
+    """The wall clock ran out while a model was being built (:func:`build_adversary`)."""
+
+
 def build_adversary(deck: StationDeck, players: int, last_turn: int, paths: list[tuple[str, ...]],
-                    rules: Rules) -> Adversary:
-    """The model "some deal has no possible win on global turns 0..last_turn"."""
+                    rules: Rules, stop_at: float | None = None) -> Adversary:
+    """The model "some deal has no possible win on global turns 0..last_turn"; past ``stop_at``
+    (``time.monotonic``) :class:`OutOfTime` (a whole network's model takes seconds to build)."""
     HAND, PATH = rules.hand, rules.path
     stations = [c.station for c in deck.cards]
     stock = len(stations) - HAND * players
@@ -105,7 +110,9 @@ def build_adversary(deck: StationDeck, players: int, last_turn: int, paths: list
                 m.add(v <= sum(x[s, p, k] for s in (a, b) for k in range(t, turns[p] + 1)))
             return late[key]
 
-        for path in paths:
+        for i, path in enumerate(paths):
+            if stop_at is not None and i % 256 == 0 and time.monotonic() > stop_at:
+                raise OutOfTime()
             edges = [tuple(sorted(e)) for e in zip(path, path[1:], strict=False)]
             reasons = [~own[s] for s in path]
             for t, allowed in ((deadline + 1 - i, i) for i in range(PATH - 1)):
@@ -204,8 +211,14 @@ def worst_deal(deck: StationDeck, players: int, rules: Rules, time_limit: float 
         left = deadline - time.monotonic()
         if left <= 0.05:
             return "UNKNOWN", None, None
-        adv = build_adversary(deck, players, last, paths, rules)
-        solver = configure(cp_model.CpSolver(), max(deadline - time.monotonic(), 0.05), workers=2)
+        try:
+            adv = build_adversary(deck, players, last, paths, rules, stop_at=deadline)
+        except OutOfTime:
+            return "UNKNOWN", None, None
+        solver = configure(cp_model.CpSolver(), MAX_TIME_LIMIT, workers=2)
+        # the whole command's wall clock, not CP-SAT's deterministic seconds (on this model they
+        # ran out at a third of the wall clock asked for)
+        solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.05)
         status = solve(solver, adv.model)
         return status, adv, solver
 
