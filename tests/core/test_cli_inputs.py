@@ -130,6 +130,9 @@ def test_one_seed_range_and_one_message_everywhere(args, seed, capsys):
 def test_a_deterministic_budget_is_named_as_itself(capsys):
     from conftest import run_cli
 
+    code, _, err = run_cli(capsys, "check", "klm", "--deal-limit", "nan", "--deals", "1")
+    assert code == 2 and "--deal-limit must be a positive number" in err, err
+
     for game in ("nextstation", "dice"):
         code, _, err = run_cli(capsys, "solve", game, "--det-limit", "-1")
         assert code == 2 and "--det-limit must be a positive number" in err, err

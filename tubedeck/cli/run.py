@@ -169,12 +169,14 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     check_needs(cmd, values)  # before _split takes the declared options out
     own, extra = _split(game, cmd, values)
     data, as_json, deals, seed = values["data"], values["as_json"], values["deals"], values["seed"]
+    from solver.cpsat import check_time_limit
+
     if values.get("deal_limit", 0) is None:
         values["deal_limit"] = TIME_LIMIT
+    if "deal_limit" in values:  # named as typed (the targets' own check says --time-limit)
+        check_time_limit(values["deal_limit"], "--deal-limit")
     wall = values.get("time_limit")
     if wall is not None:
-        from solver.cpsat import check_time_limit
-
         check_time_limit(wall)
     if not 1 <= deals <= MAX_DEALS:
         raise UsageError(f"{typed(cmd.count_flag, *cmd.count_aliases, '-n')} must be 1-{MAX_DEALS}, got {deals}")
