@@ -19,10 +19,11 @@ from solver.simulation import Playing, play_command, simulate_command
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.dice.edition import Edition
-from tubedeck.games.dice.play import State, new_game, plural
+from tubedeck.games.dice.play import State, new_game
 from tubedeck.games.dice.records import SIMULATE
 from tubedeck.play import Played
 from tubedeck.records import spread
+from tubedeck.words import plural
 
 from .players import PLAYERS
 

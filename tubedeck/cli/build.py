@@ -29,6 +29,7 @@ from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import Game, edition, network, resolve
 from tubedeck.games import registry
 from tubedeck.progress import Progress, ticking
+from tubedeck.words import plural
 
 if TYPE_CHECKING:
     from generator import PrintOptions
@@ -191,19 +192,15 @@ def print_manifest(manifest, as_json: bool = False) -> None:
     for f in manifest.files:
         key = (str(Path(f.path).parent) + "/", f.kind) if f.kind in ("png", "svg") else (f.path, f.kind)
         groups.setdefault(key, []).append(f)
-    n = len(manifest.files)
-    say(f"[bold]Wrote {n} file{'s' if n != 1 else ''} under {root}/[/bold]")
+    say(f"[bold]Wrote {plural(len(manifest.files), 'file')} under {root}/[/bold]")
     for (path, kind), files in groups.items():
         if kind in ("png", "svg"):
-            say(f"  {root / path}  [dim]{len(files)} {kind.upper()} file{'s' if len(files) != 1 else ''}, "
-                f"one card face each[/dim]")
+            say(f"  {root / path}  [dim]{plural(len(files), kind.upper() + ' file')}, one card face each[/dim]")
         else:
-            pages = files[0].pages
-            say(f"  {root / path}  [dim]{pages} page{'s' if pages != 1 else ''} ({kind})[/dim]")
+            say(f"  {root / path}  [dim]{plural(files[0].pages, 'page')} ({kind})[/dim]")
     for deck, cards in manifest.decks.items():
         layout = manifest.layouts.get(deck, "")
-        say(f"[bold]{deck}[/bold]: {len(cards)} card{'s' if len(cards) != 1 else ''}"
-            + (f" [dim]({layout})[/dim]" if layout else ""))
+        say(f"[bold]{deck}[/bold]: {plural(len(cards), 'card')}" + (f" [dim]({layout})[/dim]" if layout else ""))
         shown = ", ".join(cards[:12]) + (f", ... ({len(cards) - 12} more; --json lists every card)" if len(cards) > 12 else "")
         say("  " + shown)
 

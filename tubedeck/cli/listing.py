@@ -11,14 +11,14 @@ from .options import JsonOpt, print_json, print_lines
 
 def games(as_json: JsonOpt = False) -> None:
     """List every game: id, title, players, documents it prints, its checks and solves, options."""
-    entries = [g.as_dict() for g in registry().values()]
+    known = list(registry().values())
+    entries = [g.as_dict() for g in known]
     if as_json:
         print_json({"games": entries})
         return
     lines = []
-    for g in entries:
-        lo, hi = g["players"] or (0, 0)
-        players = f"{lo if lo == hi else f'{lo}-{hi}'} players" if g["players"] else "not a game one plays"
+    for game, g in zip(known, entries):
+        players = f"{game.seats} players" if game.players else "not a game one plays"
         lines.append(f"[bold]{g['id']}[/bold]  {g['title']} ({players}): {g['summary']}")
         if g["documents"]:
             lines.append(f"  build {g['id']}: {', '.join(g['documents'])}")

@@ -57,7 +57,7 @@ from typing import NamedTuple
 
 from tubedeck.errors import UsageError
 from tubedeck.play import CHANCE, TERMINAL
-from tubedeck.words import plural  # noqa: F401 (re-exported: solver.dice.simulate)
+from tubedeck.words import plural
 
 from .board import Board
 from .edition import Edition
