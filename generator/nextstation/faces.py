@@ -29,31 +29,38 @@ from .parts import mark, mark_size, score_card, symbol
 NAMES = {JOKER: "Joker", SWITCH: "Railroad Switch"}
 DECK_NAMES = {"street": "Street", "underground": "Underground"}
 RULES_PT = (8.0, PLAY_PT)  # play needs the rules: never below 7 pt (more cards instead)
+SIDE_BAND = 0.1  # of the art's width: each of an Underground card's two yellow side bands
+CLEAR = 1.5  # mm between the bands and the tile or the words
 
 
 # -- Station cards ------------------------------------------------------------------------------
 def station_front(pen: Pen, card: StationCard, edition: Edition) -> None:
-    """The deck's colour (Street blue, Underground pink with a yellow band), the symbol large on
-    a white disc, the deck and the symbol named in words."""
+    """The deck's colour (Street blue, Underground pink with a yellow band down either side), the
+    symbol large on a white rounded tile, the deck and the symbol named in words. No disc and no
+    band across the middle: a white disc under a bar, under the word "Underground", recalled the
+    TfL roundel (a trade mark), and blue and pink print as one grey, so the side bands are what
+    tell the decks apart in black and white."""
     s, art = pen.safe, pen.art_box
     colours = edition.book.colours
     fill = colours[card.deck]
     pen.background(PAPER)
     pen.rect(art.x, art.y, art.w, art.h, fill=fill, radius=2.0)
+    band = art.w * SIDE_BAND
     if card.underground:
-        band = art.h * 0.08
-        pen.rect(art.x, art.y + art.h * 0.5 - band / 2, art.w, band, fill=colours["underground_band"])
+        for x in (art.x, art.right - band):
+            pen.rect(x, art.y, band, art.h, fill=colours["underground_band"])
+    lane = s.inset(max(0.0, art.x + band + CLEAR - s.x), 0.0)  # clear of the bands on both decks
     head = min(9.0, s.h * 0.11)
     ink = pen.text_on(fill, WHITE)
-    pen.text_box(Rect(s.x, s.top - head, s.w, head), DECK_NAMES[card.deck], font=BOLD, size=11, min_size=PLAY_PT,
-                 colour=ink, max_lines=1, field="deck")
+    pen.text_box(Rect(lane.x, s.top - head, lane.w, head), DECK_NAMES[card.deck], font=BOLD, size=11,
+                 min_size=PLAY_PT, colour=ink, max_lines=1, field="deck")
     name = NAMES.get(card.face, card.face.capitalize())
-    pen.text_box(Rect(s.x, s.y, s.w, head), name, font=BOLD, size=11, min_size=PLAY_PT, colour=ink, max_lines=1,
-                 field="name")
-    r = min(s.w, s.h - 2 * head - 4) / 2 - 1
+    pen.text_box(Rect(lane.x, s.y, lane.w, head), name, font=BOLD, size=11, min_size=PLAY_PT, colour=ink,
+                 max_lines=1, field="name")
+    a = min(lane.w / 2, (s.h - 2 * head - 4) / 2 - 1)
     cx, cy = s.centre
-    pen.circle(cx, cy, r, fill=WHITE, stroke=INK, width=0.6)
-    symbol(pen, card.face, cx, cy, r * 0.72)
+    pen.rect(cx - a, cy - a, 2 * a, 2 * a, fill=WHITE, stroke=INK, width=0.6, radius=a * 0.18)
+    symbol(pen, card.face, cx, cy, a * 0.85)
 
 
 def station_back(pen: Pen, title: str) -> None:
