@@ -34,14 +34,26 @@ from .sheets import dice_sheet, pieces_sheet
 PILE_COLOUR = "#263238"  # the one back of every movement and function card: neither player's colour
 EFFECT = {"lava": "Enter: lose 1 life cube", "grassland": "Enter: take 1 life cube", "dry soil": "Enter: nothing"}
 SYMBOL_TEXT = {"function": "Draw a function card", "replace": "Leaving: replace this card"}
+OUTLINE = 0.3  # mm: a plate's outline
+FRAME = 0.8  # mm: the line round a function card's figure
+PAD = 1.7  # mm from a plate's edge to its text: 1.5 mm clear of the outline's inner edge, 0.05 to spare
 
 
 def plate(pen: Pen, box: Rect, text: str, size: float, field: str, font: str = BOLD, fill: str = WHITE,
-          max_lines: int | None = None) -> None:
-    """Text on a plain rounded plate filling ``box``."""
-    pen.rect(box.x, box.y, box.w, box.h, fill=fill, stroke=INK, width=0.3, radius=min(1.5, box.h / 3))
-    pen.text_box(box.inset(1.0, 0.6), text, font=font, size=size, min_size=MIN_PT, colour=INK, max_lines=max_lines,
+          max_lines: int | None = None, min_size: float = MIN_PT) -> None:
+    """Text on a plain rounded plate filling ``box``, :data:`PAD` mm inside its edge."""
+    pen.rect(box.x, box.y, box.w, box.h, fill=fill, stroke=INK, width=OUTLINE, radius=min(1.5, box.h / 3))
+    pen.text_box(box.inset(PAD), text, font=font, size=size, min_size=min_size, colour=INK, max_lines=max_lines,
                  field=field)
+
+
+def plate_height(text: str, font: str, size: float, min_size: float, w: float, h: float,
+                 max_lines: int | None = None) -> float:
+    """``h``, or more if a plate ``w`` x ``h`` mm cannot hold ``text`` at ``min_size`` pt (small cards)."""
+    if measure(text, font, size, min_size, w - 2 * PAD, h - 2 * PAD, max_lines) is not None:
+        return h
+    fit = measure(text, font, min_size, min_size, w - 2 * PAD, max_lines=max_lines)
+    return h if fit is None else fit.height + 2 * PAD + 0.01  # None: too wide at any height, text_box says so
 
 
 def ground_face(pen: Pen, card: GroundCard, side: int) -> None:
@@ -50,11 +62,13 @@ def ground_face(pen: Pen, card: GroundCard, side: int) -> None:
     face: Side = card.sides[side]
     s = pen.safe
     texture(pen, face.kind, pen.art_box, f"{card.id}-{side}")
-    top_h = min(9.0, s.h * 0.16)
-    plate(pen, Rect(s.x, s.top - top_h, s.w, top_h), face.kind.upper(), 11, "kind", max_lines=1)
+    kind = face.kind.upper()
+    top_h = plate_height(kind, BOLD, 11, PLAY_PT, s.w, min(9.0, s.h * 0.16), max_lines=1)
+    plate(pen, Rect(s.x, s.top - top_h, s.w, top_h), kind, 11, "kind", max_lines=1, min_size=PLAY_PT)
     lines = EFFECT[face.kind] + (f". {SYMBOL_TEXT[face.symbol]}" if face.symbol else "")
-    foot_h = min(14.0, s.h * 0.26)
-    plate(pen, Rect(s.x, s.y, s.w, foot_h), f"{lines}. ({card.id} side {'AB'[side]})", 8, "effect", font=TEXT)
+    effect = f"{lines}. ({card.id} side {'AB'[side]})"
+    foot_h = plate_height(effect, TEXT, 8, PLAY_PT, s.w, min(14.0, s.h * 0.26))
+    plate(pen, Rect(s.x, s.y, s.w, foot_h), effect, 8, "effect", font=TEXT, min_size=PLAY_PT)
     if face.symbol:
         room = s.h - top_h - foot_h - 2.0
         r = max(2.0, min(s.w * 0.3, room * 0.42))
@@ -131,16 +145,17 @@ def function_front(pen: Pen, card: FunctionCard, figure: str = "") -> None:
     if figure or card.id in ICONS:  # the text above, the figure in what it leaves
         fit = measure(card.text, TEXT, 9, MIN_PT, body.w, body.h * 0.62)
         text_h = fit.height if fit else body.h
-        room = body.h - text_h - 2
-        if room >= 8:
-            box = Rect(s.x + s.w * 0.15, s.y, s.w * 0.7, min(room, s.w * 0.45))
-            pen.rect(box.x, box.y, box.w, box.h, stroke=colour, width=0.8, radius=min(box.h, box.w) * 0.15)
+        lift = FRAME / 2 + 0.05  # the frame's line stays inside the safe area: 1.5 mm clear of the panel's edge
+        room = body.h - text_h - 2 - lift
+        if room + lift >= 8:
+            box = Rect(s.x + s.w * 0.15, s.y + lift, s.w * 0.7, min(room, s.w * 0.45))
+            pen.rect(box.x, box.y, box.w, box.h, stroke=colour, width=FRAME, radius=min(box.h, box.w) * 0.15)
             if figure:  # padded all round: "no 2 4 6" fills the width otherwise
                 pen.text_box(box.inset(3.5, 1.5), figure, font=BOLD, size=22, min_size=MIN_PT, colour=INK,
                              max_lines=1, field="figure")
             else:
                 card_icon(pen, card.id, box.inset(3.0, 2.0))
-            body = Rect(s.x, s.y + room + 2, s.w, text_h)
+            body = Rect(s.x, s.y + lift + room + 2, s.w, text_h)
     pen.text_box(body, card.text, size=9, min_size=MIN_PT, colour=INK, valign="top", field="text")
 
 
