@@ -20,10 +20,15 @@ from tubedeck.games.nextstation.rules import QUESTION_MARK
 
 from .parts import mark, mark_size, pencil_marks, score_card, symbol
 
-RIVER = "#9CC9E8"
+# Scoring features read at >= 3:1 against what they sit on, in colour and in grey (district fill,
+# corner fill, paper): the Thames as a pale river between two dark banks (a double line no other
+# feature has; the dotted sections still show across its pale water), the boxes' outlines dark gold.
+RIVER = "#CFE6F5"  # the water between the banks
+RIVER_BANK = "#1F5FA8"  # 5.8:1 on the district fill (6.7:1 in grey); was a light blue at 1.58:1
+BANK = 0.45  # mm of each bank
 DISTRICT = "#FFF3C4"
 CORNER = "#FCE3A0"  # a corner district: its own, darker box
-DISTRICT_LINE = "#C9A227"  # the districts' outlines
+DISTRICT_LINE = "#7A5C00"  # the districts' outlines: 5.6:1 on the district fill, 5.0:1 on a corner's
 
 
 RIVER_W = 0.12  # the Thames's width, in cells (it runs along tubedeck's river_path)
@@ -91,6 +96,12 @@ def _tourist_icon(pen: Pen, cx: float, cy: float, r: float, width: float = 0.5) 
                  stroke=INK, width=width)
 
 
+def thames(pen: Pen, points: list[tuple[float, float]], width: float) -> None:
+    """The Thames ``width`` mm wide: its dark banks, then its pale water between them."""
+    pen.polyline(points, stroke=RIVER_BANK, width=width)
+    pen.polyline(points, stroke=RIVER, width=width - 2 * BANK)
+
+
 def _question(pen: Pen, cx: float, cy: float, r: float, size: float = 10) -> None:
     pen.circle(cx, cy, r, fill=WHITE, stroke=INK, width=0.5)
     pen.text(cx, cy - size * CAP / 2, "?", font=BOLD, size=size, colour=INK, align="centre", field="symbol")
@@ -125,7 +136,7 @@ def legend(pen: Pen, edition: Edition, box: Rect) -> None:
         elif k == 1:
             _question(pen, cx, mid, 1.7, size=PLAY_PT)
         else:
-            pen.line(x, mid, x + icon, mid, stroke=RIVER, width=1.8)
+            thames(pen, [(x, mid), (x + icon, mid)], 1.8)
         pen.text(x + icon + 1.2, mid - PLAY_PT * CAP / 2, text, size=PLAY_PT, colour=INK, field="legend")
         x += icon + 1.2 + text_width(text, TEXT, PLAY_PT) + GAP
     mid = box.top - row * 1.5
@@ -181,7 +192,7 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
                  width=0.8 if corner else 0.4, radius=2)
     river = river_path(made.river)
     if river:  # between the rows it splits, over the line between their cells, under the names
-        pen.polyline([(x0 + x * step, y0 - y * step) for x, y in river], stroke=RIVER, width=step * RIVER_W)
+        thames(pen, [(x0 + x * step, y0 - y * step) for x, y in river], step * RIVER_W)
     for sec in board.sections:  # the dotted potential sections
         a, b = board.by_id[sec.a], board.by_id[sec.b]
         pen.line(*at(a.row, a.col), *at(b.row, b.col), stroke=GREY, width=0.3, dash=[0.6, 1.0])

@@ -11,8 +11,10 @@ import pytest
 from engine.test_calibration_emblem_bleed import bars_across, round_shapes  # the project's roundel measure
 
 import generator
+from generator.colour import contrast
 from generator.document import Deck
 from generator.nextstation.faces import documents
+from generator.sizes import MM
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
 
@@ -79,3 +81,69 @@ def test_no_card_carries_a_roundel_like_mark(ed, tmp_path, card):
              if d.get("fill") and all(abs(a - b) < 0.01 for a, b in zip(d["fill"], yellow))]
     assert len(bands) == 2 * sum(c.underground for c in ed.book.cards)
     assert all(d["rect"].height > 3 * d["rect"].width for d in bands)
+
+
+# -- 2. the scoring lines read at 3:1 -----------------------------------------------------------
+MAPS = ("1", "2", "3", "4")  # the map sheet's default pages
+
+
+@pytest.fixture(scope="module")
+def maps():
+    return load(network(None), map=MAPS[0], sheets=len(MAPS))
+
+
+@pytest.fixture(scope="module", params=["colour", "greyscale"])
+def map_pages(request, maps, tmp_path_factory):
+    """The map sheet of maps 1-4, built in colour and in greyscale: its pages, read back."""
+    ed = maps
+    opts = generator.PrintOptions.parse(export="pdf", mode=request.param)
+    tmp = tmp_path_factory.mktemp(f"ns-map-{request.param}")
+    generator.render([d for d in documents(ed, opts) if d.name == "map"], opts, tmp)
+    return list(pymupdf.open(tmp / "map.pdf"))[:len(MAPS)]
+
+
+def _colour(c) -> tuple[float, float, float]:
+    return (c[0],) * 3 if len(c) == 1 else tuple(c[:3])  # a DeviceGray colour as RGB
+
+
+def _ratio(a, b) -> float:
+    return contrast(_colour(a), _colour(b))
+
+
+def district_boxes(page: pymupdf.Page) -> list[dict]:
+    """The district and corner boxes: filled, outlined, tinted (not a white score-card field), at
+    least a cell wide (not the legend's swatch)."""
+    return [d for d in page.get_drawings() if d.get("fill") and d.get("color")
+            and min(_colour(d["fill"])) < 0.99 and d["rect"].width > 8 * MM]
+
+
+def test_the_district_borders_read_at_3_to_1_against_both_sides(map_pages):
+    for page in map_pages:
+        boxes = district_boxes(page)
+        assert len(boxes) == 13, page.number
+        for d in boxes:
+            around = [b for b in boxes if b is not d and b["rect"].contains(d["rect"])]
+            outside = around[0]["fill"] if around else (1.0, 1.0, 1.0)  # a corner box sits in a main one
+            assert _ratio(d["color"], d["fill"]) >= 3, (page.number, d["rect"], _ratio(d["color"], d["fill"]))
+            assert _ratio(d["color"], outside) >= 3, (page.number, d["rect"], _ratio(d["color"], outside))
+
+
+def thames(page: pymupdf.Page) -> list[dict]:
+    """The Thames's strokes on the map: wide (over 1 mm), straight, unfilled, longer than a cell."""
+    return [d for d in page.get_drawings() if d.get("fill") is None and d.get("color") and (d.get("width") or 0) > MM
+            and all(i[0] == "l" for i in d["items"]) and max(d["rect"].width, d["rect"].height) > 20 * MM]
+
+
+def test_the_thames_reads_at_3_to_1_on_every_fill_it_crosses(map_pages):
+    """Its outermost stroke (the banks, when a paler one runs inside) against the district and
+    corner fills and the paper between the boxes."""
+    for page in map_pages:
+        strokes = thames(page)
+        assert strokes, page.number
+        edge = max(strokes, key=lambda d: d["width"])
+        fills = {tuple(_colour(d["fill"])) for d in district_boxes(page)} | {(1.0, 1.0, 1.0)}
+        worst = min(_ratio(edge["color"], f) for f in fills)
+        assert worst >= 3, (page.number, worst)
+        for inner in strokes:  # any paler water inside leaves a bank at least 0.3 mm wide each side
+            if inner is not edge and inner["rect"] == edge["rect"]:
+                assert edge["width"] - inner["width"] >= 0.6 * MM
