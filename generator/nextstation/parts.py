@@ -126,7 +126,7 @@ def score_card(pen: Pen, box: Rect, edition: Edition) -> None:
     band = _bands(box, len(pencils))
     x0, inner = band["title"].x, band["title"].w
     pen.text(x0, _baseline(band["title"], 9), "Player:", font=BOLD, size=9, colour=INK, field="title")
-    heads = ("Districts", "Biggest district", "Thames x2", "Line")
+    heads = ("Districts", "Biggest district", book.texts["score_thames"], "Line")
     ops = ("x", "+", "=")
     label_w = 22.0
     cell = (inner - label_w) / len(heads)

@@ -35,7 +35,7 @@ from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.generate import river_path
 
 PAPERS = ("a4", "letter")
-COLUMN_HEADS = {"Districts", "Biggest", "district", "Thames", "x2", "Line"}  # the score card's columns, as printed
+COLUMN_HEADS = {"Districts", "Biggest", "district", "Thames", "points", "Line"}  # the score card's columns, as printed
 
 
 def _rgb(hex_colour: str) -> tuple[float, float, float]:

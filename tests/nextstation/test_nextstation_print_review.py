@@ -147,3 +147,17 @@ def test_the_thames_reads_at_3_to_1_on_every_fill_it_crosses(map_pages):
         for inner in strokes:  # any paler water inside leaves a bank at least 0.3 mm wide each side
             if inner is not edge and inner["rect"] == edge["rect"]:
                 assert edge["width"] - inner["width"] >= 0.6 * MM
+
+
+# -- 4. the Thames column says what to write ----------------------------------------------------
+def test_the_thames_column_takes_points_as_the_rules_add_them(ed, map_pages, tmp_path):
+    """It read "Thames x2": the number of sections or the points? The rules add points ("+2 per
+    Thames section"), so the column between "+" and "=" says points."""
+    opts = generator.PrintOptions.parse(export="pdf")
+    generator.render([d for d in documents(ed, opts) if d.name == "score-pad"], opts, tmp_path)
+    pad = pymupdf.open(tmp_path / "score-pad.pdf")[0]
+    assert f"+ {ed.rules.thames_points} per Thames section" in " ".join(pad.get_text().split())  # the rules' rate
+    for page, cards in ((pad, 4), (map_pages[0], 1)):
+        text = " ".join(page.get_text().split())
+        assert "Thames x" not in text, page.number
+        assert text.count("Thames points") == cards, text[:200]
