@@ -16,7 +16,7 @@ import math
 from functools import partial
 
 from generator import PrintOptions, Sheet, fonts
-from generator.colour import contrast, luminance, rgb
+from generator.linestyle import cased, draw_line
 from generator.pen import Pen
 from generator.sizes import Rect
 from generator.theme import BOLD, INK, MUTED, PLAY_PT, WHITE
@@ -30,44 +30,6 @@ ROW = 4.6  # mm per table row
 # the points a row scores sit in a pill, wider than tall: a bold two-digit 7 pt number had 0.25 mm
 # to a 4 mm ring; the pill leaves at least 0.7 mm, and 0.4 mm to the row's rules
 POINTS_W, POINTS_H = 5.6, 3.8
-PATTERNS = (None, (3.0, 1.2), (1.2, 1.0), (4.0, 1.0, 1.0, 1.0), (6.0, 2.0), (0.7, 0.9),
-            (2.0, 0.8, 0.7, 0.8), (8.0, 1.5), (1.5, 2.5), (3.0, 1.0, 1.0, 1.0, 1.0, 1.0))
-
-
-MIN_LINE_CONTRAST = 3.0  # a drawn line's edge against white paper (graphics, WCAG 1.4.11)
-GREY_APART = 0.05  # printed greys closer than this read as one grey
-WIDTH, CORE = 1.2, 0.7  # mm: a line's width; the coloured core inside a cased line's dark rails
-
-
-def pattern(i: int):
-    return PATTERNS[i % len(PATTERNS)]
-
-
-def cased(colours: tuple[str, ...]) -> tuple[bool, ...]:
-    """Which lines print inside dark rails (a casing): those too light on white (< 3:1), and those
-    printing the same grey as an earlier plain line, so greyscale tells them apart by more than dashes."""
-    out: list[bool] = []
-    plain: list[float] = []
-    for spec in colours:
-        c = rgb(spec)
-        case = contrast(c, (1.0, 1.0, 1.0)) < MIN_LINE_CONTRAST or any(abs(luminance(c) - g) < GREY_APART for g in plain)
-        if not case:
-            plain.append(luminance(c))
-        out.append(case)
-    return tuple(out)
-
-
-def draw_line(pen: Pen, a: tuple[float, float], b: tuple[float, float], colour: str, i: int, case: bool) -> None:
-    """One line's stroke: white halo, then the dashed colour; a cased line's colour runs between INK rails."""
-    if case:
-        pen.line(*a, *b, stroke=INK, width=WIDTH + 0.05)
-        pen.line(*a, *b, stroke=WHITE, width=CORE)
-        pen.line(*a, *b, stroke=colour, width=CORE, dash=pattern(i))
-    else:
-        pen.line(*a, *b, stroke=WHITE, width=WIDTH + 0.05)
-        pen.line(*a, *b, stroke=colour, width=WIDTH, dash=pattern(i))
-
-
 _LAYOUTS: dict = {}
 
 

@@ -16,6 +16,7 @@ from tubedeck.games.oneday.board import GameMap
 
 CHIP_PT = PLAY_PT  # the chips' letters: play needs them
 CHIP_GAP = 0.5  # mm between two chips in a row
+CHIP_OUTLINE = 0.2  # mm, the chip's ink outline (centred on its edge: half of it lies outside)
 
 
 def line_letters(gmap: GameMap) -> dict[str, str]:
@@ -60,7 +61,7 @@ def chip(pen: Pen, x: float, cy: float, size: tuple[float, float], colour: str, 
         # neither black nor white reads on this colour both in colour and on a black-and-white
         # printer (Bakerloo, Victoria): the chip takes a darker shade of it, the letter white
         colour, ink = deeper(colour), "#FFFFFF"
-    pen.rect(x, cy - h / 2, w, h, fill=colour, stroke=INK, width=0.2, radius=h * 0.3)
+    pen.rect(x, cy - h / 2, w, h, fill=colour, stroke=INK, width=CHIP_OUTLINE, radius=h * 0.3)
     pen.text(x + w / 2, cy - DIGIT_HEIGHT * CHIP_PT * PT / 2, letter, font=BOLD, size=CHIP_PT,
              colour=ink, align="centre", field="chip")
 

@@ -17,7 +17,7 @@ from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
 from generator.icons import DIGIT_HEIGHT, badge, badge_size
 from generator.options import PrintOptions
-from generator.pen import Pen
+from generator.pen import DRIFT, Pen
 from generator.ruler import sheet_safe
 from generator.sizes import PAPERS, PT, CardGeometry, Rect
 from generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
@@ -26,7 +26,7 @@ from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.cards import StationCard, StationDeck
 from tubedeck.games.oneday.edition import Edition
 
-from .chips import CHIP_GAP, chip, chip_size, line_letters
+from .chips import CHIP_GAP, CHIP_OUTLINE, chip, chip_size, line_letters
 from .map import figures, map_page
 
 LEGEND = "< before | after >"
@@ -81,7 +81,8 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
     """The name strip on top (:func:`strip`: the whole name and a chip per line, all a rack leaves
     in view), one band per line (before, line, after) sized to the number of lines, copy mark and
     legend at the foot. ``deck``: the cards the strip is worked out for (default: this card alone)."""
-    t, s = pen.trim, pen.safe
+    t = pen.trim
+    s = within(pen.safe, t, CHIP_OUTLINE)  # the name strip: its chips clear of the tint's edge
     size = size or size_label(t.w, t.h)
     band = strip(gmap, deck or StationDeck((card,)), t.w, t.h)
     room = band.pitch - (t.top - s.top) - STRIP_CLEAR  # below the safe top, for the name and chips
@@ -107,6 +108,7 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
         x += cw + CHIP_GAP
     pen.rect(s.x, t.top - band.pitch + 0.3, s.w, 0.6, fill=RED)  # where the next card's top edge lies in a rack
     band_h, gap, pt, y = _bands(card, t.top - band.pitch - 1.0, s.y + 4.0, pen.label, size)
+    s = within(pen.safe, t, badge_outline(pt))  # the numbers' discs clear of their band's edge
     names = _line_names(card, gmap, s, band_h, pt)
     if names is None:
         raise FaceFitError(pen.label, size, f"a line name does not fit beside its numbers in {s.w:.1f} mm")
@@ -128,6 +130,7 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
             ink = INK
         pen.text_box(box, text, font=BOLD, size=f.size, min_size=f.size, colour=ink, max_lines=2, field="line")
         y -= gap
+    s = pen.safe
     pen.text(s.right, s.y + 0.6, card.copy_mark, size=8, colour=INK, align="right", field="copy")
     pen.text(s.x, s.y + 0.6, LEGEND, size=PLAY_PT, colour=INK, field="legend")  # how to read the numbers: play text
 
@@ -169,6 +172,7 @@ def rules_parts(edition: Edition, safe: Rect) -> list[tuple[str, ...]]:
 
 # -- the name strip: what a rack leaves in view of a covered card ---------------------------------
 SLEEVE = 3.0  # mm of room round a card in a slot: sleeved cards fit
+PANEL_CLEAR = 1.5  # mm from a disc's or chip's outline to the edge of the tinted panel it sits on
 STRIP_CLEAR = 1.5  # mm between the strip's content and its lower edge (where the next card's top lies)
 STRIP_GAP = 0.8  # mm between the name and a row of chips below it
 NAME_PT = 10.0  # the name size a strip is worked out for; it shrinks (to 7 pt) before the strip passes its cap
@@ -226,6 +230,20 @@ class Strip:
     letters: dict[str, str] = field(compare=False)
 
 
+def within(safe: Rect, trim: Rect, outline: float) -> Rect:
+    """``safe``, narrowed so a mark whose outline is ``outline`` mm thick (half of it outside the
+    mark) ends ``PANEL_CLEAR`` mm inside the tinted panels: the bands and the card's tint stop
+    ``DRIFT`` mm inside the trim (without a bleed; with one, the trim is the panel's printed edge)."""
+    x0 = max(safe.x, trim.x + DRIFT + PANEL_CLEAR + outline / 2)
+    x1 = min(safe.right, trim.right - DRIFT - PANEL_CLEAR - outline / 2)
+    return Rect(x0, safe.y, x1 - x0, safe.h)
+
+
+def badge_outline(pt: float) -> float:
+    """The outline width of :func:`generator.icons.badge`'s pill at ``pt`` (as it draws it)."""
+    return max(0.2, 0.07 * badge_size("0", pt)[1])
+
+
 def rack_limit(card_h: float, slots: int) -> float:
     """The largest slot pitch at which a rack of ``slots`` cards fits a rack sheet on every paper."""
     h = card_h + SLEEVE
@@ -243,6 +261,7 @@ def strip(gmap: GameMap, deck: StationDeck, card_w: float, card_h: float) -> Str
     letters = line_letters(gmap)
     geom = CardGeometry(card_w, card_h)
     margin = geom.trim.top - geom.safe.top
+    width = within(geom.safe, geom.trim, CHIP_OUTLINE).w
     key = (card_w, card_h, gmap.recipe.slots, tuple(sorted(letters.items())),
            tuple(sorted({(c.name, tuple(b.line for b in c.bands)) for c in deck.cards})))
     if key in _STRIPS:
@@ -253,7 +272,7 @@ def strip(gmap: GameMap, deck: StationDeck, card_w: float, card_h: float) -> Str
     found = None
     pt = NAME_PT
     while pt >= PLAY_PT - 1e-9:
-        fits = [strip_fit(name, n, geom.safe.w, pt, chip) for name, n in cards]
+        fits = [strip_fit(name, n, width, pt, chip) for name, n in cards]
         if None not in fits:
             need = max(f.height for f in fits if f is not None)
             pitch = math.ceil((margin + need + STRIP_CLEAR) * 10 - 1e-6) / 10
@@ -263,7 +282,7 @@ def strip(gmap: GameMap, deck: StationDeck, card_w: float, card_h: float) -> Str
         pt -= 0.5
     if found is None:
         raise FaceFitError("stations", size_label(card_w, card_h),
-                           f"a station's name does not fit {geom.safe.w:.1f} mm at {PLAY_PT:g} pt in 3 lines")
+                           f"a station's name does not fit {width:.1f} mm at {PLAY_PT:g} pt in 3 lines")
     _STRIPS[key] = found
     return found
 

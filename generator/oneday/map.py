@@ -7,7 +7,7 @@ two deterministic adjustments so it reads cleanly where the game needs it to:
   serve would pass over its marker: in a game about which lines stations share, Regent's Park
   or Warren Street sitting under the Metropolitan's stroke would be a lie;
 * :func:`place_labels` tries candidate spots around every marker (right, left, above, below,
-  the four diagonals, each at four distances; a long name also broken onto two lines) and scores each against the labels already
+  the four diagonals, each at seven distances; a long name also broken onto two lines) and scores each against the labels already
   placed, the other markers, the drawn line strokes, the map area, and ambiguity (a label nearer
   another marker than its own); a greedy pass, then improvement passes, in a fixed order. Where
   no spot near the marker is free of lines (a few labels in the crowded core of London), the spot
@@ -25,21 +25,27 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
+from generator.linestyle import WIDTH, cased, draw_line
 from generator.pen import Pen
 from generator.sizes import Rect
-from generator.theme import INK
+from generator.theme import INK, PLAY_PT
 from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.edition import Edition
 
 from .chips import chip, chip_size, line_letters
 
 Point = tuple[float, float]
-LABEL_SIZE = 6.0  # pt
-LINE_WIDTH = 1.0  # mm, each line's stroke; lines on one segment are drawn side by side
-# Label costs: a line through a label, a label nearer another marker than its own, each step out.
-CROSSING, AMBIGUOUS, RING_COST = 40.0, 60.0, 8.0
+LABEL_SIZE = PLAY_PT  # players check journeys against the map
+LINE_WIDTH = WIDTH + 0.05  # mm, a line's stroke with its halo; lines on one segment are drawn side by side
+# Label costs: a line through a label, a label nearer another marker than its own (at 7 pt it
+# must lose to a line clipping a label's edge: Warren Street's label read as Great Portland
+# Street's), each mm out from the marker.
+CROSSING, AMBIGUOUS, RING_COST = 40.0, 200.0, 8.0
+NEAR, LABEL_GAP = 30.0, 1.0  # two labels closer than LABEL_GAP mm read as one name ("Euston Russell")
+RINGS = (0.4, 0.8, 1.2, 1.7, 2.2, 2.8, 3.4)  # mm from a marker to its label's box
 LEGEND_COL = 47.0  # mm, one legend entry across
 LEGEND_ROW = 5.0  # mm
+SWATCH = 11.0  # mm of a line's stroke in the key: long enough to show its dash pattern
 CHIP_CLEAR = 0.4  # mm between a line chip on the map and any other mark
 CHIP_STEPS = tuple(k * sign for k in range(0, 16) for sign in ((1,) if k == 0 else (-1, 1)))  # mm from the middle
 
@@ -260,13 +266,13 @@ def _wordings(name: str) -> list[tuple[float, tuple[str, ...]]]:
 def _candidates(x: float, y: float, r: float, name: str, size: float,
                 text_width: Callable[[str, str, float], float]) -> list[tuple[float, Label]]:
     """(preference cost, label) around a marker at (x, y) of radius r: right, left, above, below,
-    then the diagonals, each at four distances, on one line or two."""
+    then the diagonals, each at seven distances (``RINGS``), on one line or two."""
     em = _em(size)
     out = []
     for word_cost, lines in _wordings(name):
         w = max(text_width(line, "sans", size) for line in lines)
         h = 0.98 * em + (len(lines) - 1) * 1.05 * em
-        for ring, g in enumerate((0.4, 1.2, 2.2, 3.4)):
+        for g in RINGS:
             d, diag = r + g, r * 0.6 + g
             boxes = [(Rect(x + d, y - h / 2, w, h), "left"), (Rect(x - d - w, y - h / 2, w, h), "right"),
                      (Rect(x - w / 2, y + d, w, h), "centre"), (Rect(x - w / 2, y - d - h, w, h), "centre"),
@@ -281,7 +287,7 @@ def _candidates(x: float, y: float, r: float, name: str, size: float,
             for k, (box, align) in enumerate(boxes):
                 ax = box.x if align == "left" else (box.right if align == "right" else box.x + w / 2)
                 baselines = tuple(box.top - 0.76 * em - i * 1.05 * em for i in range(len(lines)))
-                out.append((word_cost + ring * RING_COST + k * 0.15, Label(lines, ax, baselines, align, box)))
+                out.append((word_cost + g * RING_COST + k * 0.15, Label(lines, ax, baselines, align, box)))
     return out
 
 
@@ -297,32 +303,57 @@ def place_labels(text_width: Callable[[str, str, float], float], gmap: GameMap, 
     order = sorted(gmap.stations, key=lambda s: (-len(gmap.lines_at(s)), s))
     cands = {s: _candidates(*at[s], marker_radius(gmap, s), gmap.name(s), size, text_width) for s in order}
 
-    def cost(s: str, pref: float, lab: Label, placed: dict[str, Label]) -> float:
+    # what a station's candidates can touch: the box round them all (a label is a few mm from its
+    # marker, so the far strokes, markers and labels are left out of its sums, without changing them)
+    reach = {s: _span([lab.box for _, lab in cands[s]], LABEL_GAP) for s in order}
+
+    def fixed(s: str, pref: float, lab: Label, near_at: list[Point],
+              near_drawn: list[tuple[str, Point, Point]]) -> float:
         box = lab.box
         c = pref
         if box.x < area.x or box.right > area.right or box.y < area.y or box.top > area.top:
             c += 100000
-        c += 1000 * sum(overlaps(box, other.box) for t, other in placed.items() if t != s)
         c += 500 * sum(overlaps(box, d) for t, d in dots.items() if t != s)
-        c += crossing_cost(lab, drawn)
+        c += crossing_cost(lab, near_drawn)
         own = _box_distance(box, at[s])
-        near = min((_box_distance(box, at[t]) for t in at if t != s), default=math.inf)
+        near = min((_box_distance(box, p) for p in near_at), default=math.inf)
         if near < own + 1.5:  # reads as another station's name
             c += AMBIGUOUS
         return c
 
+    scored: dict[str, list[tuple[float, Label]]] = {}
+    for s in order:
+        wide = reach[s].inset(-10.0)  # a marker farther off is farther than any label's own
+        near_at = [p for t, p in at.items() if t != s and wide.x <= p[0] <= wide.right and wide.y <= p[1] <= wide.top]
+        near_drawn = [d for d in drawn if segment_hits(reach[s], d[1], d[2])]
+        scored[s] = [(fixed(s, pref, lab, near_at, near_drawn), lab) for pref, lab in cands[s]]
+
+    def best(s: str, placed: dict[str, Label]) -> Label:
+        others = [other.box for t, other in placed.items() if t != s and overlaps(other.box, reach[s])]
+
+        def total(cl: tuple[float, Label]) -> float:
+            box = cl[1].box
+            return cl[0] + sum(1000 * overlaps(box, o) + NEAR * overlaps(box, o.inset(-LABEL_GAP)) for o in others)
+        return min(scored[s], key=total)[1]
+
     placed: dict[str, Label] = {}
     for s in order:
-        placed[s] = min(cands[s], key=lambda pc: cost(s, pc[0], pc[1], placed))[1]
+        placed[s] = best(s, placed)
     for _ in range(3):
         changed = False
         for s in order:
-            best = min(cands[s], key=lambda pc: cost(s, pc[0], pc[1], placed))[1]
-            if best != placed[s]:
-                placed[s], changed = best, True
+            lab = best(s, placed)
+            if lab != placed[s]:
+                placed[s], changed = lab, True
         if not changed:
             break
     return placed
+
+
+def _span(boxes: list[Rect], margin: float) -> Rect:
+    """The box round ``boxes``, ``margin`` mm wider each way."""
+    x, y = min(b.x for b in boxes) - margin, min(b.y for b in boxes) - margin
+    return Rect(x, y, max(b.right for b in boxes) + margin - x, max(b.top for b in boxes) + margin - y)
 
 
 def _fat(label: Label) -> Rect:
@@ -404,8 +435,10 @@ def map_page(pen: Pen, edition: Edition) -> None:
     facts = figures(edition)
     pen.text(s.x, s.top - 6, " ".join(gmap.recipe.texts("map_title", **facts)), font="sans-bold", size=12, colour=INK)
     lay = page_layout(gmap, s)
-    for line, (x1, y1), (x2, y2) in lay.drawn:
-        pen.line(x1, y1, x2, y2, stroke=gmap.lines[line].colour, width=LINE_WIDTH)
+    order = sorted(gmap.runs)  # a line's pattern: its place in this order
+    case = dict(zip(order, cased(tuple(gmap.lines[ln].colour for ln in order))))
+    for line, p, q in lay.drawn:
+        draw_line(pen, p, q, gmap.lines[line].colour, order.index(line), case[line])
     for st, (x, y) in lay.at.items():
         inter = len(gmap.lines_at(st)) > 1
         pen.circle(x, y, marker_radius(gmap, st), fill="#FFFFFF", stroke=INK, width=0.35 if inter else 0.25)
@@ -418,17 +451,17 @@ def map_page(pen: Pen, edition: Edition) -> None:
             pen.text(lab.x, baseline, text, size=LABEL_SIZE, colour=INK, align=lab.align, field="label")
     cols, _ = _legend_shape(gmap, lay.legend.w)
     top = lay.legend.top
-    items: list[tuple[str | None, str]] = [(ln, gmap.lines[ln].name) for ln in sorted(gmap.runs)]
+    items: list[tuple[str | None, str]] = [(ln, gmap.lines[ln].name) for ln in order]
     items.append((None, "station"))
     for i, (ln, name) in enumerate(items):
         x, y = lay.legend.x + (i % cols) * LEGEND_COL, top - (i // cols + 1) * LEGEND_ROW
-        if ln is not None:  # the line's stroke, and its chip as the station cards show it
+        if ln is not None:  # the line's stroke with its pattern, and its chip as the station cards show it
             colour = gmap.lines[ln].colour
-            pen.rect(x, y + 0.4, 3.4, 2.2, fill=colour)
-            chip(pen, x + 3.9, y + 1.5, size, colour, gmap.lines[ln].text_colour, letters[ln])
+            draw_line(pen, (x + 0.7, y + 1.5), (x + SWATCH, y + 1.5), colour, order.index(ln), case[ln])
+            chip(pen, x + SWATCH + 1, y + 1.5, size, colour, gmap.lines[ln].text_colour, letters[ln])
         else:
-            pen.circle(x + 4, y + 1.5, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
-        pen.text(x + 10, y + 0.6, name, size=7.5, colour=INK, field="legend")
+            pen.circle(x + SWATCH / 2, y + 1.5, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
+        pen.text(x + SWATCH + 2.5 + size[0], y + 0.6, name, size=7.5, colour=INK, field="legend")
     pen.text_box(Rect(lay.legend.x, lay.legend.y, lay.legend.w, 8),
                  " ".join(gmap.recipe.texts("map_note", **facts)),
                  size=7, min_size=6, colour=INK, align="left", valign="middle", field="notes")

@@ -173,7 +173,7 @@ def test_the_sheet_prints_landscape_with_readable_names(paper, tmp_path):
 
 def test_greyscale_tells_every_line_apart():
     from generator.colour import luminance, rgb
-    from generator.dice.faces import GREY_APART, PATTERNS, cased
+    from generator.linestyle import GREY_APART, PATTERNS, cased
 
     ed = load(Network.load())
     assert len(ed.board.lines) <= len(PATTERNS) and len(set(PATTERNS)) == len(PATTERNS)
