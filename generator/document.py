@@ -62,7 +62,11 @@ class Deck:
     ``size`` fixes the card format for this deck (``None``: the build's ``--card`` option).
     ``copies`` > 1 prints every card that many times (e.g. two identical sets).
     ``share`` names a sheet group: every deck of the same build with that name is packed onto
-    common sheets, written as ``SHARE.pdf`` (``None``: the deck has sheets of its own)."""
+    common sheets, written as ``SHARE.pdf`` (``None``: the deck has sheets of its own).
+    ``back_bleed``: on duplex back pages each back may reach that many mm past its trim, into the
+    margins, gaps and empty slots (printable area allowing) and over its neighbours' edges: for a
+    back every card shares, one flat colour at its edges, that must look the same printed off by
+    a duplex drift (a back running to the trim would show paper at the grid's edge)."""
 
     name: str
     cards: tuple[Card, ...]
@@ -71,6 +75,7 @@ class Deck:
     title: str = ""
     copies: int = 1
     share: str | None = None
+    back_bleed: float = 0.0
 
     def __post_init__(self) -> None:
         _check_id("deck", self.name)

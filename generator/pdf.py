@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import replace
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -29,7 +30,7 @@ from .document import Card, Deck, Face, Sheet
 from .layout import Layout, Slot, make_layout, orient
 from .options import PrintOptions
 from .pen import PdfPen
-from .sizes import MM, CardGeometry, CardSize, Paper, Rect
+from .sizes import MM, PRINTER_MARGIN, CardGeometry, CardSize, Paper, Rect
 
 Step = Callable[[int, int], None]  # step(i, n): page or face i of n is being drawn (a progress line)
 
@@ -78,23 +79,38 @@ def deck_size(deck: Deck, options: PrintOptions) -> CardSize:
     return deck.size or options.card
 
 
-def sheet_layout(card: CardSize, double_sided: bool, options: PrintOptions) -> Layout:
+def sheet_layout(card: CardSize, double_sided: bool, options: PrintOptions, back_bleed: float = 0.0) -> Layout:
     """The page layout of cards of one size; if its margins leave no room for the ruler block on
-    a front or a back page, the same layout again with :data:`ruler.RESERVE` mm kept free at the bottom."""
+    a front or a back page, the same layout again with :data:`ruler.RESERVE` mm kept free at the bottom.
+    ``back_bleed``: duplex backs' clips reach that far past their trims (:class:`Deck`)."""
     paper = orient(options.paper, options.orientation, card, options.gap, options.fold and double_sided)
 
     def layout(reserve: float) -> Layout:
-        return make_layout(paper, card, gap=options.gap, bleed=options.bleed, duplex=options.duplex,
+        made = make_layout(paper, card, gap=options.gap, bleed=options.bleed, duplex=options.duplex,
                            fold=options.fold, back_offset=options.back_offset, double_sided=double_sided,
                            reserve=reserve)
+        if back_bleed <= 0 or not made.backs or made.backs_on_same_page:
+            return made
+        area = paper.rect.inset(PRINTER_MARGIN)  # the fronts' limit (above ``reserve``), mirrored behind them
+        area = Rect(area.x, area.y + reserve, area.w, area.h - reserve)
+        limit = Slot(0, 0, 0, area, area).mirrored(paper, options.duplex, options.back_offset).trim
+        return replace(made, backs=tuple(replace(s, clip=_grown(s, back_bleed, limit)) for s in made.backs))
 
     first = layout(0.0)
     return first if all(ruler.fits(paper, slots, style, first.fold) for slots, style in _pages(first, options)) \
         else layout(ruler.RESERVE)
 
 
+def _grown(slot: Slot, by: float, limit: Rect) -> Rect:
+    """``slot``'s clip grown to ``by`` mm past its trim on every side, within ``limit`` (never shrunk)."""
+    c, g = slot.clip, slot.trim.inset(-by)
+    x1, y1 = min(c.x, max(g.x, limit.x)), min(c.y, max(g.y, limit.y))
+    x2, y2 = max(c.right, min(g.right, limit.right)), max(c.top, min(g.top, limit.top))
+    return Rect(x1, y1, x2 - x1, y2 - y1)
+
+
 def deck_layout(deck: Deck, options: PrintOptions) -> Layout:
-    return sheet_layout(deck_size(deck, options), deck.double_sided, options)
+    return sheet_layout(deck_size(deck, options), deck.double_sided, options, deck.back_bleed)
 
 
 def _pages(layout: Layout, options: PrintOptions) -> list[tuple[tuple[Slot, ...], str]]:
@@ -141,7 +157,7 @@ def sheets_pdf(decks: list[Deck], options: PrintOptions, title: str,
     each with its own back; no marks round an empty slot. ``step(page, pages)`` before each page."""
     cards: list[tuple[Deck, Card]] = [(d, c) for d in decks for c in d.printed()]
     card = group_size(decks, options)
-    layout = sheet_layout(card, any(d.double_sided for d in decks), options)
+    layout = sheet_layout(card, any(d.double_sided for d in decks), options, max(d.back_bleed for d in decks))
     geom = CardGeometry(card.width, card.height, options.bleed)
     duplex_pages = bool(layout.backs) and not layout.backs_on_same_page
     buf = io.BytesIO()

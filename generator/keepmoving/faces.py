@@ -7,11 +7,12 @@ back), and the dice, meeple and life-token sheets (:mod:`.sheets`).
 Movement and function cards share one back (:func:`pile_back`): setup shuffles function cards
 into each player's own pile, played cards cycle through the player's discard, and Steal moves a
 card from one player's hand to the other's, so every card that can sit in a pile must look the
-same from behind. The player a movement card belongs to is on its front only.
+same from behind, even printed off by a duplex drift: so the back is one flat colour past the
+trim, nothing on it to register. The player a movement card belongs to is on its front only.
 
 Every face draws the edition's own objects (:mod:`tubedeck.games.keepmoving.cards`): nothing
 about the game is restated here. Text always sits on a plain plate (white or paper) so it reads
-over the textures; art stays in ``pen.art_box`` (duplex drift).
+over the textures; art stays in ``pen.art_box`` (duplex drift), but for the pile back.
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from functools import partial
 
 from generator.document import Card, Deck
 from generator.options import PrintOptions
-from generator.pen import Pen
+from generator.pen import DRIFT, Pen
 from generator.sizes import CardGeometry, Rect
 from generator.text import measure, sized
 from generator.theme import BOLD, INK, MIN_PT, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.keepmoving.cards import FunctionCard, GroundCard, MovementCard, Side
 from tubedeck.games.keepmoving.edition import Edition
 
-from .art import PLAY_COLOURS, SET_COLOURS, card_icon, meeple, symbol, texture
+from .art import PLAY_COLOURS, SET_COLOURS, card_icon, symbol, texture
 from .fold import fold_sheet
 from .sheets import dice_sheet, pieces_sheet
 
@@ -102,19 +103,15 @@ def movement_front(pen: Pen, card: MovementCard, player: int, edition: Edition) 
                  field="figure")
 
 
-def pile_back(pen: Pen, title: str) -> None:
-    """The back every movement and function card shares (see the module's note): the title on a
-    plate between two meeples, one of them upside down, so it reads the same either way round."""
-    s = pen.safe
-    pen.background(PILE_COLOUR)
-    h = min(10.0, s.h * 0.2)
-    y = s.y + (s.h - h) / 2
-    plate(pen, Rect(s.x, y, s.w, h), title.upper(), 11, "back", max_lines=2)
-    tall = min((s.top - y - h) * 0.8, s.w * 0.5)
-    if tall > 6:
-        gap = (s.top - y - h - tall) / 2
-        meeple(pen, s.x + s.w / 2, y + h + gap, tall, WHITE)
-        meeple(pen, s.x + s.w / 2, y - gap, tall, WHITE, down=True)
+def pile_back(pen: Pen) -> None:
+    """The back every movement and function card shares (see the module's note): one flat colour
+    running :data:`DRIFT` mm past the trim (the decks' ``back_bleed`` lets it past on the sheets)
+    and nothing else, so a back printed up to 1.5 mm off and cut 1 mm off looks just the same:
+    function cards (printed by another job, drifting their own way) cannot be told from behind.
+    Ink-saver prints no back at all: the paper is the back."""
+    if not pen.ink_saver:
+        b = pen.trim.inset(-DRIFT)
+        pen.rect(b.x, b.y, b.w, b.h, fill=PILE_COLOUR)
 
 
 def function_figure(card: FunctionCard, edition: Edition) -> str:
@@ -214,7 +211,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     ground = [Card(c.id, sized(partial(ground_face, card=c, side=0), size),
                    back=sized(partial(ground_face, card=c, side=1), size),
                    label=f"{c.id}: {c.sides[0].label} / {c.sides[1].label}") for c in edition.ground]
-    pile = sized(partial(pile_back, title=title), size)  # one back for every card that can sit in a pile
+    pile = sized(pile_back, size)  # one back for every card that can sit in a pile
     movement = [Card(f"p{p + 1}-{m.id}-{k + 1}", sized(partial(movement_front, card=m, player=p, edition=edition), size),
                      label=f"player {p + 1} {m.name}")
                 for p in range(2) for m in edition.movement for k in range(m.copies)]
@@ -229,8 +226,10 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     return [
         Deck("ground", tuple(ground), title=f"{title}: {len(ground)} ground cards (side B on the back)"),
         fold_sheet(edition, options, ground_face),
-        Deck("movement", tuple(movement), back=pile, title=f"{title}: 2 sets of {len(movement) // 2} movement cards"),
-        Deck("function", tuple(function), back=pile, title=f"{title}: {len(function)} function cards"),
+        Deck("movement", tuple(movement), back=pile, title=f"{title}: 2 sets of {len(movement) // 2} movement cards",
+             back_bleed=DRIFT),
+        Deck("function", tuple(function), back=pile, title=f"{title}: {len(function)} function cards",
+             back_bleed=DRIFT),
         Deck("reference", tuple(reference + setup), back=sized(partial(aid_back, title=title, word="REFERENCE"), size),
              title=f"{title}: reference and setup"),
         dice_sheet(edition),

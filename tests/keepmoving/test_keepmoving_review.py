@@ -1,18 +1,23 @@
 """Keep Moving after a fresh-eyes print review, read back from the built PDFs:
 
 * every text on a ground card's plates sits 1.5 mm or more inside the plate's outline, at 7 pt or more;
-* a function card's figure frame keeps 1.5 mm from the edge of the card's paper panel.
+* a function card's figure frame keeps 1.5 mm from the edge of the card's paper panel;
+* the one back of every movement and function card looks the same printed 1.5 mm off (duplex
+  drift) and cut 1 mm off: function cards print as their own job, which may drift its own way, and
+  are shuffled into the movement piles.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pymupdf
 import pytest
 
 import generator
-from generator.keepmoving.faces import documents
+from generator.keepmoving.faces import PILE_COLOUR, documents
+from generator.pdf import deck_sheets_pdf
 from generator.sizes import MM
 
 from km_helpers import EDITION
@@ -86,3 +91,43 @@ def test_function_figure_frames_keep_1_5_mm_from_the_panel(tmp_path):
     gaps = frame_gaps(_build(tmp_path, ("function",)) / "function.pdf")
     assert len(gaps) == len(EDITION.function_deck)
     assert min(gaps) >= CLEAR - TOL, f"a frame {min(gaps):.2f} mm from its panel's edge"
+
+
+def back_colours(options: generator.PrintOptions, nominal) -> tuple[int, set[tuple[int, ...]]]:
+    """How many card backs were looked at and every colour seen on them: the movement and function
+    decks' back pages built with ``options`` (its back_offset the drift), each card as cut at its
+    nominal trim (``nominal``: the layout without drift) and 1 mm outside it (a miscut), the
+    pixels whose centres fall inside (50 dpi: 0.25 mm from a pixel's centre to its edge)."""
+    dpi, seen, count = 50, set(), 0
+    for deck in (d for d in documents(EDITION, options) if d.name in ("movement", "function")):
+        data, _, _ = deck_sheets_pdf(deck, options)
+        with pymupdf.open(stream=data) as pdf:
+            n = len(deck.printed())
+            for sheet, page in enumerate(list(pdf)[1::2]):
+                pix = page.get_pixmap(dpi=dpi, alpha=False)
+                rgb = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3).astype(np.int32)
+                px = (rgb[:, :, 0] << 16) | (rgb[:, :, 1] << 8) | rgb[:, :, 2]
+                xs = (np.arange(pix.width) + 0.5) * 25.4 / dpi
+                ys = page.rect.height / MM - (np.arange(pix.height) + 0.5) * 25.4 / dpi  # mm up from the foot
+                for slot in nominal.backs[:n - sheet * nominal.per_page]:
+                    count += 1
+                    for cut in (slot.trim, slot.trim.inset(-1.0)):
+                        cols = (xs > cut.x) & (xs < cut.right)
+                        rows = (ys > cut.y) & (ys < cut.top)
+                        seen |= {(v >> 16, (v >> 8) & 255, v & 255) for v in np.unique(px[rows][:, cols]).tolist()}
+    return count, seen
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_pile_backs_look_the_same_under_a_1_5_mm_duplex_drift(duplex):
+    """Review: the backs were a panel 3 mm inside the trim; a 1.5 mm drift left 1.5 mm of paper on
+    one side and 4.5 mm on the other, so cards from a job that drifted its own way stood out. Now
+    every pixel of every back, drifted 1.5 mm either way each way and cut 1 mm off, is the pile's colour."""
+    base = generator.PrintOptions.parse(export="pdf", duplex=duplex)
+    nominal = next(deck_sheets_pdf(d, base)[2] for d in documents(EDITION, base) if d.name == "function")
+    pile = tuple(int(PILE_COLOUR[i:i + 2], 16) for i in (1, 3, 5))
+    for dx, dy in ((0, 0), (1.5, 1.5), (-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5)):
+        count, seen = back_colours(base.with_(back_offset=(dx, dy)), nominal)
+        assert count == 2 * len(EDITION.movement_set) + len(EDITION.function_deck)
+        assert all(max(abs(a - b) for a, b in zip(c, pile)) <= 2 for c in seen), \
+            f"drift {dx}, {dy}: {len(seen)} colours on the backs, {sorted(seen)[:4]}..."
