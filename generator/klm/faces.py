@@ -4,7 +4,7 @@ checker reasons about; nothing here decides a rule.
 
 The Station Card front is :mod:`generator.klm.station` (its illustration
 :mod:`generator.klm.schematic`), the Fortune Card front :mod:`generator.klm.fortune`; both lay
-out from the card's size. A reference card whose rules do not fit the card size at 6 pt is
+out from the card's size. A reference card whose rules do not fit the card size at 7 pt is
 split over as many cards as it takes ("Your turn (1/2)", "(2/2)").
 """
 
@@ -19,14 +19,14 @@ from generator.options import PrintOptions
 from generator.pen import Pen
 from generator.sizes import CardGeometry, Rect
 from generator.text import TextFitError, fit, measure, sized
-from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, RED, WHITE, YELLOW
+from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PLAY_PT, RED, WHITE, YELLOW
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Texts
 
 from .fortune import ACTION_COLOUR, fortune_front  # noqa: F401 - faces' public names
 from .station import fact_lines, outline, station_front  # noqa: F401
 
-RULES_PT = (9.0, MIN_PT)
+RULES_PT = (9.0, PLAY_PT)  # the reference is read in play: 7 pt at least, more cards instead
 
 
 def back(pen: Pen, colour: str, ring: str, word: str, ink: str = WHITE, title: str = "KEEP LONDON MOVING",
@@ -57,7 +57,7 @@ reference_back = partial(back, colour=PAPER, ring=BLUE, word="REFERENCE", ink=IN
 
 
 def _rules_fit(texts: list[str], box: Rect) -> tuple[float, list[float]] | None:
-    """The largest common size (8 pt down to 6) at which ``texts`` stack in ``box``."""
+    """The largest common size (9 pt down to 7) at which ``texts`` stack in ``box``."""
     s = RULES_PT[0]
     while s >= RULES_PT[1] - 1e-9:
         fits = [measure(t, "sans", s, s, box.w) for t in texts]
@@ -102,7 +102,7 @@ def reference_front(pen: Pen, title: str, lines: list[str]) -> None:
 
 
 def reference_cards(texts: Texts, safe: Rect) -> list[tuple[str, list[str]]]:
-    """(title, lines) per reference card: each reference on one card if it fits at 6 pt, else split
+    """(title, lines) per reference card: each reference on one card if it fits at 7 pt, else split
     into as few consecutive parts as fit, the split that prints the biggest type ("Your turn (1/2)")."""
     body = _reference_body(safe)
     out = []

@@ -4,7 +4,8 @@ A band in the action's colour carries the card's name; a white disc shows the du
 playing player's own turns (a number, its text box 1.5 mm inside the disc's ring) or, for an instant
 effect, the action's icon (vector art from :mod:`generator.icons`); then the effect and the footer (the Fortune rules every card
 repeats). Portrait cards stack these; landscape cards put the disc beside the effect. The disc
-shrinks before the effect's type does; the effect never goes below 6.5 pt.
+shrinks before the effect's type does; the effect and the footer never go below 7 pt (play reads
+them).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from generator.icons import icon
 from generator.pen import Pen
 from generator.sizes import PT, Rect
 from generator.text import FaceFitError, FittedText, measure, size_label
-from generator.theme import BOLD, INK, ITALIC, MIN_PT, MUTED, PAPER, PLAY_PT, TEXT, WHITE
+from generator.theme import BOLD, INK, ITALIC, MUTED, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.klm.cards import FortuneCard
 
 ACTION_COLOUR = {"disable": "#B3261E", "block_connection": "#B3261E", "enable": "#00782A", "protect": "#00782A",
@@ -24,7 +25,7 @@ ACTION_COLOUR = {"disable": "#B3261E", "block_connection": "#B3261E", "enable": 
                  "discard_fortune": "#6A3D9A"}
 ACTION_ICON = {"disable": "disable", "block_connection": "block", "enable": "enable", "protect": "protect",
                "draw_fortune": "draw", "draw_station": "draw", "take_discard": "take", "discard_fortune": "discard"}
-EFFECT_PT = (11.0, 6.5)
+EFFECT_PT = (11.0, PLAY_PT)  # play reads the effect
 DIGIT_PT = 30.0  # the duration's digit in the disc, at most
 PAD = 1.5  # mm between the disc's ring (its inner edge) and the digit's text box
 ROUNDING = 0.05  # mm kept spare: PDF coordinates are written rounded
@@ -71,7 +72,7 @@ def plan(card: FortuneCard, footer: str, s: Rect, size: str, label: str = "") ->
     landscape = s.w > s.h * 1.05
     band = min(max(s.h * (0.24 if landscape else 0.2), 9.0), 18.0)
     name = measure(k.name, BOLD, 14.0, PLAY_PT, s.w, band - 1.5, 2)
-    foot = measure(footer, ITALIC, 6.5, MIN_PT, s.w, 1e4, 3)
+    foot = measure(footer, ITALIC, PLAY_PT, PLAY_PT, s.w, 1e4, 3)  # play rules: 7 pt at least
     if name is None or foot is None:
         raise FaceFitError(label or k.name, size, f"the name or the footer needs more than {s.w:.1f} mm")
     turns_h = 1.164 * PLAY_PT * PT + 1.0 if k.turns else 0.0

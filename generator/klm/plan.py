@@ -33,7 +33,7 @@ from .schematic import content_height, ring_layout
 GAP = 1.3  # mm between blocks
 COMPACT_GAP = 0.8  # mm between blocks on a compact card (the last resort of the smallest sizes)
 NAME_GAP = 1.0  # mm between the station's name and the zone chip
-HEAD_PT = 6.5  # "Nearest stations" / "TERMINUS"
+HEAD_PT = PLAY_PT  # "Nearest stations" / "TERMINUS": read in play
 LABEL_PT = PLAY_PT  # the line names under the bands: play reads them (Line Closure, a greyscale print)
 FACT_PT = (6.5, 6.0)
 DESC_PT = (8.0, 6.0)

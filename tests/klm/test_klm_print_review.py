@@ -1,0 +1,95 @@
+"""The print review's Keep London Moving findings, read back from the PDFs a build writes: play
+rules at 7 pt or more on the smallest cards (the Fortune footer, the "Nearest stations" heading,
+the reference cards); Fortune effects name the Play Field's piles as it prints them; the reference
+says what a Station Card's outline means, as the cards draw it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from tubedeck.games.klm.edition import load
+
+from conftest import run_cli as run
+
+MM = 72 / 25.4
+PLAY_PT = 7.0 - 0.01  # PDF sizes read back as 6.9999995
+
+
+def spans(pdf: Path) -> list[tuple[float, str]]:
+    with pymupdf.open(pdf) as doc:
+        return [(s["size"], s["text"]) for page in doc for b in page.get_text("dict")["blocks"]
+                for ln in b.get("lines", ()) for s in ln["spans"] if s["text"].strip()]
+
+
+@pytest.mark.parametrize("size", ["mini", "mini-landscape"])
+def test_play_rules_print_at_7pt_on_the_smallest_cards(tmp_path, capsys, size):
+    """Were 6.5 pt: the footer on all 30 Fortune Cards, the list heading, the mini-landscape
+    reference cards."""
+    code, _, err = run(capsys, "build", "klm", "--card", size, "--export", "pdf", "--out", str(tmp_path))
+    assert code == 0, err
+    fortune = spans(tmp_path / "klm" / "fortune-and-reference.pdf")
+    footer = [s for s, t in fortune if "One Fortune Card per turn" in t or "Fortune Cards." in t]
+    assert len(footer) >= 30 and min(footer) >= PLAY_PT
+    reference = [s for s, t in fortune if t.startswith(("1. Roll the die", "Unlucky Hand", "Setup:"))]
+    assert reference and min(reference) >= PLAY_PT
+    heading = [s for s, t in spans(tmp_path / "klm" / "stations.pdf") if t in ("Nearest stations", "TERMINUS")]
+    assert heading and min(heading) >= PLAY_PT
+
+
+def text_of(pdf: Path) -> str:
+    with pymupdf.open(pdf) as doc:
+        return " ".join(" ".join(page.get_text() for page in doc).replace("-\n", "").split())
+
+
+def test_fortune_effects_name_the_piles_as_the_play_field_prints_them(tmp_path, capsys, london):
+    """Lost Property took "the top card of the Discarded Station Cards Stock": two of the Play
+    Field's pile names in one. The engine's ``take_discard`` takes the top of the discard pile,
+    the slot printed "Discarded Station Cards"."""
+    code, _, err = run(capsys, "build", "klm", "--export", "pdf", "--out", str(tmp_path))
+    assert code == 0, err
+    field = text_of(tmp_path / "klm" / "play-field.pdf")
+    slots = {"Station Cards Stock", "Discarded Station Cards", "Fortune Cards Stock", "Discarded Fortune Cards"}
+    assert all(slot in field for slot in slots)
+    printed = text_of(tmp_path / "klm" / "fortune-and-reference.pdf")
+    pile = re.compile(r"Discarded (?:Station|Fortune) Cards(?: Stock)?|(?:Station|Fortune) Cards Stock")
+    for kind in {f.kind.id: f.kind for f in load(london).fortune}.values():
+        effect = " ".join(kind.effect.split())
+        assert effect in printed
+        assert set(pile.findall(effect)) <= slots, kind.effect
+        if kind.action == "take_discard":
+            assert "Discarded Station Cards" in pile.findall(effect)
+
+
+def outline_kind(page: pymupdf.Page) -> str:
+    """How a card front's outline is drawn: "thick black", "double line" (a thick white line edged
+    by two thin black ones) or "none"."""
+    thick = [d for d in page.get_drawings() if d.get("color") is not None and (d.get("width") or 0) > 0.5 * MM
+             and d["rect"].width > 0.8 * page.rect.width]  # round the card, not the illustration's lines
+    if any(min(d["color"]) < 0.2 for d in thick):
+        return "thick black"
+    if any(min(d["color"]) > 0.99 for d in thick):
+        return "double line"
+    return "none"
+
+
+def test_the_reference_says_what_each_drawn_outline_means(tmp_path, capsys, london):
+    code, _, err = run(capsys, "build", "klm", "--export", "cards", "--out", str(tmp_path))
+    assert code == 0, err
+    said = re.search(r"Station Card outline: thick black = (\w+); double line = ([\w ]+); none = not known",
+                     text_of(tmp_path / "klm" / "reference-cards.pdf"))
+    assert said, "the reference does not say what the outline means"
+    meaning = {"thick black": said.group(1), "double line": said.group(2), "none": None}
+    cards = sorted(load(london).deck.cards, key=lambda c: (c.name.lower(), c.station))
+    surface = {"black": "tunnel", "white": "open air", None: None}  # the engine's outline, from the dataset
+    seen = set()
+    with pymupdf.open(tmp_path / "klm" / "stations-cards.pdf") as doc:
+        assert doc.page_count == 2 * len(cards)
+        for card, page in zip(cards, (doc[i] for i in range(0, doc.page_count, 2))):
+            drawn = outline_kind(page)
+            assert meaning[drawn] == surface[card.outline], (card.name, drawn, card.outline)
+            seen.add(drawn)
+    assert seen >= {"thick black", "double line"}
