@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from generator.colour import MIN_CONTRAST, ColourSpec, Mode, as_rgb, contrast, luminance, resolve
 from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem
 from generator.options import PrintOptions
@@ -16,9 +17,27 @@ from generator.pen import Pen
 from generator.sizes import Rect
 from generator.text import FaceFitError, measure, size_label, sized
 from generator.theme import BLUE as UNDERGROUND_BLUE
-from generator.theme import INK, MIN_PT, PAPER, PLAY_PT, short_line_name
+from generator.theme import INK, MIN_PT, PAPER, PLAY_PT, WHITE, short_line_name
 from generator.theme import RED as UNDERGROUND_RED
 from tubedeck.network import Network, Station
+
+PLATE_PAD = 1.5  # mm between the zone's text and the edge of its plate
+
+
+def reads(text: ColourSpec, fill: ColourSpec, mode: Mode) -> bool:
+    """``text`` on ``fill`` at >= 4.5:1 as the page prints them (``mode``) and once a black-and-white
+    printer turns both into their luminance greys."""
+    a, b = as_rgb(resolve(text, mode, "text")), as_rgb(resolve(fill, mode, "fill"))
+    ga, gb = luminance(a), luminance(b)
+    return min(contrast(a, b), contrast((ga,) * 3, (gb,) * 3)) >= MIN_CONTRAST
+
+
+def zone_ink(pen: Pen, fill: ColourSpec, asked: ColourSpec) -> ColourSpec | None:
+    """The zone's colour on the band: the line's text colour, else black or white, whichever reads
+    in colour and in grey; None if none does (black on the Bakerloo's brown is 4.70:1 in colour
+    but 4.25:1 in grey, white 4.46:1 and 4.94:1; on the Victoria's blue black is 4.33:1 in grey,
+    white 3.26:1 in colour)."""
+    return next((c for c in (asked, "#000000", WHITE) if reads(c, fill, pen.mode)), None)
 
 
 def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]]) -> None:
@@ -30,11 +49,27 @@ def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]])
     t, s, b = pen.trim, pen.safe, pen.art_box
     colour, text_colour = (lines[0][1], lines[0][2]) if lines else ("#777777", "#FFFFFF")
     pen.background(PAPER)
+    ink = zone_ink(pen, colour, text_colour)
     band = t.h * 0.24
+    if ink is None:  # room for the plate round a 7 pt zone (a short card's band grows: mini-landscape)
+        line = measure(f"Zone {station.zone}", "sans-bold", PLAY_PT, PLAY_PT, 1e4, 1e4, 1)
+        band = max(band, t.top - s.top + 1.5 + 2 * PLATE_PAD + (line.height if line else 0.0))
     pen.rect(b.x, t.top - band, b.w, band + (b.top - t.top), fill=colour)
-    pen.text_box(Rect(s.x, t.top - band + 1.5, s.w, s.top - (t.top - band) - 1.5), f"Zone {station.zone}",
-                 font="sans-bold", size=13, min_size=MIN_PT, colour=pen.text_on(colour, text_colour), max_lines=1,
-                 field="zone")
+    zone_box = Rect(s.x, t.top - band + 1.5, s.w, s.top - (t.top - band) - 1.5)
+    if ink is None:  # neither black nor white reads in colour and in grey: black on a white plate
+        ink = INK
+        fitted = measure(f"Zone {station.zone}", "sans-bold", 13, MIN_PT, zone_box.w - 2 * PLATE_PAD,
+                         zone_box.h - 2 * PLATE_PAD, 1)
+        if fitted is None:
+            raise FaceFitError(pen.label, size_label(t.w, t.h), f"the zone's plate needs more than {zone_box.w:.1f} x "
+                                                                f"{zone_box.h:.1f} mm")
+        pw = Pen.text_width(fitted.lines[0], "sans-bold", fitted.size) + 2 * PLATE_PAD
+        ph = fitted.height + 2 * PLATE_PAD
+        plate = Rect(zone_box.x + (zone_box.w - pw) / 2, zone_box.y + (zone_box.h - ph) / 2, pw, ph)
+        pen.rect(plate.x, plate.y, plate.w, plate.h, fill=WHITE, radius=1.0)
+        zone_box = plate.inset(PLATE_PAD)
+    pen.text_box(zone_box, f"Zone {station.zone}", font="sans-bold", size=13, min_size=MIN_PT, colour=ink,
+                 max_lines=1, field="zone")
     names, label = None, ""
     if lines:
         for label in dict.fromkeys((" \u00b7 ".join(n for n, _, _ in lines),

@@ -56,7 +56,8 @@ HARD = {  # card ids that stress a face: most connections, lines, facts; longest
                          "line-closure-1"),
     ("oneday", "stations"): ("kings-cross-st-pancras-1", "baker-street-1", "edgware-road-hammersmith-city-1",
                              "high-street-kensington-1", "bank-1"),
-    ("sampler", "stations"): ("kings-cross-st-pancras", "hammersmith-district-piccadilly", "heathrow-terminals-2-3"),
+    ("sampler", "stations"): ("kings-cross-st-pancras", "hammersmith-district-piccadilly", "heathrow-terminals-2-3",
+                              "baker-street", "brixton"),  # bands no plain black or white reads on in grey
 }
 
 
