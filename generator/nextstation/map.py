@@ -9,13 +9,13 @@ import math
 
 from generator.fonts import text_width
 from generator.pen import Pen
-from generator.sizes import Rect
-from generator.text import measure
+from generator.sizes import PT, Rect
+from generator.text import fit, measure
 from generator.theme import BOLD, GREY, INK, MIN_PT, PLAY_PT, TEXT, WHITE, short_line_name
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.board import Station, row_label
 from tubedeck.games.nextstation.edition import Edition
-from tubedeck.games.nextstation.generate import STATION_AT, river_path
+from tubedeck.games.nextstation.generate import RIVER_UP, STATION_AT, river_path
 from tubedeck.games.nextstation.rules import QUESTION_MARK
 
 from .parts import mark, mark_size, pencil_marks, score_card, symbol
@@ -32,9 +32,14 @@ DISTRICT_LINE = "#7A5C00"  # the districts' outlines: 5.6:1 on the district fill
 
 
 RIVER_W = 0.12  # the Thames's width, in cells (it runs along tubedeck's river_path)
-SYMBOL_R = 0.17  # a station's circle, in cells (its symbol is drawn 1.2 times that)
-TOURIST_R = 1.7 * SYMBOL_R  # to the tips of a tourist site's compass points
-DEPARTURE_R = 1.5 * SYMBOL_R  # a departure's symbol, drawn larger to hold its pencil's mark
+SYMBOL_R = 0.17  # a station's circle, in cells, at most (its symbol is drawn 1.2 times that)
+TOURIST_R = 1.7 * SYMBOL_R  # to the tips of a tourist site's compass points, at most
+DEPARTURE_R = 1.5 * SYMBOL_R  # a departure's symbol (it holds its pencil's mark), at most
+CLEAR = 1.5  # mm between any symbol or name and a box's border (and a name and the Thames: KNOCK + 0.7)
+REACH = 0.83  # of a symbol's radius above its centre: the triangle's apex (the tallest)
+MITRE = 0.5  # mm more for the apex's mitred stroke
+APEX_GROW = 1.25  # a departure triangle's size over the others', its apex where theirs is
+KNOCK = 0.3  # mm of white round a name: the dotted sections stop short of its letters
 CAP = 0.7 * 0.3528  # mm of cap height per pt
 
 
@@ -77,8 +82,8 @@ def _fitting(name: str, box: Rect) -> str:
 # Where a station sits in its cell (fractions of the cell from its top): the symbol high, its
 # name in the free lower part, so a name stays inside its own cell (and district box).
 SYMBOL_AT = STATION_AT  # the symbol's centre below the cell's top (where sections are scored from)
-NAME_AT = 0.6  # the name's top below the cell's top
-INSET = 0.8  # mm between a district box and its cells' edges
+INSET = 0.4  # mm between a district box (the middle of its border) and its cells' edges
+CORNER_W = 0.6  # mm of a corner box's border (a main box's: 0.4); on the main box's at the map's edges
 CARD_H = 72.0  # mm of the score card below the map
 LABEL = 4.0  # mm beside and above the grid for its coordinates (row letters, column numbers)
 
@@ -87,13 +92,17 @@ HEAD = 9.5  # mm above the grid's coordinates: the title, the map's name and the
 GAP = 4.0  # mm between two items of the legend
 
 
-def _tourist_icon(pen: Pen, cx: float, cy: float, r: float, width: float = 0.5) -> None:
-    """A tourist site's compass points: 8 strokes from 1.3 ``r`` out to ``reach``."""
-    for k in range(8):
+def _tourist_icon(pen: Pen, cx: float, cy: float, r: float, width: float = 0.5, up: float | None = None) -> None:
+    """A tourist site's points: 6 strokes from 1.15 ``r`` out to 1.7 ``r`` (no north or south
+    point, and the diagonals cut to reach ``up`` mm above and below the centre: room above the
+    symbol is the box's border's, below it the name's)."""
+    for k in (0, 1, 3, 4, 5, 7):
         ang = math.radians(k * 45)
-        pen.line(cx + math.cos(ang) * r * 1.3, cy + math.sin(ang) * r * 1.3,
-                 cx + math.cos(ang) * r * TOURIST_R / SYMBOL_R, cy + math.sin(ang) * r * TOURIST_R / SYMBOL_R,
-                 stroke=INK, width=width)
+        out = r * TOURIST_R / SYMBOL_R
+        if up is not None and k % 4:
+            out = min(out, (up - width / 2) / math.sin(math.radians(45)))
+        pen.line(cx + math.cos(ang) * r * 1.15, cy + math.sin(ang) * r * 1.15,
+                 cx + math.cos(ang) * out, cy + math.sin(ang) * out, stroke=INK, width=width)
 
 
 def thames(pen: Pen, points: list[tuple[float, float]], width: float) -> None:
@@ -159,6 +168,8 @@ def departure_mark(pen: Pen, edition: Edition, station: Station, cx: float, cy: 
     """A departure station: its symbol large in its pencil's colour, the pencil's mark inside
     (in the triangle's wide lower part), so that a greyscale print still tells which it is."""
     colour = edition.book.colours[station.departure]
+    if station.symbol == "triangle":  # grown about its apex (the border's room is above it) to hold the mark
+        cy, r = cy - REACH * (APEX_GROW - 1) * r, r * APEX_GROW
     symbol(pen, station.symbol, cx, cy, r, INK, fill=colour)
     low = r * 0.595 - max(0.5, r * 0.16) / 2 - 0.5 if station.symbol == "triangle" else PLAY_PT * CAP / 2
     pen.text(cx, cy - low, pencil_marks(edition.book)[station.departure], font=BOLD, size=PLAY_PT,
@@ -185,36 +196,52 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
     # inside them, darker, as the published map marks them.
     for d in sorted(board.districts, key=lambda d: d.kind != "main"):
         corner = d.kind != "main"
-        inset = INSET * (2.2 if corner else 1)
+        inset = INSET
         left, top = x0 + d.cols[0] * step + inset, y0 - d.rows[0] * step - inset
         w, h = (d.cols[1] - d.cols[0] + 1) * step - 2 * inset, (d.rows[1] - d.rows[0] + 1) * step - 2 * inset
         pen.rect(left, top - h, w, h, fill=CORNER if corner else DISTRICT, stroke=DISTRICT_LINE,
-                 width=0.8 if corner else 0.4, radius=2)
+                 width=CORNER_W if corner else 0.4, radius=2)
     river = river_path(made.river)
     if river:  # between the rows it splits, over the line between their cells, under the names
         thames(pen, [(x0 + x * step, y0 - y * step) for x, y in river], step * RIVER_W)
     for sec in board.sections:  # the dotted potential sections
         a, b = board.by_id[sec.a], board.by_id[sec.b]
         pen.line(*at(a.row, a.col), *at(b.row, b.col), stroke=GREY, width=0.3, dash=[0.6, 1.0])
-    r = step * SYMBOL_R
+    # Room above a symbol's centre: to its cell's top less the (corner) box's border and CLEAR;
+    # every symbol is drawn to fit it (the triangle's apex the tallest), at most its full size.
+    border = INSET + CORNER_W / 2  # a box border's inner edge, from its cells' edges
+    room = SYMBOL_AT * step - border - CLEAR
+    big = min(1.2 * SYMBOL_R * step, (room - MITRE) / REACH)
+    r = big / 1.2
     for st in board.stations:
         cx, cy = at(st.row, st.col)
-        if st.tourist:  # compass points round a tourist site
-            _tourist_icon(pen, cx, cy, r)
+        if st.tourist:  # points round a tourist site
+            _tourist_icon(pen, cx, cy, r, up=room)
         if st.symbol == QUESTION_MARK:
             _question(pen, cx, cy, r)
         elif st.departure:
-            departure_mark(pen, edition, st, cx, cy, step * DEPARTURE_R)
+            departure_mark(pen, edition, st, cx, cy, min(step * DEPARTURE_R, room / (REACH + 0.16)))
         else:
             pen.circle(cx, cy, r * 1.05, fill=WHITE)
-            symbol(pen, st.symbol, cx, cy, r * 1.2, INK, fill=WHITE)
-    for st in board.stations:  # names last and without a plate: sections and the Thames show through
-        cx = x0 + (st.col + 0.5) * step
-        top = y0 - (st.row + NAME_AT) * step
-        bottom = y0 - (st.row + 1) * step + INSET + 0.6
-        label = Rect(cx - step / 2 + INSET + 0.6, bottom, step - 2 * (INSET + 0.6), top - bottom)
-        pen.text_box(label, _fitting(st.name or st.id, label), size=MIN_PT, min_size=MIN_PT, colour=INK,
-                     max_lines=2, valign="top", field="name")
+            symbol(pen, st.symbol, cx, cy, big, INK, fill=WHITE)
+    # Names last, under their symbol (and a tourist site's lower points), CLEAR inside the box's
+    # border and clear of the Thames along the row's lower edge; each line on a tight white
+    # knockout, so the dotted sections stop short of its letters but show all round it.
+    edge = border + CLEAR  # a name from its cell's sides
+    low = max(edge, (RIVER_UP + RIVER_W / 2) * step + KNOCK + 0.7)  # above the cell's bottom
+    for st in board.stations:
+        cx, cy = at(st.row, st.col)
+        top = cy - max(room, r * 1.05) - KNOCK
+        bottom = y0 - (st.row + 1) * step + low
+        label = Rect(cx - step / 2 + edge, bottom, step - 2 * edge, top - bottom)
+        text = _fitting(st.name or st.id, label)
+        fitted = fit(text, TEXT, MIN_PT, MIN_PT, label.w, label.h, max_lines=2, card=pen.label, field="name")
+        base = top - fitted.ascent
+        for k, line in enumerate(fitted.lines):
+            w, y = text_width(line, TEXT, fitted.size), base - k * fitted.leading
+            pen.rect(cx - w / 2 - KNOCK, y - 0.22 * fitted.size * PT - KNOCK, w + 2 * KNOCK,
+                     0.94 * fitted.size * PT + 2 * KNOCK, fill=WHITE)
+        pen.fitted_lines(fitted, cx, top, font=TEXT, colour=INK, field="name", align="centre")
     for k in range(board.rows):  # the coordinates the challenge page and solve use: A-J, 1-10
         y = y0 - (k + 0.5) * step - 1.0
         pen.text(x0 - LABEL / 2, y, row_label(k), font=BOLD, size=PLAY_PT, colour=INK, align="centre",

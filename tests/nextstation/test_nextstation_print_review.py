@@ -14,6 +14,7 @@ import generator
 from generator.colour import contrast
 from generator.document import Deck
 from generator.nextstation.faces import documents
+from generator.nextstation.map import CLEAR
 from generator.sizes import MM
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
@@ -161,3 +162,94 @@ def test_the_thames_column_takes_points_as_the_rules_add_them(ed, map_pages, tmp
         text = " ".join(page.get_text().split())
         assert "Thames x" not in text, page.number
         assert text.count("Thames points") == cards, text[:200]
+
+
+# -- 3. symbols and names clear of the frames, names off the Thames and the sections -------------
+def _ink(d) -> pymupdf.Rect:
+    w = (d.get("width") or 0) / 2
+    return d["rect"] + (-w, -w, w, w)
+
+
+def _clearance(ink: pymupdf.Rect, box: dict) -> float:
+    """mm from ``ink`` to ``box``'s border (its stroke), inside or outside it; -1 across it."""
+    w = box["width"] / 2
+    inner, outer = box["rect"] + (w, w, -w, -w), box["rect"] + (-w, -w, w, w)
+    if inner.contains(ink):
+        return min(ink.x0 - inner.x0, inner.x1 - ink.x1, ink.y0 - inner.y0, inner.y1 - ink.y1) / MM
+    if not outer.intersects(ink):
+        dx, dy = max(outer.x0 - ink.x1, ink.x0 - outer.x1, 0), max(outer.y0 - ink.y1, ink.y0 - outer.y1, 0)
+        return (dx * dx + dy * dy) ** 0.5 / MM
+    return -1.0
+
+
+def _legs(d) -> list[pymupdf.Rect]:
+    """A stroked path's straight legs as thin boxes as wide as its stroke."""
+    w = (d.get("width") or 0) / 2
+    return [pymupdf.Rect(it[1], it[2]).normalize() + (-w, -w, w, w) for it in d["items"] if it[0] == "l"]
+
+
+def _on(leg: pymupdf.Rect, p: pymupdf.Point, q: pymupdf.Point, ink: pymupdf.Rect, w: float) -> bool:
+    """Whether the segment p-q, ``w`` wide, runs through ``ink`` (sampled every 0.2 mm)."""
+    if not leg.intersects(ink):
+        return False
+    n = max(2, int(abs(q - p) / (0.2 * MM)))
+    grown = ink + (-w, -w, w, w)
+    return any(grown.contains(p + (q - p) * (k / n)) for k in range(n + 1))
+
+
+def map_clearances(page: pymupdf.Page) -> list[tuple]:
+    """What runs into what on a map page: symbols (every shape drawn after the dotted sections
+    but the name knockouts) and names (6 pt spans, ink from descender to cap height) closer than
+    1.5 mm to a district or corner box's border; names on the Thames; names a dotted section
+    crosses where no white knockout lies between."""
+    drawings = page.get_drawings()
+    boxes = district_boxes(page)
+    grid = boxes[0]["rect"]
+    for b in boxes:
+        grid |= b["rect"]
+    first = next(i for i, d in enumerate(drawings) if d.get("dashes") not in (None, "[] 0"))
+    sections = [d for d in drawings if d.get("dashes") not in (None, "[] 0")]
+    river = thames(page)
+    knockouts = [d["rect"] for d in drawings[first:] if d.get("fill") and min(_colour(d["fill"])) > 0.99
+                 and d.get("color") is None]
+    symbols = [d for d in drawings[first:] if d not in river and d["rect"] not in knockouts
+               and grid.intersects(d["rect"]) and max(d["rect"].width, d["rect"].height) < 12 * MM]
+    names = [(s["text"], pymupdf.Rect(s["bbox"][0], s["origin"][1] - 0.72 * s["size"], s["bbox"][2],
+                                      s["origin"][1] + 0.22 * s["size"]))
+             for b in page.get_text("dict")["blocks"] for line in b.get("lines", ()) for s in line["spans"]
+             if s["text"].strip() and s["size"] < 6.5 and grid.contains(pymupdf.Rect(s["bbox"]))]
+    assert len(symbols) > 50 and len(names) > 50
+    out = [("symbol", round(c, 2), tuple(round(v / MM, 1) for v in _ink(d)))
+           for d in symbols for b in boxes if (c := _clearance(_ink(d), b)) < CLEAR - 0.01]
+    for text, ink in names:
+        out += [("name by a border", round(c, 2), text) for b in boxes if (c := _clearance(ink, b)) < CLEAR - 0.01]
+        if any(leg.intersects(ink) for d in river for leg in _legs(d)):
+            out.append(("name on the Thames", text))
+        if not any(k.contains(ink) for k in knockouts) and any(
+                _on(leg, it[1], it[2], ink, d["width"] / 2) for d in sections
+                for leg, it in zip(_legs(d), [i for i in d["items"] if i[0] == "l"])):
+            out.append(("a section through a name", text))
+    return out
+
+
+@pytest.fixture(scope="module")
+def colour_pages(maps, tmp_path_factory):
+    opts = generator.PrintOptions.parse(export="pdf")
+    tmp = tmp_path_factory.mktemp("ns-map")
+    generator.render([d for d in documents(maps, opts) if d.name == "map"], opts, tmp)
+    return list(pymupdf.open(tmp / "map.pdf"))[:len(MAPS)]
+
+
+def test_symbols_and_names_keep_clear_on_maps_1_to_4(colour_pages):
+    for page in colour_pages:
+        assert not map_clearances(page), (page.number + 1, map_clearances(page)[:6])
+
+
+@pytest.mark.parametrize("seed,zones", [("5", "1-2"), ("9", "1-2"), ("12", "1-3")])
+def test_symbols_and_names_keep_clear_on_other_maps_on_letter(seed, zones, tmp_path):
+    """Letter's map is the smaller (cells of 16.7 mm, A4's 18.5): other seeds and wider zones."""
+    ed = load(network(None), map=seed, zones=zones)
+    opts = generator.PrintOptions.parse(export="pdf", paper="letter")
+    generator.render([d for d in documents(ed, opts) if d.name == "map"], opts, tmp_path)
+    page = pymupdf.open(tmp_path / "map.pdf")[0]
+    assert not map_clearances(page), map_clearances(page)[:6]
