@@ -6,6 +6,7 @@ published sheet carries it."""
 from __future__ import annotations
 
 import math
+import re
 
 from generator.fonts import text_width
 from generator.pen import Pen
@@ -46,10 +47,39 @@ CAP = 0.7 * 0.3528  # mm of cap height per pt
 ABBREVIATIONS = {"Station": "Stn", "Street": "St", "Road": "Rd", "Junction": "Jn", "Broadway": "Bdwy"}
 
 
+VOWELS = frozenset("aeiouy")
+# consonants a syllable may start with (English spelling: a break before "br" or "ch", never
+# inside "ch" or before "sb"); another city's names break where these allow, else in the middle
+ONSETS = frozenset("bl br ch cl cr dr fl fr gl gr kn pl pr sc sh sk sl sm sn sp st sw th tr tw wh wr ph qu "
+                   "str spr scr spl thr shr sch squ".split())
+DIGRAPHS = frozenset("ch sh th ph wh gh ck".split())
+
+
+def _breaks(word: str) -> list[int]:
+    """Where ``word`` may take a hyphen, nearest its middle first: at least 3 letters each side,
+    the right part starting with a consonant onset (:data:`ONSETS`, or one consonant) and a vowel,
+    as long an onset as the letters allow, no digraph split (White-chapel, not Whitec-hapel;
+    Knights-bridge, not Knight-sbridge). A word with no such place breaks in the middle."""
+    low, n = word.lower(), len(word)
+    good = []
+    for k in range(3, n - 2):
+        left, right = low[:k], low[k:]
+        onset = next((j for j, c in enumerate(right) if c in VOWELS), len(right))
+        if not any(c in VOWELS for c in left) or onset in (0, len(right)) or not right[0].isalpha():
+            continue
+        if (onset > 1 and right[:onset] not in ONSETS) or left[-1] + right[0] in DIGRAPHS:
+            continue
+        if left[-1] not in VOWELS and left[-1] + right[:onset] in ONSETS:  # the consonant goes right:
+            continue                                                        # Black-friars, not Blackf-riars
+        good.append(k)
+    # a break after a consonant reads better (Cock-fosters): one letter nearer the middle is worth it
+    return sorted(good, key=lambda k: (abs(k - n / 2) + (low[k - 1] in VOWELS), -k)) or [n // 2 + 1]
+
+
 def _fitting(name: str, box: Rect) -> str:
     """The name, else with its bracketed line shortened (H&C), else without the brackets, else
     with the Tube map's abbreviations (Stn, St, Rd), else with its longest word split by a hyphen
-    (Knights-bridge) so that it wraps, else with its long words cut to 4 letters and a full stop
+    where a syllable may break (:func:`_breaks`: Knights-bridge, White-chapel) so that it wraps, else with its long words cut to 4 letters and a full stop
     from the longest on (Heathrow Term. 2 & 3), else cut short with an ellipsis: any name in any
     city's data fits its box."""
     base, _, rest = name.partition(" (")
@@ -59,11 +89,12 @@ def _fitting(name: str, box: Rect) -> str:
     def fits(text: str) -> bool:
         return measure(text, TEXT, MIN_PT, MIN_PT, box.w, box.h, 2) is not None
 
-    def split(text: str) -> str:
-        long = max(text.split(), key=len)
-        return text.replace(long, f"{long[:len(long) // 2 + 1]}-{long[len(long) // 2 + 1:]}", 1)
+    def splits(text: str) -> list[str]:
+        long = max(re.split(r"[\s-]+", text), key=len)  # (a hyphen already there is a break: text.wrap)
+        return [text.replace(long, f"{long[:k]}-{long[k:]}", 1) for k in _breaks(long)]
 
-    tries = (name, f"{base} ({short_line_name(inner)})" if inner else name, base, short, split(base), split(short))
+    tries = (name, f"{base} ({short_line_name(inner)})" if inner else name, base, short, *splits(base),
+             *splits(short))
     for text in tries:
         if fits(text):
             return text

@@ -11,6 +11,7 @@ import pytest
 
 import generator
 from generator.document import Deck, Sheet
+from generator.fonts import text_width
 from generator.nextstation.faces import documents
 from generator.nextstation.map import (
     CLEAR,
@@ -271,6 +272,19 @@ def test_every_station_name_fits_its_box_on_the_smallest_map(sheets):
     assert _fitting("Heathrow Terminals 2 & 3", box) == "Heat. Term. 2\u2026"
     assert _fitting(names[-2], box) == "Abcd. Abcd."
     assert _fitting(names[-1], box).endswith("\u2026")
+
+
+def test_a_name_split_to_fit_breaks_where_a_syllable_may():
+    """A name too wide for its box on one line takes a hyphen where a syllable may break: on
+    Letter 'Whitechapel' printed as 'Whitec-hapel' and 'Bermondsey' as 'Bermon-dsey'."""
+    for name, split in (("Whitechapel", "White-chapel"), ("Blackfriars", "Black-friars"),
+                        ("Knightsbridge", "Knights-bridge"), ("Hampstead", "Hamp-stead"),
+                        ("Bermondsey", "Bermond-sey"), ("Fenchurch", "Fen-church")):
+        box = Rect(0, 0, text_width(name, TEXT, MIN_PT) - 0.2, 5.7)  # the whole word is too wide
+        assert _fitting(name, box) == split
+    # no break a syllable allows: the middle, as before
+    assert _fitting("Xxxxxxxxxxxx", Rect(0, 0, text_width("Xxxxxxxxxxxx", TEXT, MIN_PT) - 0.2, 5.7)) \
+        == "Xxxxxxx-xxxxx"
 
 
 def test_the_grid_is_labelled_as_the_challenge_and_solve_name_stations(sheets, ed):
