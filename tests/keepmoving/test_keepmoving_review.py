@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pymupdf
 import pytest
+from engine.drift import DRIFTS, back_colours
 
 import generator
 from generator.keepmoving.faces import PILE_COLOUR, documents
@@ -93,28 +93,14 @@ def test_function_figure_frames_keep_1_5_mm_from_the_panel(tmp_path):
     assert min(gaps) >= CLEAR - TOL, f"a frame {min(gaps):.2f} mm from its panel's edge"
 
 
-def back_colours(options: generator.PrintOptions, nominal) -> tuple[int, set[tuple[int, ...]]]:
-    """How many card backs were looked at and every colour seen on them: the movement and function
-    decks' back pages built with ``options`` (its back_offset the drift), each card as cut at its
-    nominal trim (``nominal``: the layout without drift) and 1 mm outside it (a miscut), the
-    pixels whose centres fall inside (50 dpi: 0.25 mm from a pixel's centre to its edge)."""
-    dpi, seen, count = 50, set(), 0
+def pile_back_colours(options: generator.PrintOptions, nominal) -> tuple[int, set[tuple[int, ...]]]:
+    """The movement and function decks' backs built with ``options`` (its back_offset the drift),
+    read by the shared :func:`drift.back_colours`."""
+    count, seen = 0, set()
     for deck in (d for d in documents(EDITION, options) if d.name in ("movement", "function")):
         data, _, _ = deck_sheets_pdf(deck, options)
-        with pymupdf.open(stream=data) as pdf:
-            n = len(deck.printed())
-            for sheet, page in enumerate(list(pdf)[1::2]):
-                pix = page.get_pixmap(dpi=dpi, alpha=False)
-                rgb = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3).astype(np.int32)
-                px = (rgb[:, :, 0] << 16) | (rgb[:, :, 1] << 8) | rgb[:, :, 2]
-                xs = (np.arange(pix.width) + 0.5) * 25.4 / dpi
-                ys = page.rect.height / MM - (np.arange(pix.height) + 0.5) * 25.4 / dpi  # mm up from the foot
-                for slot in nominal.backs[:n - sheet * nominal.per_page]:
-                    count += 1
-                    for cut in (slot.trim, slot.trim.inset(-1.0)):
-                        cols = (xs > cut.x) & (xs < cut.right)
-                        rows = (ys > cut.y) & (ys < cut.top)
-                        seen |= {(v >> 16, (v >> 8) & 255, v & 255) for v in np.unique(px[rows][:, cols]).tolist()}
+        n, colours = back_colours(data, nominal, range(len(deck.printed())))
+        count, seen = count + n, seen | colours
     return count, seen
 
 
@@ -126,8 +112,8 @@ def test_pile_backs_look_the_same_under_a_1_5_mm_duplex_drift(duplex):
     base = generator.PrintOptions.parse(export="pdf", duplex=duplex)
     nominal = next(deck_sheets_pdf(d, base)[2] for d in documents(EDITION, base) if d.name == "function")
     pile = tuple(int(PILE_COLOUR[i:i + 2], 16) for i in (1, 3, 5))
-    for dx, dy in ((0, 0), (1.5, 1.5), (-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5)):
-        count, seen = back_colours(base.with_(back_offset=(dx, dy)), nominal)
+    for dx, dy in DRIFTS:
+        count, seen = pile_back_colours(base.with_(back_offset=(dx, dy)), nominal)
         assert count == 2 * len(EDITION.movement_set) + len(EDITION.function_deck)
         assert all(max(abs(a - b) for a, b in zip(c, pile)) <= 2 for c in seen), \
             f"drift {dx}, {dy}: {len(seen)} colours on the backs, {sorted(seen)[:4]}..."

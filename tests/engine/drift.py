@@ -1,0 +1,46 @@
+"""Card backs read back under a duplex drift (moved here from ``tests/keepmoving/test_keepmoving_review.py``
+so every game's test can use it): every colour seen on chosen cards' backs, each card as cut at
+its nominal trim and 1 mm outside it (a miscut), from sheet pages built with a ``back_offset``.
+
+A back that looks the same printed 1.5 mm off and cut 1 mm off shows one colour there, whatever
+the drift: see :data:`DRIFTS`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pymupdf
+
+from generator.layout import Layout
+from generator.sizes import MM
+
+# (dx, dy) mm: no drift, then 1.5 mm either way in x and y at once (--back-offset)
+DRIFTS = ((0.0, 0.0), (1.5, 1.5), (-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5))
+
+
+def back_colours(data: bytes, nominal: Layout, cards: Iterable[int]) -> tuple[int, set[tuple[int, ...]]]:
+    """How many card backs were looked at and every colour seen on them: ``data`` a sheets PDF
+    (fronts and backs interleaved) built with the drift as its back_offset, ``cards`` the indices
+    (in the PDF's card order) of the cards to read, each as cut at its nominal trim (``nominal``:
+    the layout without drift) and 1 mm outside it, the pixels whose centres fall inside (50 dpi:
+    0.25 mm from a pixel's centre to its edge)."""
+    dpi, seen, count = 50, set(), 0
+    by_sheet: dict[int, list[int]] = {}
+    for i in cards:
+        by_sheet.setdefault(i // nominal.per_page, []).append(i % nominal.per_page)
+    with pymupdf.open(stream=data) as pdf:
+        for sheet, slots in sorted(by_sheet.items()):
+            page = pdf[2 * sheet + 1]
+            pix = page.get_pixmap(dpi=dpi, alpha=False)
+            rgb = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3).astype(np.int32)
+            px = (rgb[:, :, 0] << 16) | (rgb[:, :, 1] << 8) | rgb[:, :, 2]
+            xs = (np.arange(pix.width) + 0.5) * 25.4 / dpi
+            ys = page.rect.height / MM - (np.arange(pix.height) + 0.5) * 25.4 / dpi  # mm up from the foot
+            for slot in (nominal.backs[k] for k in slots):
+                count += 1
+                for cut in (slot.trim, slot.trim.inset(-1.0)):
+                    cols = (xs > cut.x) & (xs < cut.right)
+                    rows = (ys > cut.y) & (ys < cut.top)
+                    seen |= {(v >> 16, (v >> 8) & 255, v & 255) for v in np.unique(px[rows][:, cols]).tolist()}
+    return count, seen
