@@ -16,10 +16,10 @@ from itertools import combinations
 from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
 from generator.options import PrintOptions
-from generator.pen import Pen
+from generator.pen import DRIFT, Pen
 from generator.sizes import CardGeometry, Rect
 from generator.text import TextFitError, fit, measure, sized
-from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PLAY_PT, RED, WHITE, YELLOW
+from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PLAY_PT, WHITE, YELLOW
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Texts
 
@@ -29,31 +29,34 @@ from .station import fact_lines, outline, station_front  # noqa: F401
 RULES_PT = (9.0, PLAY_PT)  # the reference is read in play: 7 pt at least, more cards instead
 
 
-def back(pen: Pen, colour: str, ring: str, word: str, ink: str = WHITE, title: str = "KEEP LONDON MOVING",
-         word_colour: str = WHITE) -> None:
-    """Title at the top, the emblem (:mod:`generator.emblem`, in ``ring`` with ``word`` on its
-    plate) as big as the rest of the frame allows. A white emblem turns the back's colour in
-    ink-saver mode, where the back is not filled."""
-    s = pen.safe
-    pen.background(colour)
-    frame = ink if not pen.ink_saver else colour
-    pen.rect(s.x, s.y, s.w, s.h, stroke=frame, width=0.6, radius=2.5)
-    inner = s.inset(2.0)
-    title_fit = pen.text_box(Rect(inner.x, inner.top - min(10.0, inner.h * 0.22), inner.w, min(10.0, inner.h * 0.22)),
-                             title, font=BOLD, size=11, min_size=MIN_PT, colour=ink if not pen.ink_saver else colour,
-                             max_lines=2, valign="top", field="title")
+def pile_back(pen: Pen, colour: str) -> None:
+    """A pile's back (Station Cards, Fortune Cards): one flat colour running :data:`DRIFT` mm past
+    the trim (the decks' ``back_bleed`` lets it past on the sheets) and nothing else, so a back
+    printed up to 1.5 mm off and cut 1 mm off looks just the same. Each pile prints over many
+    sheets, which drift differently: a frame, a title or an emblem moved with the drift would tell
+    a card's sheet (the Station Cards print in name order). Ink-saver prints no back at all."""
+    if not pen.ink_saver:
+        b = pen.trim.inset(-DRIFT)
+        pen.rect(b.x, b.y, b.w, b.h, fill=colour)
+
+
+def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:
+    """The aid cards' back: the Fortune ground (they share the Fortune Cards' sheets, whose backs
+    run over their edges, and theirs over the Fortune Cards', in the same yellow), and on it the
+    title and the emblem (:mod:`generator.emblem`) with REFERENCE on its plate, so face down they
+    never pass for Fortune Cards. Not a pile: where the drift puts the mark tells nothing."""
+    pile_back(pen, YELLOW)
+    inner = pen.safe.inset(2.0)
+    top = min(10.0, inner.h * 0.22)
+    title_fit = pen.text_box(Rect(inner.x, inner.top - top, inner.w, top), title, font=BOLD, size=11,
+                             min_size=MIN_PT, colour=INK, max_lines=2, valign="top", field="title")
     rest = Rect(inner.x, inner.y, inner.w, inner.h - title_fit.height - 2.0)
-    mark = colour if pen.ink_saver and ring == WHITE else ring
-    emblem_in(pen, rest, mark, mark, word, text_colour=word_colour, largest=min(pen.trim.w, pen.trim.h) * 0.3)
+    # blue reads at >= 3:1 on the yellow and on paper (ink-saver), in colour and in grey
+    emblem_in(pen, rest, BLUE, BLUE, "REFERENCE", text_colour=WHITE, largest=min(pen.trim.w, pen.trim.h) * 0.3)
 
 
-# The emblem reads at >= 3:1 on its back in every mode: white on the Station blue (red there is 2.5:1),
-# red on the Fortune yellow (3.4:1), blue on the reference paper (11:1).
-station_back = partial(back, colour=BLUE, ring=WHITE, word="STATION", word_colour=BLUE)
-fortune_back = partial(back, colour=YELLOW, ring=RED, word="FORTUNE", ink=INK)
-# Aid cards get a back of their own (paper, not the blue of a Station Card): face down they never
-# pass for game cards.
-reference_back = partial(back, colour=PAPER, ring=BLUE, word="REFERENCE", ink=INK)
+station_back = partial(pile_back, colour=BLUE)
+fortune_back = partial(pile_back, colour=YELLOW)
 
 
 def _rules_fit(texts: list[str], box: Rect) -> tuple[float, list[float]] | None:
@@ -158,15 +161,17 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     s_back, f_back, r_back = sized(station_back, size), sized(fortune_back, size), sized(reference_back, size)
     stations = Deck("stations", tuple(Card(c.station, partial(station_front, card=c, size=size), label=c.name)
                                       for c in sorted(deck.cards, key=lambda c: (c.name.lower(), c.station))),
-                    back=s_back, title=f"Keep London Moving: Station Cards ({deck.scope.label})")
+                    back=s_back, title=f"Keep London Moving: Station Cards ({deck.scope.label})", back_bleed=DRIFT)
     fortunes = Deck("fortune", tuple(Card(f.id, partial(fortune_front, card=f, footer=texts.fortune_footer, size=size),
                                           label=f.kind.name) for f in edition.fortune),
-                    back=f_back, title="Keep London Moving: Fortune Cards", share="fortune-and-reference")
+                    back=f_back, title="Keep London Moving: Fortune Cards", share="fortune-and-reference",
+                    back_bleed=DRIFT)
     safe = CardGeometry(options.card.width, options.card.height).safe
     reference = Deck("reference", tuple(Card(f"reference-{i + 1}", sized(partial(reference_front, title=t, lines=lines),
                                                                          size), label=t)
                                         for i, (t, lines) in enumerate(reference_cards(texts, safe))),
-                     back=r_back, title="Keep London Moving: quick reference", share="fortune-and-reference")
+                     back=r_back, title="Keep London Moving: quick reference", share="fortune-and-reference",
+                     back_bleed=DRIFT)
     field = Sheet("play-field", (partial(play_field, card_w=card_mm[0], card_h=card_mm[1], texts=texts),),
                   title=texts.play_field_title, landscape=True)
     return [stations, fortunes, reference, field]

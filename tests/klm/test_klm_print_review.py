@@ -1,7 +1,8 @@
 """The print review's Keep London Moving findings, read back from the PDFs a build writes: play
 rules at 7 pt or more on the smallest cards (the Fortune footer, the "Nearest stations" heading,
 the reference cards); Fortune effects name the Play Field's piles as it prints them; the reference
-says what a Station Card's outline means, as the cards draw it."""
+says what a Station Card's outline means, as the cards draw it; the Station and Fortune backs look
+the same printed 1.5 mm off (duplex drift) and cut 1 mm off."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from engine.drift import DRIFTS, back_colours
 
+from generator import PrintOptions
+from generator.pdf import sheets_pdf
+from generator.theme import BLUE, YELLOW
+from tubedeck.game import edition, resolve
+from tubedeck.games import registry
 from tubedeck.games.klm.edition import load
 
 from conftest import run_cli as run
@@ -93,3 +100,37 @@ def test_the_reference_says_what_each_drawn_outline_means(tmp_path, capsys, lond
             assert meaning[drawn] == surface[card.outline], (card.name, drawn, card.outline)
             seen.add(drawn)
     assert seen >= {"thick black", "double line"}
+
+
+def rgb(colour: str) -> tuple[int, ...]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def near(seen: set[tuple[int, ...]], colour: str) -> bool:
+    return all(max(abs(a - b) for a, b in zip(c, rgb(colour))) <= 2 for c in seen)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_pile_backs_look_the_same_under_a_1_5_mm_duplex_drift(duplex):
+    """Review: the Station and Fortune backs were a panel 3 mm inside the trim with a frame on the
+    safe area and a title and emblem near the edges; a 1.5 mm drift left 1.5 mm of paper on one
+    side and 4.5 on the other, and the piles print over many sheets, which drift differently. Now
+    every pixel of every Station and Fortune back, drifted 1.5 mm either way each way and cut 1 mm
+    off, is its pile's colour, the Fortune cards' sheet neighbours (the reference cards) included;
+    the reference back still carries its mark, so face down it never passes for a Fortune Card."""
+    game = registry()["klm"]
+    base = PrintOptions.parse(export="pdf", duplex=duplex)
+    docs = {d.name: d for d in resolve(game.faces)(edition(game), base)}
+    stations, shared = [docs["stations"]], [docs["fortune"], docs["reference"]]
+    n_st, n_fo = len(docs["stations"].printed()), len(docs["fortune"].printed())
+    n_ref = len(docs["reference"].printed())
+    nominal = {id(g): sheets_pdf(g, base, "nominal")[2] for g in (stations, shared)}
+    for dx, dy in DRIFTS:
+        options = base.with_(back_offset=(dx, dy))
+        count, seen = back_colours(sheets_pdf(stations, options, "s")[0], nominal[id(stations)], range(n_st))
+        assert count == n_st and near(seen, BLUE), f"Station backs, drift {dx}, {dy}: {len(seen)} colours"
+        data = sheets_pdf(shared, options, "f")[0]
+        count, seen = back_colours(data, nominal[id(shared)], range(n_fo))
+        assert count == n_fo and near(seen, YELLOW), f"Fortune backs, drift {dx}, {dy}: {len(seen)} colours"
+        count, seen = back_colours(data, nominal[id(shared)], range(n_fo, n_fo + n_ref))
+        assert count == n_ref and any(near({c}, BLUE) for c in seen)  # the REFERENCE mark
