@@ -14,7 +14,7 @@ from functools import partial
 from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
 from generator.options import PrintOptions
-from generator.pen import Pen
+from generator.pen import DRIFT, Pen
 from generator.sizes import CardGeometry, Rect
 from generator.text import bullet_cards, measure, sized
 from generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
@@ -63,18 +63,31 @@ def station_front(pen: Pen, card: StationCard, edition: Edition) -> None:
     symbol(pen, card.face, cx, cy, a * 0.85)
 
 
-def station_back(pen: Pen, title: str) -> None:
-    pen.background(BLUE)
-    emblem_in(pen, pen.safe, WHITE if not pen.ink_saver else BLUE, None, title.upper(),
-              largest=min(pen.trim.w, pen.trim.h) * 0.3)
+def flat_back(pen: Pen, colour: str) -> None:
+    """A pile's back: one flat colour running :data:`DRIFT` mm past the trim (the decks'
+    ``back_bleed`` lets it past on the sheets) and nothing else, so a back printed up to 1.5 mm off
+    and cut 1 mm off looks just the same. Piles print over several sheets, which a duplex printer
+    may shift differently: a panel, frame or emblem moved 1.5 mm would tell a card's sheet.
+    Ink-saver prints no back at all (paper)."""
+    if not pen.ink_saver:
+        b = pen.trim.inset(-DRIFT)
+        pen.rect(b.x, b.y, b.w, b.h, fill=colour)
+
+
+# Station cards are shuffled and flipped face down: flat blue. Shared Objectives and Pencil Powers
+# are drawn at random (2 objectives, one power per pencil): flat paper, never a Station card's back;
+# they sort apart by their fronts. Every deck of the ``cards`` sheets has the paper ground, so the
+# backs' colours running over each other's edges there are all the same.
+station_back = partial(flat_back, colour=BLUE)
+module_back = partial(flat_back, colour=PAPER)
 
 
 def aid_back(pen: Pen, text: str) -> None:
-    """Aid cards' own back (paper, framed): face down they never pass for a Station card."""
-    s = pen.safe
-    pen.background(PAPER)
-    pen.rect(s.x, s.y, s.w, s.h, stroke=BLUE, width=0.8, radius=2.5)
-    emblem_in(pen, s.inset(2.0), BLUE, BLUE, text, largest=min(pen.trim.w, pen.trim.h) * 0.3)
+    """Aid cards' own back (the paper ground, the emblem with ``text``): face down they never pass
+    for a Station card or a module card. Pencil and rules cards are never drawn face down, so
+    where a drift puts the mark tells nothing."""
+    module_back(pen)
+    emblem_in(pen, pen.safe.inset(2.0), BLUE, BLUE, text, largest=min(pen.trim.w, pen.trim.h) * 0.3)
 
 
 # -- pencil cards -------------------------------------------------------------------------------
@@ -177,16 +190,16 @@ def documents(edition: Edition, options: PrintOptions) -> list:
               + challenge_pages(edition, NAMES, DECK_NAMES),  # --challenge S: the solo challenge page
               title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
                                                              if len(edition.sheet_maps) > 1 else "")),
-        Deck("stations", tuple(stations), back=sized(partial(station_back, title=title), size),
-             title=f"{title}: {len(stations)} Station cards"),
-        # each module its own back, so the two decks sort apart face down
-        Deck("objectives", tuple(objectives), back=sized(partial(aid_back, text="OBJECTIVES"), size),
-             title=f"{title}: Shared Objectives", share="cards"),
-        Deck("powers", tuple(powers), back=sized(partial(aid_back, text="POWERS"), size),
-             title=f"{title}: Pencil Powers", share="cards"),
+        Deck("stations", tuple(stations), back=sized(station_back, size),
+             title=f"{title}: {len(stations)} Station cards", back_bleed=DRIFT),
+        # drawn at random: a plain back (see flat_back); pencil and rules cards keep a mark
+        Deck("objectives", tuple(objectives), back=sized(module_back, size),
+             title=f"{title}: Shared Objectives", share="cards", back_bleed=DRIFT),
+        Deck("powers", tuple(powers), back=sized(module_back, size),
+             title=f"{title}: Pencil Powers", share="cards", back_bleed=DRIFT),
         Deck("pencils", tuple(pencils), back=sized(partial(aid_back, text="PENCILS"), size),
-             title=f"{title}: pencil cards", share="cards"),
+             title=f"{title}: pencil cards", share="cards", back_bleed=DRIFT),
         Deck("reference", tuple(rules), back=sized(partial(aid_back, text="RULES"), size),
-             title=f"{title}: rules reference", share="cards"),
+             title=f"{title}: rules reference", share="cards", back_bleed=DRIFT),
         Sheet("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),
     ]

@@ -135,11 +135,14 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
     pen.text(s.x, s.y + 0.6, LEGEND, size=PLAY_PT, colour=INK, field="legend")  # how to read the numbers: play text
 
 
-def card_back(pen: Pen, title: str = "One Day in London") -> None:
-    t = pen.trim
-    pen.background(BLUE)
-    ring = RED if not pen.ink_saver else BLUE
-    emblem_in(pen, pen.safe, ring, ring, title.upper(), largest=min(t.w, t.h) * 0.3)
+def card_back(pen: Pen) -> None:
+    """The station cards' back: one flat blue running :data:`DRIFT` mm past the trim (the deck's
+    ``back_bleed`` lets it past on the sheets) and nothing else. The cards are drawn face down
+    from a shuffled pile printed over many sheets, which a duplex printer may shift differently:
+    a panel or emblem moved 1.5 mm would tell a card's sheet. Ink-saver prints no back (paper)."""
+    if not pen.ink_saver:
+        b = pen.trim.inset(-DRIFT)
+        pen.rect(b.x, b.y, b.w, b.h, fill=BLUE)
 
 
 def aid_back(pen: Pen, title: str = "One Day in London") -> None:
@@ -335,7 +338,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     gmap, deck = edition.board, edition.deck
     name = gmap.recipe.name
     size = options.card.label()
-    back = sized(partial(card_back, title=name), size)
+    back = sized(card_back, size)
     cards = [Card(c.id, partial(card_front, card=c, gmap=gmap, size=size, deck=deck), label=f"{c.name} {c.copy_mark}")
              for c in deck.cards]
     parts = rules_parts(edition, CardGeometry(options.card.width, options.card.height).safe)
@@ -344,7 +347,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                   label="rules summary")
              for i, part in enumerate(parts)]
     return [
-        Deck("stations", tuple(cards), back=back, title=f"{name}: {len(cards)} station cards"),
+        Deck("stations", tuple(cards), back=back, title=f"{name}: {len(cards)} station cards", back_bleed=DRIFT),
         Deck("rules", tuple(rules), back=sized(partial(aid_back, title=name), size), title=f"{name}: rules summary"),
         Sheet("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
         rack_sheet(edition, options.card.width, options.card.height, landscape=False),

@@ -197,17 +197,23 @@ def test_play_text_is_at_least_7pt(sheets, ed, tmp_path):
         assert rules and min(w.size for w in rules) >= PLAY_PT - 0.01, card
 
 
-def test_objectives_and_powers_have_their_own_backs(ed, tmp_path):
+def test_module_backs_never_pass_for_station_or_aid_cards(ed, tmp_path):
+    """Objectives and powers are drawn at random: a plain paper back (drift, see
+    test_nextstation_print_review.py), never the Station cards' blue; pencil and rules cards keep
+    their word, so face down they never pass for either."""
     opts = generator.PrintOptions.parse(export="pdf")
     decks = {d.name: d for d in documents(ed, opts) if isinstance(d, Deck)}
     assert {"objectives", "powers"} <= set(decks) and "modules" not in decks
     backs = {}
-    for name in ("objectives", "powers"):
+    for name in ("stations", "objectives", "powers", "reference"):
         with recording() as log:
             generator.render([Deck(name, decks[name].cards[:1], back=decks[name].back)], opts, tmp_path / name)
-        backs[name] = {w.text for w in log if w.page == 2}
-    assert "OBJECTIVES" in backs["objectives"] and "POWERS" in backs["powers"]
-    assert backs["objectives"] != backs["powers"]
+        backs[name] = {w.text for w in log if w.page == 2 and w.field not in ("ruler", "footer")}
+    assert not backs["objectives"] and not backs["powers"] and not backs["stations"]
+    assert "RULES" in backs["reference"]
+    fills = {name: {d["fill"] for d in pymupdf.open(next((tmp_path / name).glob("*.pdf")))[1].get_drawings() if d.get("fill")}
+             for name in ("stations", "objectives")}
+    assert fills["stations"].isdisjoint(fills["objectives"])
 
 
 def test_one_pencil_card_per_pencil_in_its_colour(ed, tmp_path):

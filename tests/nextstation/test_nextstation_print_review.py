@@ -2,12 +2,15 @@
 mark (a ring or disc crossed by a horizontal bar, whole or in two stubs); the map's scoring lines
 (the Thames, district and corner-box borders) reach 3:1 against what they sit on in colour and
 greyscale; every station symbol and name keeps 1.5 mm clear of the boxes' borders, and names keep
-off the Thames and the dotted sections; the score card says the Thames column takes points."""
+off the Thames and the dotted sections; the score card says the Thames column takes points; the
+backs of the cards drawn face down (Station cards, Shared Objectives, Pencil Powers) look the
+same printed 1.5 mm off (duplex drift) and cut 1 mm off."""
 
 from __future__ import annotations
 
 import pymupdf
 import pytest
+from engine.drift import DRIFTS, back_colours
 from engine.test_calibration_emblem_bleed import bars_across, round_shapes  # the project's roundel measure
 
 import generator
@@ -15,7 +18,9 @@ from generator.colour import contrast
 from generator.document import Deck
 from generator.nextstation.faces import documents
 from generator.nextstation.map import CLEAR
+from generator.pdf import sheets_pdf
 from generator.sizes import MM
+from generator.theme import BLUE, PAPER
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
 
@@ -253,3 +258,35 @@ def test_symbols_and_names_keep_clear_on_other_maps_on_letter(seed, zones, tmp_p
     generator.render([d for d in documents(ed, opts) if d.name == "map"], opts, tmp_path)
     page = pymupdf.open(tmp_path / "map.pdf")[0]
     assert not map_clearances(page), map_clearances(page)[:6]
+
+
+# -- 4. the piles' backs survive duplex drift ---------------------------------------------------
+def near(seen: set[tuple[int, ...]], colour: str) -> bool:
+    rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return all(max(abs(a - b) for a, b in zip(c, rgb)) <= 2 for c in seen)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_drawn_cards_backs_look_the_same_under_a_1_5_mm_duplex_drift(ed, duplex):
+    """Review: the Station back was a blue panel 3 mm inside the trim with a centred emblem, the
+    objective and power backs a framed emblem on paper; a 1.5 mm drift left 1.5 mm of paper on
+    one side and 4.5 on the other, and sheets drift differently. Now every pixel of every Station
+    back, drifted 1.5 mm either way each way and cut 1 mm off, is the blue, and every objective
+    and power back is the paper ground; the pencil and rules backs (never drawn) keep their mark
+    on the same ground, which runs over the drawn cards' edges on the shared sheets."""
+    base = generator.PrintOptions.parse(export="pdf", duplex=duplex)
+    docs = {d.name: d for d in documents(ed, base) if isinstance(d, Deck)}
+    stations, shared = [docs["stations"]], [d for d in docs.values() if d.share == "cards"]
+    n = {d.name: len(d.printed()) for d in docs.values()}
+    assert [d.name for d in shared][:2] == ["objectives", "powers"]  # the sheets' first cards
+    drawn = n["objectives"] + n["powers"]
+    nominal = {id(g): sheets_pdf(g, base, "nominal")[2] for g in (stations, shared)}
+    for dx, dy in DRIFTS:
+        options = base.with_(back_offset=(dx, dy))
+        count, seen = back_colours(sheets_pdf(stations, options, "s")[0], nominal[id(stations)], range(n["stations"]))
+        assert count == n["stations"] and near(seen, BLUE), f"Station backs, drift {dx}, {dy}: {len(seen)} colours"
+        data = sheets_pdf(shared, options, "c")[0]
+        count, seen = back_colours(data, nominal[id(shared)], range(drawn))
+        assert count == drawn and near(seen, PAPER), f"objective/power backs, drift {dx}, {dy}: {len(seen)} colours"
+        count, seen = back_colours(data, nominal[id(shared)], range(drawn, sum(n[d.name] for d in shared)))
+        assert any(near({c}, BLUE) for c in seen)  # the PENCILS and RULES marks

@@ -1,17 +1,20 @@
 """The print review's One Day findings, read back from the built PDFs: the map's lines keep 3:1 on
 the paper in colour and in grey (a light line by its dark casing) and each has its own dash
 pattern, on the map and in the key; station names are play size and never overlap; the station
-cards' number discs and line chips sit at least 1.5 mm inside their tinted panel."""
+cards' number discs and line chips sit at least 1.5 mm inside their tinted panel; the station
+cards' back looks the same printed 1.5 mm off (duplex drift) and cut 1 mm off."""
 
 from __future__ import annotations
 
 import pymupdf
 import pytest
+from engine.drift import DRIFTS, back_colours
 
 from generator import PrintOptions, render
 from generator.colour import contrast, luminance
 from generator.oneday.faces import documents
-from generator.theme import PLAY_PT
+from generator.pdf import sheets_pdf
+from generator.theme import BLUE, PLAY_PT
 from tubedeck.games.oneday.edition import load
 
 MM = 72 / 25.4
@@ -111,3 +114,20 @@ def test_station_cards_numbers_and_chips_sit_inside_their_panel(london, tmp_path
                 worst.append(gap)
     assert discs >= 2 * 72 and chips >= 72
     assert min(worst) >= 1.5 - 1e-3, min(worst)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_station_backs_look_the_same_under_a_1_5_mm_duplex_drift(london, duplex):
+    """Review: the back was a blue panel 3 mm inside the trim with a centred emblem; a 1.5 mm
+    drift left 1.5 mm of paper on one side and 4.5 on the other, and the draw pile prints over
+    many sheets, which drift differently. Now every pixel of every back, drifted 1.5 mm either way
+    each way and cut 1 mm off, is the blue."""
+    base = PrintOptions.parse(export="pdf", duplex=duplex)
+    deck = [next(d for d in documents(load(london), base) if d.name == "stations")]
+    n = len(deck[0].printed())
+    nominal = sheets_pdf(deck, base, "nominal")[2]
+    blue = tuple(int(BLUE[i:i + 2], 16) for i in (1, 3, 5))
+    for dx, dy in DRIFTS:
+        count, seen = back_colours(sheets_pdf(deck, base.with_(back_offset=(dx, dy)), "s")[0], nominal, range(n))
+        assert count == n and all(max(abs(a - b) for a, b in zip(c, blue)) <= 2 for c in seen), \
+            f"drift {dx}, {dy}: {len(seen)} colours on the backs, {sorted(seen)[:4]}..."
