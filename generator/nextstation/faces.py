@@ -74,18 +74,19 @@ def flat_back(pen: Pen, colour: str) -> None:
         pen.rect(b.x, b.y, b.w, b.h, fill=colour)
 
 
-# Station cards are shuffled and flipped face down: flat blue. Shared Objectives and Pencil Powers
-# are drawn at random (2 objectives, one power per pencil): flat paper, never a Station card's back;
-# they sort apart by their fronts. Every deck of the ``cards`` sheets has the paper ground, so the
-# backs' colours running over each other's edges there are all the same.
+# Station cards are shuffled and flipped face down: flat blue. Every deck of the ``cards`` sheets
+# has the paper ground, so the backs' colours running over each other's edges there are all the same.
 station_back = partial(flat_back, colour=BLUE)
 module_back = partial(flat_back, colour=PAPER)
 
 
 def aid_back(pen: Pen, text: str) -> None:
-    """Aid cards' own back (the paper ground, the emblem with ``text``): face down they never pass
-    for a Station card or a module card. Pencil and rules cards are never drawn face down, so
-    where a drift puts the mark tells nothing."""
+    """A deck's own back on the ``cards`` sheets (the paper ground, the emblem with ``text``): face
+    down it never passes for a Station card or another deck's card. Pencil and rules cards are never
+    drawn face down. Shared Objectives and Pencil Powers are (2 objectives, a power a pencil), each
+    from its own deck, so their backs must tell the decks apart (a plain back did not: stored
+    together, nobody could draw from one); each deck prints on one sheet at poker and bridge size, so
+    a drift moves every mark of a deck alike and tells nothing within it."""
     module_back(pen)
     emblem_in(pen, pen.safe.inset(2.0), BLUE, BLUE, text, largest=min(pen.trim.w, pen.trim.h) * 0.3)
 
@@ -192,10 +193,10 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                                                              if len(edition.sheet_maps) > 1 else "")),
         Deck("stations", tuple(stations), back=sized(station_back, size),
              title=f"{title}: {len(stations)} Station cards", back_bleed=DRIFT),
-        # drawn at random: a plain back (see flat_back); pencil and rules cards keep a mark
-        Deck("objectives", tuple(objectives), back=sized(module_back, size),
+        # each deck drawn from at random, so each marked as its own (see aid_back)
+        Deck("objectives", tuple(objectives), back=sized(partial(aid_back, text="OBJECTIVES"), size),
              title=f"{title}: Shared Objectives", share="cards", back_bleed=DRIFT),
-        Deck("powers", tuple(powers), back=sized(module_back, size),
+        Deck("powers", tuple(powers), back=sized(partial(aid_back, text="POWERS"), size),
              title=f"{title}: Pencil Powers", share="cards", back_bleed=DRIFT),
         Deck("pencils", tuple(pencils), back=sized(partial(aid_back, text="PENCILS"), size),
              title=f"{title}: pencil cards", share="cards", back_bleed=DRIFT),
