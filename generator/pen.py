@@ -293,6 +293,17 @@ class Pen(ABC):
     def _pop_clip(self) -> None: ...
 
 
+def pile_back(pen: Pen, colour: str) -> None:
+    """A pile's back: one flat ``colour`` running :data:`DRIFT` mm past the trim (the deck's
+    ``back_bleed`` lets it past on the sheets) and nothing else, so a back printed up to 1.5 mm off
+    and cut 1 mm off looks just the same. A pile prints over sheets a duplex printer may shift
+    differently: a panel, frame, title or emblem moved with the drift would tell a card's sheet.
+    Ink-saver prints no back at all: the paper is the back."""
+    if not pen.ink_saver:
+        b = pen.trim.inset(-DRIFT)
+        pen.rect(b.x, b.y, b.w, b.h, fill=colour)
+
+
 def _covers(kind: str, shape: tuple, x: float, y: float) -> bool:
     """Whether a remembered filled shape contains the point (x, y)."""
     if kind == "rect":

@@ -22,6 +22,7 @@ from functools import partial
 from generator.document import Card, Deck
 from generator.options import PrintOptions
 from generator.pen import DRIFT, Pen
+from generator.pen import pile_back as flat_pile_back
 from generator.sizes import CardGeometry, Rect
 from generator.text import measure, sized
 from generator.theme import BOLD, INK, MIN_PT, PAPER, PLAY_PT, TEXT, WHITE
@@ -103,15 +104,9 @@ def movement_front(pen: Pen, card: MovementCard, player: int, edition: Edition) 
                  field="figure")
 
 
-def pile_back(pen: Pen) -> None:
-    """The back every movement and function card shares (see the module's note): one flat colour
-    running :data:`DRIFT` mm past the trim (the decks' ``back_bleed`` lets it past on the sheets)
-    and nothing else, so a back printed up to 1.5 mm off and cut 1 mm off looks just the same:
-    function cards (printed by another job, drifting their own way) cannot be told from behind.
-    Ink-saver prints no back at all: the paper is the back."""
-    if not pen.ink_saver:
-        b = pen.trim.inset(-DRIFT)
-        pen.rect(b.x, b.y, b.w, b.h, fill=PILE_COLOUR)
+# The back every movement and function card shares (see the module's note): function cards,
+# printed by another job that drifts its own way, cannot be told from behind.
+pile_back = partial(flat_pile_back, colour=PILE_COLOUR)
 
 
 def function_figure(card: FunctionCard, edition: Edition) -> str:

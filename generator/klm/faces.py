@@ -16,7 +16,7 @@ from itertools import combinations
 from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
 from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen
+from generator.pen import DRIFT, Pen, pile_back
 from generator.sizes import CardGeometry, Rect
 from generator.text import TextFitError, fit, measure, sized
 from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PLAY_PT, WHITE, YELLOW
@@ -29,15 +29,6 @@ from .station import fact_lines, outline, station_front  # noqa: F401
 RULES_PT = (9.0, PLAY_PT)  # the reference is read in play: 7 pt at least, more cards instead
 
 
-def pile_back(pen: Pen, colour: str) -> None:
-    """A pile's back (Station Cards, Fortune Cards): one flat colour running :data:`DRIFT` mm past
-    the trim (the decks' ``back_bleed`` lets it past on the sheets) and nothing else, so a back
-    printed up to 1.5 mm off and cut 1 mm off looks just the same. Each pile prints over many
-    sheets, which drift differently: a frame, a title or an emblem moved with the drift would tell
-    a card's sheet (the Station Cards print in name order). Ink-saver prints no back at all."""
-    if not pen.ink_saver:
-        b = pen.trim.inset(-DRIFT)
-        pen.rect(b.x, b.y, b.w, b.h, fill=colour)
 
 
 def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:

@@ -14,7 +14,7 @@ from functools import partial
 from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
 from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen
+from generator.pen import DRIFT, Pen, pile_back
 from generator.sizes import CardGeometry, Rect
 from generator.text import bullet_cards, measure, sized
 from generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
@@ -63,21 +63,10 @@ def station_front(pen: Pen, card: StationCard, edition: Edition) -> None:
     symbol(pen, card.face, cx, cy, a * 0.85)
 
 
-def flat_back(pen: Pen, colour: str) -> None:
-    """A pile's back: one flat colour running :data:`DRIFT` mm past the trim (the decks'
-    ``back_bleed`` lets it past on the sheets) and nothing else, so a back printed up to 1.5 mm off
-    and cut 1 mm off looks just the same. Piles print over several sheets, which a duplex printer
-    may shift differently: a panel, frame or emblem moved 1.5 mm would tell a card's sheet.
-    Ink-saver prints no back at all (paper)."""
-    if not pen.ink_saver:
-        b = pen.trim.inset(-DRIFT)
-        pen.rect(b.x, b.y, b.w, b.h, fill=colour)
-
-
 # Station cards are shuffled and flipped face down: flat blue. Every deck of the ``cards`` sheets
 # has the paper ground, so the backs' colours running over each other's edges there are all the same.
-station_back = partial(flat_back, colour=BLUE)
-module_back = partial(flat_back, colour=PAPER)
+station_back = partial(pile_back, colour=BLUE)
+module_back = partial(pile_back, colour=PAPER)
 
 
 def aid_back(pen: Pen, text: str) -> None:

@@ -17,7 +17,7 @@ from generator.document import Card, Deck, Sheet
 from generator.emblem import emblem_in
 from generator.icons import DIGIT_HEIGHT, badge, badge_size
 from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen
+from generator.pen import DRIFT, Pen, pile_back
 from generator.ruler import sheet_safe
 from generator.sizes import PAPERS, PT, CardGeometry, Rect
 from generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
@@ -135,14 +135,8 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
     pen.text(s.x, s.y + 0.6, LEGEND, size=PLAY_PT, colour=INK, field="legend")  # how to read the numbers: play text
 
 
-def card_back(pen: Pen) -> None:
-    """The station cards' back: one flat blue running :data:`DRIFT` mm past the trim (the deck's
-    ``back_bleed`` lets it past on the sheets) and nothing else. The cards are drawn face down
-    from a shuffled pile printed over many sheets, which a duplex printer may shift differently:
-    a panel or emblem moved 1.5 mm would tell a card's sheet. Ink-saver prints no back (paper)."""
-    if not pen.ink_saver:
-        b = pen.trim.inset(-DRIFT)
-        pen.rect(b.x, b.y, b.w, b.h, fill=BLUE)
+# The station cards' back: drawn face down from a shuffled pile printed over many sheets
+card_back = partial(pile_back, colour=BLUE)
 
 
 def aid_back(pen: Pen, title: str = "One Day in London") -> None:
