@@ -232,8 +232,11 @@ def _start_local_cluster(factory: Callable, workers: int):
 
     def build() -> None:
         try:
+            # No dashboard; the scheduler's HTTP server (always started) takes a free port, not
+            # 8787, which a second run or another cluster holds ("Port 8787 is already in use").
             built["cluster"] = factory(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=None,
+                                       scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             built["error"] = exc
         finally:

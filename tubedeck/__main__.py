@@ -22,6 +22,8 @@ def main() -> int:
     except BaseException as exc:  # noqa: BLE001 - a signal may land anywhere, even in an import
         code = _stopped(exc)
     signals.finish(code)
+    if signals.SIGNALLED:
+        signals.leave(code)  # not the interpreter's teardown, which nothing can bound
     return code
 
 

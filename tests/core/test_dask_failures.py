@@ -199,6 +199,26 @@ def test_too_many_local_workers_are_refused_by_the_cli(tmp_path, capsys, monkeyp
 
 
 @needs_dask
+def test_a_local_cluster_leaves_port_8787_alone(tmp_path, capsys, recwarn):
+    """The scheduler's HTTP server took Dask's default port 8787 though no dashboard was asked
+    for: a second run beside the first (or any other cluster) printed Dask's "Port 8787 is
+    already in use ... Hosting the HTTP server on port N instead" among the progress lines."""
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 8787))
+        held.listen()
+    except OSError:
+        pass  # someone else holds it already: the run must be as quiet
+    try:
+        code, _, err = run(capsys, *CHECK, "--workers", "1", "--results", str(tmp_path / "r.jsonl"))
+    finally:
+        held.close()
+    assert code == 0, err
+    assert "8787" not in err and "already in use" not in err, err
+    assert not [str(w.message) for w in recwarn if "already in use" in str(w.message)]  # a terminal shows them
+
+
+@needs_dask
 def test_an_interrupted_close_cut_short_is_not_tried_again_at_exit(monkeypatch):
     """On a loaded machine the interrupted cluster's short graceful close can time out; Dask's
     exit hook then closed it again, waiting 10 s (CI: Ctrl-C took 11.5 s). Now the workers are

@@ -339,3 +339,33 @@ sys.exit(main())
     with pytest.raises(subprocess.TimeoutExpired):
         subprocess.run([sys.executable, "-c", quiet], capture_output=True, text=True, timeout=3,
                        preexec_fn=_as_from_a_terminal)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_finaliser_that_hangs_after_a_signal_cannot_hold_the_exit(sig):
+    """The hang EXIT_GRACE could not end (a clean clone's Dask check, Ctrl-C'd, alive 60 s after its
+    "interrupted: ..." line): in the interpreter's last teardown every other thread is frozen, the
+    grace's too. After a signal the console script runs the exit hooks and ends there."""
+    script = f"""
+import os, sys, threading
+import tubedeck.__main__ as console
+from tubedeck import signals
+signals.EXIT_GRACE = 0.5
+class Stuck:
+    def __del__(self):  # collected in the teardown, where it waits for ever
+        lock = threading.Lock()
+        lock.acquire()
+        lock.acquire()
+stuck = Stuck()
+def command():
+    os.kill(os.getpid(), {int(sig)})
+    threading.Event().wait(30)
+    return 0
+console._run = command
+import atexit
+atexit.register(lambda: print("exit hook ran", file=sys.stderr))
+sys.exit(console.main())
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          preexec_fn=_as_from_a_terminal)
+    assert (proc.returncode, proc.stderr) == (CODES[sig], "interrupted\nexit hook ran\n")
