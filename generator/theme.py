@@ -25,6 +25,19 @@ BLUE = "#0019A8"  # Underground blue: backs, title bands
 YELLOW = "#FFD300"  # Fortune backs
 GOLD_TEXT = "#7A5B00"  # the Fortune yellow's text colour on PAPER or white (5.8:1)
 
+# Backs of the piles drawn face down: one flat colour each (generator.pen.pile_back), no two alike,
+# so cards of several games mixed in a box sort by their backs, in colour and from a black-and-white
+# printer (luminances at least PILE_GREY_STEP apart; tests/engine/test_pile_backs.py). Every game's
+# cards are poker-sized by default, so the size does not sort them.
+PILE_BACKS = {
+    "klm station": BLUE,
+    "klm fortune": YELLOW,
+    "oneday station": RED,
+    "nextstation station": "#7CB342",  # leaf green
+    "keepmoving": "#607D8B",  # blue-grey: neither player's colour (blue, purple)
+}
+PILE_GREY_STEP = 0.10
+
 TEXT = "sans"  # body text
 BOLD = "sans-bold"  # names, numbers, titles
 ITALIC = "sans-italic"  # descriptions, footers

@@ -25,7 +25,7 @@ from generator.pen import DRIFT, Pen
 from generator.pen import pile_back as flat_pile_back
 from generator.sizes import CardGeometry, Rect
 from generator.text import measure, sized
-from generator.theme import BOLD, INK, MIN_PT, PAPER, PLAY_PT, TEXT, WHITE
+from generator.theme import BOLD, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
 from tubedeck.games.keepmoving.cards import FunctionCard, GroundCard, MovementCard, Side
 from tubedeck.games.keepmoving.edition import Edition
 
@@ -33,7 +33,7 @@ from .art import PLAY_COLOURS, SET_COLOURS, card_icon, symbol, texture
 from .fold import fold_sheet
 from .sheets import dice_sheet, pieces_sheet
 
-PILE_COLOUR = "#263238"  # the one back of every movement and function card: neither player's colour
+PILE_COLOUR = PILE_BACKS["keepmoving"]  # the one back of every movement and function card
 EFFECT = {"lava": "Enter: lose 1 life cube", "grassland": "Enter: take 1 life cube", "dry soil": "Enter: nothing"}
 SYMBOL_TEXT = {"function": "Draw a function card", "replace": "Leaving: replace this card"}
 OUTLINE = 0.3  # mm: a plate's outline

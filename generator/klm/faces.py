@@ -19,7 +19,7 @@ from generator.options import PrintOptions
 from generator.pen import DRIFT, Pen, pile_back
 from generator.sizes import CardGeometry, Rect
 from generator.text import TextFitError, fit, measure, sized
-from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PLAY_PT, WHITE, YELLOW
+from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, WHITE
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Texts
 
@@ -36,7 +36,7 @@ def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:
     run over their edges, and theirs over the Fortune Cards', in the same yellow), and on it the
     title and the emblem (:mod:`generator.emblem`) with REFERENCE on its plate, so face down they
     never pass for Fortune Cards. Not a pile: where the drift puts the mark tells nothing."""
-    pile_back(pen, YELLOW)
+    fortune_back(pen)
     inner = pen.safe.inset(2.0)
     top = min(10.0, inner.h * 0.22)
     title_fit = pen.text_box(Rect(inner.x, inner.top - top, inner.w, top), title, font=BOLD, size=11,
@@ -46,8 +46,8 @@ def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:
     emblem_in(pen, rest, BLUE, BLUE, "REFERENCE", text_colour=WHITE, largest=min(pen.trim.w, pen.trim.h) * 0.3)
 
 
-station_back = partial(pile_back, colour=BLUE)
-fortune_back = partial(pile_back, colour=YELLOW)
+station_back = partial(pile_back, colour=PILE_BACKS["klm station"])
+fortune_back = partial(pile_back, colour=PILE_BACKS["klm fortune"])
 
 
 def _rules_fit(texts: list[str], box: Rect) -> tuple[float, list[float]] | None:

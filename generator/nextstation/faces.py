@@ -17,7 +17,7 @@ from generator.options import PrintOptions
 from generator.pen import DRIFT, Pen, pile_back
 from generator.sizes import CardGeometry, Rect
 from generator.text import bullet_cards, measure, sized
-from generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
+from generator.theme import BLUE, BOLD, INK, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
 from tubedeck.games.nextstation.rules import Card as StationCard
@@ -63,9 +63,9 @@ def station_front(pen: Pen, card: StationCard, edition: Edition) -> None:
     symbol(pen, card.face, cx, cy, a * 0.85)
 
 
-# Station cards are shuffled and flipped face down: flat blue. Every deck of the ``cards`` sheets
+# Station cards are shuffled and flipped face down: one flat colour, Next Station's own. Every deck of the ``cards`` sheets
 # has the paper ground, so the backs' colours running over each other's edges there are all the same.
-station_back = partial(pile_back, colour=BLUE)
+station_back = partial(pile_back, colour=PILE_BACKS["nextstation station"])
 module_back = partial(pile_back, colour=PAPER)
 
 

@@ -21,7 +21,20 @@ from generator.pen import DRIFT, Pen, pile_back
 from generator.ruler import sheet_safe
 from generator.sizes import PAPERS, PT, CardGeometry, Rect
 from generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
-from generator.theme import BLUE, BOLD, INK, MIN_PT, PAPER, PLAY_PT, RED, RED_TEXT, TEXT, WHITE, short_line_name
+from generator.theme import (
+    BLUE,
+    BOLD,
+    INK,
+    MIN_PT,
+    PAPER,
+    PILE_BACKS,
+    PLAY_PT,
+    RED,
+    RED_TEXT,
+    TEXT,
+    WHITE,
+    short_line_name,
+)
 from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.cards import StationCard, StationDeck
 from tubedeck.games.oneday.edition import Edition
@@ -136,7 +149,7 @@ def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck:
 
 
 # The station cards' back: drawn face down from a shuffled pile printed over many sheets
-card_back = partial(pile_back, colour=BLUE)
+card_back = partial(pile_back, colour=PILE_BACKS["oneday station"])
 
 
 def aid_back(pen: Pen, title: str = "One Day in London") -> None:

@@ -15,7 +15,7 @@ from engine.drift import DRIFTS, back_colours
 
 from generator import PrintOptions
 from generator.pdf import sheets_pdf
-from generator.theme import BLUE, YELLOW
+from generator.theme import BLUE, PILE_BACKS
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
 from tubedeck.games.klm.edition import load
@@ -128,9 +128,9 @@ def test_pile_backs_look_the_same_under_a_1_5_mm_duplex_drift(duplex):
     for dx, dy in DRIFTS:
         options = base.with_(back_offset=(dx, dy))
         count, seen = back_colours(sheets_pdf(stations, options, "s")[0], nominal[id(stations)], range(n_st))
-        assert count == n_st and near(seen, BLUE), f"Station backs, drift {dx}, {dy}: {len(seen)} colours"
+        assert count == n_st and near(seen, PILE_BACKS["klm station"]), f"Station backs, drift {dx}, {dy}: {len(seen)} colours"
         data = sheets_pdf(shared, options, "f")[0]
         count, seen = back_colours(data, nominal[id(shared)], range(n_fo))
-        assert count == n_fo and near(seen, YELLOW), f"Fortune backs, drift {dx}, {dy}: {len(seen)} colours"
+        assert count == n_fo and near(seen, PILE_BACKS["klm fortune"]), f"Fortune backs, drift {dx}, {dy}: {len(seen)} colours"
         count, seen = back_colours(data, nominal[id(shared)], range(n_fo, n_fo + n_ref))
         assert count == n_ref and any(near({c}, BLUE) for c in seen)  # the REFERENCE mark

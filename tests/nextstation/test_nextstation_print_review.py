@@ -20,7 +20,7 @@ from generator.nextstation.faces import documents
 from generator.nextstation.map import CLEAR
 from generator.pdf import sheet_layout, sheets_pdf
 from generator.sizes import MM
-from generator.theme import BLUE, PAPER
+from generator.theme import BLUE, PAPER, PILE_BACKS
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
 
@@ -285,7 +285,7 @@ def test_drawn_cards_backs_look_the_same_under_a_1_5_mm_duplex_drift(ed, duplex)
     for dx, dy in DRIFTS:
         options = base.with_(back_offset=(dx, dy))
         count, seen = back_colours(sheets_pdf(stations, options, "s")[0], nominal[id(stations)], range(n["stations"]))
-        assert count == n["stations"] and near(seen, BLUE), f"Station backs, drift {dx}, {dy}: {len(seen)} colours"
+        assert count == n["stations"] and near(seen, PILE_BACKS["nextstation station"]), f"Station backs, drift {dx}, {dy}: {len(seen)} colours"
         data = sheets_pdf(shared, options, "c")[0]
         count, seen = back_colours(data, nominal[id(shared)], range(drawn))
         assert count == drawn and any(near({c}, PAPER) for c in seen) and any(near({c}, BLUE) for c in seen)

@@ -14,7 +14,7 @@ from generator import PrintOptions, render
 from generator.colour import contrast, luminance
 from generator.oneday.faces import documents
 from generator.pdf import sheets_pdf
-from generator.theme import BLUE, PLAY_PT
+from generator.theme import PILE_BACKS, PLAY_PT
 from tubedeck.games.oneday.edition import load
 
 MM = 72 / 25.4
@@ -121,12 +121,12 @@ def test_station_backs_look_the_same_under_a_1_5_mm_duplex_drift(london, duplex)
     """Review: the back was a blue panel 3 mm inside the trim with a centred emblem; a 1.5 mm
     drift left 1.5 mm of paper on one side and 4.5 on the other, and the draw pile prints over
     many sheets, which drift differently. Now every pixel of every back, drifted 1.5 mm either way
-    each way and cut 1 mm off, is the blue."""
+    each way and cut 1 mm off, is the back's one colour."""
     base = PrintOptions.parse(export="pdf", duplex=duplex)
     deck = [next(d for d in documents(load(london), base) if d.name == "stations")]
     n = len(deck[0].printed())
     nominal = sheets_pdf(deck, base, "nominal")[2]
-    blue = tuple(int(BLUE[i:i + 2], 16) for i in (1, 3, 5))
+    blue = tuple(int(PILE_BACKS["oneday station"][i:i + 2], 16) for i in (1, 3, 5))
     for dx, dy in DRIFTS:
         count, seen = back_colours(sheets_pdf(deck, base.with_(back_offset=(dx, dy)), "s")[0], nominal, range(n))
         assert count == n and all(max(abs(a - b) for a, b in zip(c, blue)) <= 2 for c in seen), \
