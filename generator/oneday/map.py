@@ -459,8 +459,8 @@ def map_page(pen: Pen, edition: Edition) -> None:
             colour = gmap.lines[ln].colour
             draw_line(pen, (x + 0.7, y + 1.5), (x + SWATCH, y + 1.5), colour, order.index(ln), case[ln])
             chip(pen, x + SWATCH + 1, y + 1.5, size, colour, gmap.lines[ln].text_colour, letters[ln])
-        else:
-            pen.circle(x + SWATCH / 2, y + 1.5, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
+        else:  # in the chips' place, so "station" stands as near its mark as the names their chips
+            pen.circle(x + SWATCH + 1 + size[0] - 1.1, y + 1.5, 1.1, fill="#FFFFFF", stroke=INK, width=0.35)
         pen.text(x + SWATCH + 2.5 + size[0], y + 0.6, name, size=7.5, colour=INK, field="legend")
     pen.text_box(Rect(lay.legend.x, lay.legend.y, lay.legend.w, 8),
                  " ".join(gmap.recipe.texts("map_note", **facts)),

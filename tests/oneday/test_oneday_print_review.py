@@ -131,3 +131,24 @@ def test_station_backs_look_the_same_under_a_1_5_mm_duplex_drift(london, duplex)
         count, seen = back_colours(sheets_pdf(deck, base.with_(back_offset=(dx, dy)), "s")[0], nominal, range(n))
         assert count == n and all(max(abs(a - b) for a, b in zip(c, blue)) <= 2 for c in seen), \
             f"drift {dx}, {dy}: {len(seen)} colours on the backs, {sorted(seen)[:4]}..."
+
+
+def test_each_key_name_sits_as_near_its_mark_as_the_others(london, map_page):
+    """Review: the key's "station" stood 6 mm right of its circle (in the column the line names
+    keep after their chips), the line names 1.5 mm from their chips. Every name now starts the
+    same distance from the mark to its left: a chip, or the station circle in the chips' place."""
+    drawings, text = map_page
+    ed = load(london)
+    names = [ed.board.lines[ln].name for ln in ed.board.runs] + ["station"]
+    spans = [s for b in text["blocks"] for ln in b.get("lines", ()) for s in ln["spans"]
+             if s["text"].strip() in names and s["size"] >= 7.4]  # the key's 7.5 pt names, not map labels
+    assert sorted(s["text"].strip() for s in spans) == sorted(names)
+    gaps = {}
+    for s in spans:
+        x0, y0, _, y1 = s["bbox"]
+        mid = (y0 + y1) / 2
+        left = [d["rect"].x1 for d in drawings if d.get("fill") is not None and d["rect"].x1 <= x0 + 0.1
+                and abs((d["rect"].y0 + d["rect"].y1) / 2 - mid) < 1.5 * MM and d["rect"].width < 8 * MM]
+        assert left, s["text"]
+        gaps[s["text"].strip()] = (x0 - max(left)) / MM
+    assert max(gaps.values()) - min(gaps.values()) < 0.3, gaps
