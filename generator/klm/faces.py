@@ -28,7 +28,9 @@ from .station import fact_lines, outline, station_front  # noqa: F401
 
 RULES_PT = (9.0, PLAY_PT)  # the reference is read in play: 7 pt at least, more cards instead
 
-
+# The two piles drawn face down, each in its own flat colour (generator.theme.PILE_BACKS)
+station_back = partial(pile_back, colour=PILE_BACKS["klm station"])
+fortune_back = partial(pile_back, colour=PILE_BACKS["klm fortune"])
 
 
 def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:
@@ -44,10 +46,6 @@ def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:
     rest = Rect(inner.x, inner.y, inner.w, inner.h - title_fit.height - 2.0)
     # blue reads at >= 3:1 on the yellow and on paper (ink-saver), in colour and in grey
     emblem_in(pen, rest, BLUE, BLUE, "REFERENCE", text_colour=WHITE, largest=min(pen.trim.w, pen.trim.h) * 0.3)
-
-
-station_back = partial(pile_back, colour=PILE_BACKS["klm station"])
-fortune_back = partial(pile_back, colour=PILE_BACKS["klm fortune"])
 
 
 def _rules_fit(texts: list[str], box: Rect) -> tuple[float, list[float]] | None:

@@ -63,8 +63,9 @@ def station_front(pen: Pen, card: StationCard, edition: Edition) -> None:
     symbol(pen, card.face, cx, cy, a * 0.85)
 
 
-# Station cards are shuffled and flipped face down: one flat colour, Next Station's own. Every deck of the ``cards`` sheets
-# has the paper ground, so the backs' colours running over each other's edges there are all the same.
+# Station cards are shuffled and flipped face down: one flat colour, Next Station's own. Every
+# deck of the ``cards`` sheets has the paper ground, so the backs' colours running over each
+# other's edges there are all the same.
 station_back = partial(pile_back, colour=PILE_BACKS["nextstation station"])
 module_back = partial(pile_back, colour=PAPER)
 
