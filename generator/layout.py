@@ -5,6 +5,10 @@ centred inside the printable area (paper inset by 6.35 mm, the usual home-printe
 an optional ``gap`` between cards. Slot 0 is the top-left card; slots run in reading order.
 ``make_layout(..., reserve=mm)`` keeps a strip free at the bottom of the printable area (the
 engine's last resort when no margin has room for the ruler block, see :mod:`generator.ruler`).
+``room=mm`` keeps the grid that far inside the printable area on every side: duplex backs whose
+colour runs past their trims (``Deck.back_bleed``) need :data:`DRIFT_ROOM`, since a printer prints nothing in
+its margin and a back page printed 1.5 mm off would otherwise leave a sliver of paper on the
+outer cards (Letter's 266.7 mm of printable height holds three poker cards with none to spare).
 
 Bleed on a sheet: art may extend ``bleed`` past the trim on the grid's outer edges (but not
 into the printer margin) and ``min(bleed, gap / 2)`` between cards, so neighbours never
@@ -35,6 +39,9 @@ from tubedeck.errors import UsageError
 from .sizes import PRINTER_MARGIN, CardSize, Paper, Rect
 
 FOLD_GUTTER = 3.0  # mm between the fold line and the nearest trim (room for a 3 mm bleed)
+# mm the grid keeps inside the printable area for duplex backs that run past their trims: the
+# 1.5 mm drift they must survive (more where the paper has it: A4 poker keeps 3.4 mm a side)
+DRIFT_ROOM = 1.5
 
 
 @dataclass(frozen=True)
@@ -111,43 +118,51 @@ def _slots(cols: int, rows: int, x0: float, y0: float, card: CardSize, gap: floa
     return tuple(out)
 
 
-def orient(paper: Paper, orientation: str, card: CardSize, gap: float, fold: bool) -> Paper:
-    """The paper turned as asked; ``auto`` picks the orientation holding more cards (portrait on a tie)."""
+def orient(paper: Paper, orientation: str, card: CardSize, gap: float, fold: bool, room: float = 0.0) -> Paper:
+    """The paper turned as asked; ``auto`` picks the orientation holding more cards (portrait on a
+    tie), the grid ``room`` mm inside the printable area (:func:`make_layout`)."""
     if orientation == "portrait":
         return paper.portrait
     if orientation == "landscape":
         return paper.landscape
     p, l = paper.portrait, paper.landscape
-    count = lambda q: _capacity(q, card, gap, fold)  # noqa: E731
+    # (cards with the room first; then without it, which :func:`make_layout` falls back to)
+    count = lambda q: (_capacity(q, card, gap, fold, room), _capacity(q, card, gap, fold))  # noqa: E731
     return l if count(l) > count(p) else p
 
 
-def _capacity(paper: Paper, card: CardSize, gap: float, fold: bool) -> int:
-    cols, rows, _, _ = _grid(_regions(paper, fold)[0], card, gap)
+def _capacity(paper: Paper, card: CardSize, gap: float, fold: bool, room: float = 0.0) -> int:
+    cols, rows, _, _ = _grid(_regions(paper, fold, room=room)[0], card, gap)
     return cols * rows
 
 
-def _regions(paper: Paper, fold: bool, reserve: float = 0.0) -> tuple[Rect, Rect]:
-    """The printable region for fronts, and the outer limit for bleed (both above ``reserve``
-    mm kept free at the bottom of the printable area)."""
+def _regions(paper: Paper, fold: bool, reserve: float = 0.0, room: float = 0.0) -> tuple[Rect, Rect]:
+    """The printable region for fronts (``room`` mm inside it on every side, none with ``fold``),
+    and the outer limit for bleed (both above ``reserve`` mm kept free at the bottom of the
+    printable area)."""
     printable = paper.rect.inset(PRINTER_MARGIN)
     printable = Rect(printable.x, printable.y + reserve, printable.w, printable.h - reserve)
     if not fold:
-        return printable, printable
+        return printable.inset(room), printable
     half = Rect(printable.x, printable.y, paper.width / 2 - FOLD_GUTTER - printable.x, printable.h)
     return half, printable
 
 
 def make_layout(paper: Paper, card: CardSize, *, gap: float = 0.0, bleed: float = 0.0, duplex: str = "long",
                 fold: bool = False, back_offset: tuple[float, float] = (0.0, 0.0), double_sided: bool = True,
-                reserve: float = 0.0) -> Layout:
+                reserve: float = 0.0, room: float = 0.0) -> Layout:
     """Compute the page layout of a deck; UsageError if not one card fits the paper.
 
     ``reserve`` keeps that many mm free at the bottom of the printable area (for the ruler
-    block when the margins have no room for it; the grid then loses a row)."""
+    block when the margins have no room for it; the grid then loses a row). ``room`` keeps the
+    grid that far inside the printable area on every side where a card still fits (the module's
+    docstring)."""
     fold = fold and double_sided  # nothing to fold over without backs
-    region, outer = _regions(paper, fold, reserve)
+    region, outer = _regions(paper, fold, reserve, room)
     cols, rows, x0, y0 = _grid(region, card, gap, align="right" if fold else "centre")
+    if cols < 1 and room:  # a card that fits only without the room: printed so rather than refused
+        return make_layout(paper, card, gap=gap, bleed=bleed, duplex=duplex, fold=fold, back_offset=back_offset,
+                           double_sided=double_sided, reserve=reserve)
     if cols < 1:
         why = f"{'fold-over halves, ' if fold else ''}{PRINTER_MARGIN} mm margins"
         if reserve:

@@ -27,7 +27,7 @@ from tubedeck.errors import UsageError
 from . import fonts, marks, ruler
 from .colour import Mode
 from .document import Card, Deck, Face, Sheet
-from .layout import Layout, Slot, make_layout, orient
+from .layout import DRIFT_ROOM, Layout, Slot, make_layout, orient
 from .options import PrintOptions
 from .pen import PdfPen
 from .sizes import MM, PRINTER_MARGIN, CardGeometry, CardSize, Paper, Rect
@@ -82,13 +82,18 @@ def deck_size(deck: Deck, options: PrintOptions) -> CardSize:
 def sheet_layout(card: CardSize, double_sided: bool, options: PrintOptions, back_bleed: float = 0.0) -> Layout:
     """The page layout of cards of one size; if its margins leave no room for the ruler block on
     a front or a back page, the same layout again with :data:`ruler.RESERVE` mm kept free at the bottom.
-    ``back_bleed``: duplex backs' clips reach that far past their trims (:class:`Deck`)."""
-    paper = orient(options.paper, options.orientation, card, options.gap, options.fold and double_sided)
+    ``back_bleed``: duplex backs' clips reach that far past their trims (:class:`Deck`), so the
+    grid keeps :data:`~generator.layout.DRIFT_ROOM` inside the printable area (``make_layout(room=)``:
+    a back printed 1.5 mm off still covers every outer card; on Letter poker this turns the page
+    to 4 x 2 cards, where 3 x 3 filled the printable height)."""
+    fold = options.fold and double_sided
+    room = min(back_bleed, DRIFT_ROOM) if double_sided and options.duplex != "none" and not fold else 0.0
+    paper = orient(options.paper, options.orientation, card, options.gap, fold, room)
 
     def layout(reserve: float) -> Layout:
         made = make_layout(paper, card, gap=options.gap, bleed=options.bleed, duplex=options.duplex,
                            fold=options.fold, back_offset=options.back_offset, double_sided=double_sided,
-                           reserve=reserve)
+                           reserve=reserve, room=room)
         if back_bleed <= 0 or not made.backs or made.backs_on_same_page:
             return made
         area = paper.rect.inset(PRINTER_MARGIN)  # the fronts' limit (above ``reserve``), mirrored behind them
