@@ -15,11 +15,13 @@ into the printer margin) and ``min(bleed, gap / 2)`` between cards, so neighbour
 overprint each other. With ``gap = 0`` cards share cut lines (one cut, two cards); use
 ``--gap 6 --bleed 3`` for a full bleed round every card at the price of fewer cards per page.
 
-Duplex: a back page is printed on the other side of its front page. After a **long-edge flip**
+Duplex: a back page is printed on the other side of its front page. On a portrait page, after a **long-edge flip**
 (the sheet turned over like a book page) a back at column ``c`` lands behind column
 ``cols-1-c``, so backs are mirrored about the page's vertical centre line; after a
 **short-edge flip** rows are mirrored about the horizontal centre line (and the back faces are
-drawn turned 180 degrees, :func:`generator.pdf.draw_face`). Because the grid is centred, a
+drawn turned 180 degrees, :func:`generator.pdf.draw_face`). A landscape page is the other way
+round (:func:`flips_rows`): the printer turns it onto the sheet, so its long-edge flip mirrors
+rows (and turns the backs) and its short-edge flip columns. Because the grid is centred, a
 mirrored slot is exactly another slot. ``back_offset`` (DX, DY) then shifts the whole back page
 to cancel a printer's misregistration: DX mm to the right and DY mm up as the back side is seen
 upright (its own page coordinates); :mod:`generator.calibration` prints a sheet to measure it.
@@ -55,14 +57,23 @@ class Slot:
     clip: Rect
 
     def mirrored(self, paper: Paper, duplex: str, offset: tuple[float, float]) -> "Slot":
-        """This slot as seen from the other side of the sheet, then shifted by ``offset``."""
+        """This slot as seen from the other side of the sheet, then shifted by ``offset``
+        (``duplex``: "long", "short" (:func:`flips_rows`), or "fold": mirrored about the fold line)."""
         def flip(r: Rect) -> Rect:
-            if duplex == "long":
+            if duplex == "fold" or (duplex in ("long", "short") and not flips_rows(paper, duplex)):
                 r = Rect(paper.width - r.right, r.y, r.w, r.h)
-            elif duplex == "short":
+            elif duplex in ("long", "short"):
                 r = Rect(r.x, paper.height - r.top, r.w, r.h)
             return r.moved(*offset)
         return Slot(self.index, self.row, self.col, flip(self.trim), flip(self.clip))
+
+
+def flips_rows(paper: Paper, duplex: str) -> bool:
+    """Whether turning the sheet over mirrors the page's rows (else its columns): a short-edge flip
+    of a portrait page, a **long-edge** flip of a landscape one (the printer turns a landscape page
+    onto the sheet, so the sheet's long edges are the page's top and bottom). The backs are then
+    drawn turned 180 degrees, to read upright once the sheet is turned over."""
+    return (duplex == "short") == (paper.width <= paper.height)
 
 
 @dataclass(frozen=True)
@@ -173,7 +184,7 @@ def make_layout(paper: Paper, card: CardSize, *, gap: float = 0.0, bleed: float 
         # Fronts end FOLD_GUTTER before the fold line: their bleed must not cross it.
         fold_outer = Rect(outer.x, outer.y, paper.width / 2 - outer.x, outer.h)
         fronts = _slots(cols, rows, x0, y0, card, gap, bleed, fold_outer)
-        backs = tuple(s.mirrored(paper, "long", (0.0, 0.0)) for s in fronts) if double_sided else ()
+        backs = tuple(s.mirrored(paper, "fold", (0.0, 0.0)) for s in fronts) if double_sided else ()
         return Layout(paper, card, cols, rows, fronts, backs, fold=True, backs_on_same_page=True)
     fronts = _slots(cols, rows, x0, y0, card, gap, bleed, outer)
     backs = ()

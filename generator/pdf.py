@@ -27,7 +27,7 @@ from tubedeck.errors import UsageError
 from . import fonts, marks, ruler
 from .colour import Mode
 from .document import Card, Deck, Face, Sheet
-from .layout import DRIFT_ROOM, Layout, Slot, make_layout, orient
+from .layout import DRIFT_ROOM, Layout, Slot, flips_rows, make_layout, orient
 from .options import PrintOptions
 from .pen import PdfPen
 from .sizes import MM, PRINTER_MARGIN, CardGeometry, CardSize, Paper, Rect
@@ -170,7 +170,7 @@ def sheets_pdf(decks: list[Deck], options: PrintOptions, title: str,
                    options.pdf_duplex if duplex_pages else "Simplex")
     n_sheets = layout.pages_for(len(cards))
     total = n_sheets * (2 if duplex_pages else 1)
-    turned = duplex_pages and options.duplex == "short"
+    turned = duplex_pages and flips_rows(layout.paper, options.duplex)
     page = 0
 
     def put(face: Face, slot: Slot, deck: Deck, card: Card, side: str, turn: bool = False) -> None:

@@ -76,3 +76,33 @@ def test_pile_backs_survive_a_drift_on_letter_too(paper, size):
         count, seen = back_colours(sheets_pdf(deck, base.with_(back_offset=(dx, dy)), "s")[0], nominal, range(n))
         assert count == n and near_colour(seen, PILE_BACKS["klm station"]), \
             f"{paper} {size}, drift {dx}, {dy}: {sorted(seen)[:4]}"
+
+
+def _behind(paper, duplex: str, x: float, y: float) -> tuple[float, float]:
+    """Where a point of the front lands on the back page, by turning the sheet itself: a landscape
+    page is printed turned a quarter onto the portrait sheet, which turns over its long (vertical)
+    or short (horizontal) axis; the back page is turned onto the sheet the same way."""
+    w, h = paper.width, paper.height
+    landscape = w > h
+    sx, sy = (y, w - x) if landscape else (x, y)  # the point on the portrait sheet
+    sw, sh = (h, w) if landscape else (w, h)
+    bx, by = (sw - sx, sy) if duplex == "long" else (sx, sh - sy)  # seen from the back, upright
+    return (w - by, bx) if landscape else (bx, by)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize(("paper", "size", "bleed"), [("letter", "poker", 3.0), ("a4", "poker", 3.0),
+                                                      ("a4", "mini", 0.0), ("letter", "poker-landscape", 3.0)])
+def test_each_back_lands_behind_its_own_card_on_either_orientation(duplex, paper, size, bleed):
+    """Review (fresh eyes, Letter): the piles' landscape Letter pages asked for a long-edge flip but
+    mirrored their backs left-right as a portrait page does, so on a part-filled or mixed sheet
+    the backs landed behind other cards (a landscape page's long edges are its top and bottom)."""
+    options = PrintOptions.parse(export="pdf", paper=paper, card=size, duplex=duplex)
+    layout = sheet_layout(parse_card(size), True, options, back_bleed=bleed)
+    for front, back in zip(layout.fronts, layout.backs):
+        c = front.trim
+        want = _behind(layout.paper, duplex, c.x + c.w / 2, c.y + c.h / 2)
+        got = (back.trim.x + back.trim.w / 2, back.trim.y + back.trim.h / 2)
+        assert got == pytest.approx(want), f"card {front.index}: back at {got}, the flip puts it at {want}"
+    if paper == "letter" and size == "poker":
+        assert layout.paper.orientation == "landscape"  # (the case that was wrong)

@@ -23,7 +23,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator import Card, Deck, PrintOptions, Sheet, render
-from generator.layout import cut_lines
+from generator.layout import cut_lines, flips_rows
 from generator.marks import CROSS_ARM, MIN_MARK
 from generator.pdf import deck_layout, deck_sheets_pdf, sheet_pdf
 from generator.sizes import MM, PRINTER_MARGIN, Rect, parse_paper
@@ -158,9 +158,10 @@ def test_backs_read_upright_after_the_flip(duplex, bleed):
         b = layout.backs[k].trim
         # Where the flag must be printed so that, after this flip, it sits top-right of the card's
         # back as the card (front upright) is turned over like a book page.
-        if duplex == "long":
+        if not flips_rows(layout.paper, duplex):
             flag, other = (b.right - 9, b.top - 9), (b.x + 9, b.y + 9)
-        else:  # short-edge: the back page is upside down relative to a book-page turn
+        else:  # a portrait page's short-edge flip, a landscape one's long-edge flip: the back page
+            # is upside down relative to a book-page turn (generator.layout.flips_rows)
             flag, other = (b.x + 9, b.y + 9), (b.right - 9, b.top - 9)
         assert pixel(pix, h, *flag) == (0, 0, 0), (duplex, k)
         assert pixel(pix, h, *other) != (0, 0, 0), (duplex, k)
