@@ -6,18 +6,18 @@ an optional ``gap`` between cards. Slot 0 is the top-left card; slots run in rea
 ``make_layout(..., reserve=mm)`` keeps a strip free at the bottom of the printable area (the
 engine's last resort when no margin has room for the ruler block, see :mod:`generator.ruler`).
 ``room=mm`` keeps the grid that far inside the printable area on every side: duplex backs whose
-colour runs past their trims (``Deck.back_bleed``) need :data:`DRIFT_ROOM`, since a printer prints nothing in
-its margin and a back page printed 1.5 mm off would otherwise leave a sliver of paper on the
-outer cards (Letter's 266.7 mm of printable height holds three poker cards with none to spare).
+colour runs past their trims (``Deck.back_bleed``) need :data:`DRIFT_ROOM`, since a printer
+prints nothing in its margin and a back page printed 1.5 mm off would otherwise leave a sliver
+of paper on the outer cards (Letter's 266.7 mm of printable height holds three poker cards with none to spare).
 
 Bleed on a sheet: art may extend ``bleed`` past the trim on the grid's outer edges (but not
 into the printer margin) and ``min(bleed, gap / 2)`` between cards, so neighbours never
 overprint each other. With ``gap = 0`` cards share cut lines (one cut, two cards); use
 ``--gap 6 --bleed 3`` for a full bleed round every card at the price of fewer cards per page.
 
-Duplex: a back page is printed on the other side of its front page. On a portrait page, after a **long-edge flip**
-(the sheet turned over like a book page) a back at column ``c`` lands behind column
-``cols-1-c``, so backs are mirrored about the page's vertical centre line; after a
+Duplex: a back page is printed on the other side of its front page. On a portrait page, after
+a **long-edge flip** (the sheet turned over like a book page) a back at column ``c`` lands
+behind column ``cols-1-c``, so backs are mirrored about the page's vertical centre line; after a
 **short-edge flip** rows are mirrored about the horizontal centre line (and the back faces are
 drawn turned 180 degrees, :func:`generator.pdf.draw_face`). A landscape page is the other way
 round (:func:`flips_rows`): the printer turns it onto the sheet, so its long-edge flip mirrors
@@ -60,10 +60,10 @@ class Slot:
         """This slot as seen from the other side of the sheet, then shifted by ``offset``
         (``duplex``: "long", "short" (:func:`flips_rows`), or "fold": mirrored about the fold line)."""
         def flip(r: Rect) -> Rect:
-            if duplex == "fold" or (duplex in ("long", "short") and not flips_rows(paper, duplex)):
-                r = Rect(paper.width - r.right, r.y, r.w, r.h)
-            elif duplex in ("long", "short"):
+            if duplex in ("long", "short") and flips_rows(paper, duplex):
                 r = Rect(r.x, paper.height - r.top, r.w, r.h)
+            elif duplex in ("long", "short", "fold"):
+                r = Rect(paper.width - r.right, r.y, r.w, r.h)
             return r.moved(*offset)
         return Slot(self.index, self.row, self.col, flip(self.trim), flip(self.clip))
 

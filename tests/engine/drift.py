@@ -44,3 +44,9 @@ def back_colours(data: bytes, nominal: Layout, cards: Iterable[int]) -> tuple[in
                     rows = (ys > cut.y) & (ys < cut.top)
                     seen |= {(v >> 16, (v >> 8) & 255, v & 255) for v in np.unique(px[rows][:, cols]).tolist()}
     return count, seen
+
+
+def near_colour(seen: set[tuple[int, ...]], colour: str) -> bool:
+    """Whether every colour ``seen`` (0-255 channels) is within 2 levels of ``colour`` (#RRGGBB)."""
+    want = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return all(max(abs(a - b) for a, b in zip(c, want)) <= 2 for c in seen)

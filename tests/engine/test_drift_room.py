@@ -6,21 +6,15 @@ and a back printed 1.5 mm off (or cut 1 mm off) showed a sliver of paper on the 
 from __future__ import annotations
 
 import pytest
-from engine.drift import DRIFTS, back_colours
+from engine.drift import DRIFTS, back_colours, near_colour
 
 from generator import PrintOptions
-from generator.colour import rgb
 from generator.layout import DRIFT_ROOM, make_layout, orient
 from generator.pdf import sheet_layout, sheets_pdf
 from generator.sizes import CARD_SIZES, PAPERS, PRINTER_MARGIN, CardSize, parse_card
 from generator.theme import PILE_BACKS
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
-
-
-def near_colour(seen: set[tuple[int, ...]], colour: str) -> bool:
-    want = [round(v * 255) for v in rgb(colour)]
-    return all(max(abs(a - b) for a, b in zip(c, want)) <= 2 for c in seen)
 
 SIZES = [f"{name}{turn}" for name in CARD_SIZES for turn in ("", "-landscape")]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 from engine.drift import DRIFTS, back_colours
+from engine.drift import near_colour as near
 
 from generator import PrintOptions
 from generator.pdf import sheets_pdf
@@ -100,14 +101,6 @@ def test_the_reference_says_what_each_drawn_outline_means(tmp_path, capsys, lond
             assert meaning[drawn] == surface[card.outline], (card.name, drawn, card.outline)
             seen.add(drawn)
     assert seen >= {"thick black", "double line"}
-
-
-def rgb(colour: str) -> tuple[int, ...]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
-
-
-def near(seen: set[tuple[int, ...]], colour: str) -> bool:
-    return all(max(abs(a - b) for a, b in zip(c, rgb(colour))) <= 2 for c in seen)
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from engine.drift import DRIFTS, back_colours
+from engine.drift import near_colour as near
 from engine.test_calibration_emblem_bleed import bars_across, round_shapes  # the project's roundel measure
 
 import generator
@@ -261,11 +262,6 @@ def test_symbols_and_names_keep_clear_on_other_maps_on_letter(seed, zones, tmp_p
 
 
 # -- 4. the piles' backs survive duplex drift ---------------------------------------------------
-def near(seen: set[tuple[int, ...]], colour: str) -> bool:
-    rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return all(max(abs(a - b) for a, b in zip(c, rgb)) <= 2 for c in seen)
-
-
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_drawn_cards_backs_look_the_same_under_a_1_5_mm_duplex_drift(ed, duplex):
     """Review: the Station back was a blue panel 3 mm inside the trim with a centred emblem, the
