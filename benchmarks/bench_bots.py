@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.simulation import bot_for  # noqa: E402
 from tubedeck.game import resolve  # noqa: E402
 from tubedeck.play import play_game  # noqa: E402
+from tubedeck.solver.simulation import bot_for  # noqa: E402
 from tubedeck.stats import wilson  # noqa: E402
 
 SEARCH = "mcts"  # replaced by --mcts
@@ -70,7 +70,7 @@ class Timed:
 
 
 def match(game: str, players: int, options: dict, a: str, b: str, seeds: int, first: int = 0) -> dict:
-    rules = resolve(f"solver.{game}.simulate:PLAYING")
+    rules = resolve(f"tubedeck.solver.{game}.simulate:PLAYING")
     ed = rules.edition(None, options)
     ta, tb = Timed(bot_for(rules, a)), Timed(bot_for(rules, b))
     wins, games, start, by_seat = 0.0, 0, time.process_time(), 0
@@ -94,7 +94,7 @@ def match(game: str, players: int, options: dict, a: str, b: str, seeds: int, fi
 
 
 def solo(game: str, options: dict, a: str, seeds: int, first: int = 0) -> dict:
-    rules = resolve(f"solver.{game}.simulate:PLAYING")
+    rules = resolve(f"tubedeck.solver.{game}.simulate:PLAYING")
     ed = rules.edition(None, options)
     ta, scores, start = Timed(bot_for(rules, a)), [], time.process_time()
     for seed in range(first, first + seeds):

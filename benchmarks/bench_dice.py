@@ -17,13 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.runner import run_check  # noqa: E402
 from tubedeck.game import edition  # noqa: E402
 from tubedeck.games import get  # noqa: E402
+from tubedeck.solver.runner import run_check  # noqa: E402
 
 
 def simulation_rate(games: int, workers: int, players: int = 4) -> float:
-    from solver.dice.simulate import simulation
+    from tubedeck.solver.dice.simulate import simulation
 
     ed = edition(get("dice"))
     check = simulation(ed, players, bots="greedy")
@@ -35,7 +35,7 @@ def simulation_rate(games: int, workers: int, players: int = 4) -> float:
 
 def solver_times(turns: int, seeds: int, limit: float = 60.0, engine: str = "cp-sat") -> list[tuple[float, str]]:
     try:
-        from solver.dice.solve import solve_rolls
+        from tubedeck.solver.dice.solve import solve_rolls
     except ImportError:
         return []
     ed = edition(get("dice"))

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.dice.solve import solve_rolls  # noqa: E402
 from tubedeck.games.dice.edition import load  # noqa: E402
 from tubedeck.network import Network  # noqa: E402
+from tubedeck.solver.dice.solve import solve_rolls  # noqa: E402
 
 TARGET_MEDIAN, TARGET_P95 = 0.1, 5.0
 

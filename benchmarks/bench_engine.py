@@ -18,14 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pymupdf  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
-from generator import (  # noqa: E402
+from tubedeck.generator import (  # noqa: E402
     Deck,
     PrintOptions,
     fonts,  # noqa: E402
     render,
 )
-from generator.sampler.faces import lines_of, sampler_deck  # noqa: E402
-from generator.sizes import MM  # noqa: E402
+from tubedeck.generator.sampler.faces import lines_of, sampler_deck  # noqa: E402
+from tubedeck.generator.sizes import MM  # noqa: E402
 from tubedeck.network import Network  # noqa: E402
 
 N = 270

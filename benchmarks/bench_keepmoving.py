@@ -17,11 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.keepmoving.simulate import PLAYING, simulation
-from solver.runner import run_check
-from solver.simulation import play
 from tubedeck.game import edition
 from tubedeck.games import get
+from tubedeck.solver.keepmoving.simulate import PLAYING, simulation
+from tubedeck.solver.runner import run_check
+from tubedeck.solver.simulation import play
 
 TARGET = 500
 

@@ -1,7 +1,7 @@
 """Keep Moving survival solver figures (not a test): ``solve keepmoving`` on real mid-game positions.
 
 The positions: seeds 0, 1, ... played by random bots to the first play step at or after turn 20
-(:func:`solver.keepmoving.survive.midgame`; a game over before is skipped), the first 20 of them.
+(:func:`tubedeck.solver.keepmoving.survive.midgame`; a game over before is skipped), the first 20 of them.
 For each, every play is solved for 2 and for 3 own turns; printed: the seed, the turn, the cubes
 of the player to move, the plays, the seconds, the positions weighed, the values (or the cap hit).
 
@@ -20,11 +20,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from solver.keepmoving.survive import MAX_POSITIONS, midgame, solve_position
 from tubedeck.errors import UsageError
 from tubedeck.game import edition
 from tubedeck.games import get
 from tubedeck.games.keepmoving.play import State
+from tubedeck.solver.keepmoving.survive import MAX_POSITIONS, midgame, solve_position
 
 TARGET_SECONDS = {2: None, 3: 60.0}  # None: exact on all, no time target
 

@@ -4,7 +4,7 @@
 
 CP-SAT decides every player of every deal (one model per deal), or with ``--engine auto`` the
 exhaustive path search (exact; CP-SAT only for graphs too large for it). Throughput is measured through
-the same :func:`solver.runner.run_deals` the CLI uses (no results file, no progress bar); peak
+the same :func:`tubedeck.solver.runner.run_deals` the CLI uses (no results file, no progress bar); peak
 RSS is the parent's and the largest worker's, read from ``getrusage`` after the run.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.klm.check import KlmCheck, Summary  # noqa: E402
-from solver.runner import run_deals  # noqa: E402
+from tubedeck.solver.klm.check import KlmCheck, Summary  # noqa: E402
+from tubedeck.solver.runner import run_deals  # noqa: E402
 
 
 def rss_mib(pid: int | str = "self") -> float:

@@ -5,13 +5,13 @@
 * the branch and bound of :mod:`tubedeck.games.nextstation.best` (``solve nextstation --engine auto``) on
   the same rounds: median / p95 / max, statuses, and any score difference from CP-SAT (target:
   median <= 50 ms, p95 <= 500 ms on one core);
-* side by side on the same flips: the exhaustive search of :mod:`solver.nextstation.exhaustive`
+* side by side on the same flips: the exhaustive search of :mod:`tubedeck.solver.nextstation.exhaustive`
   (a depth-first search over every draw and pass, each position once) on the rounds it finishes
   within ``--exhaustive-limit`` positions: time ratio and any score difference.
 
 * ``--games N``: the whole solo game (``solve nextstation --game``) of seeds 0..N-1 within
   ``--game-limit`` seconds on ``--workers`` CP-SAT workers, then ``--columns`` iterations of the
-  column bound (:mod:`solver.nextstation.columns`, one core): how many are proven (target: 95%
+  column bound (:mod:`tubedeck.solver.nextstation.columns`, one core): how many are proven (target: 95%
   within 60 s on 2 cores), the best game found (best responses, and after CP-SAT), the bound, and
   the wall time.
 
@@ -26,13 +26,13 @@ import statistics
 import time
 from collections import Counter
 
-from solver.nextstation.columns import column_bound
-from solver.nextstation.exhaustive import best_round as exhaustive
-from solver.nextstation.game import best_game, rounds_of
-from solver.nextstation.model import best_round
 from tubedeck.games.nextstation.best import best_round as bnb
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import turns
+from tubedeck.solver.nextstation.columns import column_bound
+from tubedeck.solver.nextstation.exhaustive import best_round as exhaustive
+from tubedeck.solver.nextstation.game import best_game, rounds_of
+from tubedeck.solver.nextstation.model import best_round
 
 
 def quantile(values: list[float], q: float) -> float:

@@ -8,14 +8,14 @@ For each classic seed S in ``--seeds``, each bot plays the base solo game (no Sh
 no Pencil Powers) dealt by seed S: ``new_game(edition, 1, S)``, the game ``tubedeck play
 nextstation -p 1 -s S --bots BOT`` plays. That deal is the one the challenge row of seed S
 solves: both come from :func:`tubedeck.games.nextstation.edition.deal` (``deal(edition, 1, S)``;
-the solver's :func:`solver.nextstation.game.rounds_of` reads it through
+the solver's :func:`tubedeck.solver.nextstation.game.rounds_of` reads it through
 :func:`tubedeck.games.nextstation.challenge.deal_rounds`, and the rows are replayed through
 ``new_game(edition, 1, S)`` by :func:`~tubedeck.games.nextstation.challenge.replay`). The run
 checks it anyway, per seed, before any bot plays: the engine's pencils, departures, flips and
 turns (symbol, Switch, last) equal ``rounds_of``'s, and the stored drawing replays to its score.
 
-The bots (``--bots``): ``random``, ``greedy``, ``lookahead`` (:mod:`solver.nextstation.players`)
-and the search bot ``mcts`` (:mod:`solver.mcts` with :data:`solver.nextstation.search_bot.SEARCH`:
+The bots (``--bots``): ``random``, ``greedy``, ``lookahead`` (:mod:`tubedeck.solver.nextstation.players`)
+and the search bot ``mcts`` (:mod:`tubedeck.solver.mcts` with :data:`tubedeck.solver.nextstation.search_bot.SEARCH`:
 1000 iterations a decision, about 20 s a game on one core) or ``mcts:ITERATIONS`` for another
 budget. None of them sees the order of the cards still face down. greedy and lookahead are
 deterministic (one game a seed); random and mcts play ``--games N`` games a seed, game k with the
@@ -42,10 +42,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.nextstation.challenges import read_rows, seed_range
-from solver.nextstation.game import rounds_of
-from solver.nextstation.simulate import PLAYING
-from solver.simulation import bot_for
 from tubedeck.content import content
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.challenge import CLASSIC, Move, drawing_text, parse_drawing, replay
@@ -53,6 +49,10 @@ from tubedeck.games.nextstation.edition import Edition, load
 from tubedeck.games.nextstation.flips import turns_so_far
 from tubedeck.games.nextstation.play import PASS, new_game
 from tubedeck.play import Played, play_game
+from tubedeck.solver.nextstation.challenges import read_rows, seed_range
+from tubedeck.solver.nextstation.game import rounds_of
+from tubedeck.solver.nextstation.simulate import PLAYING
+from tubedeck.solver.simulation import bot_for
 
 BOTS = "random,greedy,lookahead,mcts"
 DETERMINISTIC = ("greedy", "lookahead")  # they never draw from their rng: one game a seed

@@ -3,7 +3,7 @@
 Public round solvers grow a line only from its **newest end** (the station reached last; the
 departure until the first section), also on a Railroad Switch's turn, and search depth first
 with a branch and bound. :class:`NewestEnd` below is such a search, written here for the
-comparison (nothing shared with :mod:`solver.nextstation`): each turn it passes or draws one
+comparison (nothing shared with :mod:`tubedeck.solver.nextstation`): each turn it passes or draws one
 section from the newest end (the rules engine's other conditions: the turn's symbol, no station
 twice, no section crossing one of the line); it cuts a position when an admissible bound cannot
 beat the best line found: each of the ``r`` turns left adds one station, which either opens a
@@ -13,7 +13,7 @@ plus ``thames_points`` per turn left. Its best line is re-scored with
 
 Beside it, on each round: our exact branch and bound (:func:`tubedeck.games.nextstation.best.best_round`,
 ``solve --engine auto``) on every round, and the CP-SAT model of record
-(:func:`solver.nextstation.model.best_round`, one worker) on the first ``--cp-sat`` rounds (it
+(:func:`tubedeck.solver.nextstation.model.best_round`, one worker) on the first ``--cp-sat`` rounds (it
 takes seconds a round). Rounds: the first round of seeded solo deals (seeds ``--seed`` ..), on
 the classic map and a generated map (``--map 1``). Printed: CPU median / p95 / max per round for
 each (process time: the machine is shared; wall medians beside), the time ratios, and how many
@@ -32,7 +32,6 @@ import time
 from collections import Counter
 from dataclasses import replace
 
-from solver.nextstation.model import best_round as cp_sat
 from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_round as exact_bnb
 from tubedeck.games.nextstation.board import Board
@@ -40,6 +39,7 @@ from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import Turn, turns
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
+from tubedeck.solver.nextstation.model import best_round as cp_sat
 
 
 class NewestEnd:

@@ -18,11 +18,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from solver.oneday.check import DealChecker
-from solver.oneday.exchanges import caps_for, solve_rack, space_of
-from solver.runner import run_deals
 from tubedeck.game import edition
 from tubedeck.games import get
+from tubedeck.solver.oneday.check import DealChecker
+from tubedeck.solver.oneday.exchanges import caps_for, solve_rack, space_of
+from tubedeck.solver.runner import run_deals
 from tubedeck.stats import percentile
 
 

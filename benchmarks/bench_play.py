@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.runner import run_deals  # noqa: E402
-from solver.simulation import Simulation  # noqa: E402
+from tubedeck.solver.runner import run_deals  # noqa: E402
+from tubedeck.solver.simulation import Simulation  # noqa: E402
 
 
 def rate(job, games: int, workers: int) -> tuple[float, object]:
@@ -33,8 +33,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--oneday-games", type=int, default=60)
     args = ap.parse_args()
-    jobs = ((Simulation("solver.klm.simulate:PLAYING", 4, ("greedy",) * 4), args.games, "Keep London Moving, greedy"),
-            (Simulation("solver.oneday.simulate:PLAYING", 4, ("strong",) * 4), args.oneday_games,
+    jobs = ((Simulation("tubedeck.solver.klm.simulate:PLAYING", 4, ("greedy",) * 4), args.games, "Keep London Moving, greedy"),
+            (Simulation("tubedeck.solver.oneday.simulate:PLAYING", 4, ("strong",) * 4), args.oneday_games,
              "One Day in London, strong"))
     for job, games, name in jobs:
         job.edition()  # built before timing, as a command does before its first game

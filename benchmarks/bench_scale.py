@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.distributed import Runner  # noqa: E402
-from solver.klm.check import KlmCheck  # noqa: E402
-from solver.runner import run_check  # noqa: E402
+from tubedeck.solver.distributed import Runner  # noqa: E402
+from tubedeck.solver.klm.check import KlmCheck  # noqa: E402
+from tubedeck.solver.runner import run_check  # noqa: E402
 
 
 def timed(job, deals: int, workers: int, runner, path: Path) -> float:
@@ -48,7 +48,7 @@ def main() -> None:
                 continue
             path = Path(tmp) / f"{len(files)}.jsonl"
             if runner is not None:
-                from solver.distributed import dask_executor
+                from tubedeck.solver.distributed import dask_executor
 
                 t0 = time.perf_counter()
                 with dask_executor(2):

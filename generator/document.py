@@ -4,7 +4,7 @@
   file names and the manifest), a ``front`` face and optionally its own ``back`` face; cards
   without one use the deck's shared ``back`` (and a deck with neither prints single-sided).
 * A :class:`Face` is any callable ``face(pen) -> None`` drawing in card coordinates (see
-  :mod:`generator.pen`). Bind per-card data with a closure or ``functools.partial``.
+  :mod:`tubedeck.generator.pen`). Bind per-card data with a closure or ``functools.partial``.
 * Small decks may **share sheets**: decks given the same ``share`` name (a sheet group) are
   packed onto common print-and-play sheets, written as one ``SHARE.pdf`` (each card keeps its
   own back); their other files (one-card PDF, PNG, SVG, contact sheet) stay per deck.

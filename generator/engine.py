@@ -6,7 +6,7 @@ text does not fit fails before anything of it is written.
 
 Per deck: ``DECK.pdf`` (print-and-play sheets), ``DECK-contact.png``, and with ``--export``
 ``DECK-cards.pdf``, ``png/DECK/``, ``svg/DECK/``, ``DECK-tuckbox.pdf``; per build with ``--export tts``,
-``tts/``: Tabletop Simulator card sheets, backs, boards and ``tts/GAME.json`` (:mod:`generator.tts`,
+``tts/``: Tabletop Simulator card sheets, backs, boards and ``tts/GAME.json`` (:mod:`tubedeck.generator.tts`,
 GAME = the output folder's name). Decks sharing a sheet
 group (``Deck(share="GROUP")``) have no sheets of their own: ``GROUP.pdf`` holds all their cards
 (the manifest lists its ``decks``); their other files stay per deck. A back shared by a deck's

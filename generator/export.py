@@ -5,7 +5,7 @@
   ``--pod`` preset exactly the shop's template (The Game Crafter's poker template, 1/8 in bleed,
   825 x 1125 px; MakePlayingCards' 0.12 in, 822 x 1122). Every PNG (contact sheets too) is tagged
   with its resolution (pHYs), so it opens at its real size. A back shared by the deck's cards is
-  written once (``back.png``), not once per card (:func:`generator.pdf.export_faces`).
+  written once (``back.png``), not once per card (:func:`tubedeck.generator.pdf.export_faces`).
 * SVG: each face drawn again through :class:`~generator.svgpen.SvgPen` (vector, mm units), the
   same faces as the PNGs.
 * Contact sheet: every front (and the backs) as a thumbnail grid with ids, one PNG per deck.
@@ -61,7 +61,7 @@ def card_pngs(cards_pdf: bytes, size_px: tuple[int, int], dpi: int, pages: list[
 
 
 def card_svgs(deck: Deck, options: PrintOptions, bleed: float, step: Step | None = None) -> list[bytes]:
-    """One SVG per face of :func:`generator.pdf.export_faces` (the shared back once);
+    """One SVG per face of :func:`tubedeck.generator.pdf.export_faces` (the shared back once);
     ``step(i, n)`` before the i-th of n."""
     size = deck_size(deck, options)
     geom = CardGeometry(size.width, size.height, bleed)

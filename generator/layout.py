@@ -4,7 +4,7 @@ Page coordinates are millimetres from the paper's bottom-left. The grid of card 
 centred inside the printable area (paper inset by 6.35 mm, the usual home-printer limit), with
 an optional ``gap`` between cards. Slot 0 is the top-left card; slots run in reading order.
 ``make_layout(..., reserve=mm)`` keeps a strip free at the bottom of the printable area (the
-engine's last resort when no margin has room for the ruler block, see :mod:`generator.ruler`).
+engine's last resort when no margin has room for the ruler block, see :mod:`tubedeck.generator.ruler`).
 ``room=mm`` keeps the grid that far inside the printable area on every side: duplex backs whose
 colour runs past their trims (``Deck.back_bleed``) need :data:`DRIFT_ROOM`, since a printer
 prints nothing in its margin and a back page printed 1.5 mm off would otherwise leave a sliver
@@ -19,12 +19,12 @@ Duplex: a back page is printed on the other side of its front page. On a portrai
 a **long-edge flip** (the sheet turned over like a book page) a back at column ``c`` lands
 behind column ``cols-1-c``, so backs are mirrored about the page's vertical centre line; after a
 **short-edge flip** rows are mirrored about the horizontal centre line (and the back faces are
-drawn turned 180 degrees, :func:`generator.pdf.draw_face`). A landscape page is the other way
+drawn turned 180 degrees, :func:`tubedeck.generator.pdf.draw_face`). A landscape page is the other way
 round (:func:`flips_rows`): the printer turns it onto the sheet, so its long-edge flip mirrors
 rows (and turns the backs) and its short-edge flip columns. Because the grid is centred, a
 mirrored slot is exactly another slot. ``back_offset`` (DX, DY) then shifts the whole back page
 to cancel a printer's misregistration: DX mm to the right and DY mm up as the back side is seen
-upright (its own page coordinates); :mod:`generator.calibration` prints a sheet to measure it.
+upright (its own page coordinates); :mod:`tubedeck.generator.calibration` prints a sheet to measure it.
 
 Fold-over (for single-sided printers): the page is split by a vertical fold line at its centre;
 fronts sit left of it, backs mirrored to the right. Fold along the line, glue, cut through both

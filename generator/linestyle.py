@@ -4,9 +4,9 @@ line, inside dark rails (a casing). Tube Dice's sheet and One Day's map both dra
 
 from __future__ import annotations
 
-from generator.colour import contrast, luminance, rgb
-from generator.pen import Pen
-from generator.theme import INK, WHITE
+from tubedeck.generator.colour import contrast, luminance, rgb
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.theme import INK, WHITE
 
 PATTERNS = (None, (3.0, 1.2), (1.2, 1.0), (4.0, 1.0, 1.0, 1.0), (6.0, 2.0), (0.7, 0.9),
             (2.0, 0.8, 0.7, 0.8), (8.0, 1.5), (1.5, 2.5), (3.0, 1.0, 1.0, 1.0, 1.0, 1.0))

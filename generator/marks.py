@@ -1,5 +1,5 @@
 """Sheet furniture: cut marks, crop crosses, rounded-corner guides and the fold line (the ruler
-block is :mod:`generator.ruler`).
+block is :mod:`tubedeck.generator.ruler`).
 
 **Nothing here is ever drawn nearer than** :data:`~generator.sizes.PRINTER_MARGIN` **(6.35 mm)
 to the paper edge**: home printers cannot print there, so a mark in that band is lost (or, on a

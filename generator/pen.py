@@ -9,10 +9,10 @@ picks the backend.
 
 Units: every length (coordinates, radii, line widths) is in mm; font sizes are in points, as
 typographers expect. Colours are ``"#RRGGBB"`` or ``(r, g, b)`` 0-1 and are mapped by the
-Pen through the colour mode (see :mod:`generator.colour`).
+Pen through the colour mode (see :mod:`tubedeck.generator.colour`).
 
 Two backends implement the four primitives (``_rect``, ``_path``, ``_circle``, ``_text``) and
-clipping: :class:`PdfPen` (ReportLab) here and ``SvgPen`` (svgwrite) in :mod:`generator.svgpen`.
+clipping: :class:`PdfPen` (ReportLab) here and ``SvgPen`` (svgwrite) in :mod:`tubedeck.generator.svgpen`.
 Fitting text is shared, so a card wraps and shrinks identically in every format.
 
 In greyscale and ink-saver modes the Pen remembers the fills it drew and, when text lands on
@@ -166,7 +166,7 @@ class Pen(ABC):
     # -- text ---------------------------------------------------------------------------
     def fitted_lines(self, fitted, x: float, top: float, *, font: str, colour: ColourSpec, field: str,
                      align: str = "left") -> None:
-        """Draw text already laid out by :func:`generator.text.measure`, its first line's top at ``top``."""
+        """Draw text already laid out by :func:`tubedeck.generator.text.measure`, its first line's top at ``top``."""
         y = top - fitted.ascent
         for line in fitted.lines:
             self.text(x, y, line, font=font, size=fitted.size, colour=colour, align=align, field=field)

@@ -2,7 +2,7 @@
 
 Faces import their colours and fonts from here, so a re-theme is one file; a game adds a
 colour of its own only for something no other game has (Fortune action colours, say). Fonts are
-the names of :data:`generator.fonts.FONTS` (embedded TrueType, never base-14).
+the names of :data:`tubedeck.generator.fonts.FONTS` (embedded TrueType, never base-14).
 
 Readability rules every face keeps (``tests/engine/test_faces_quality.py`` reads them back from
 the PDFs, on every card size): no text below :data:`MIN_PT`; what play needs (names, Connection

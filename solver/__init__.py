@@ -1,1 +1,1 @@
-"""CP-SAT models and deal checking, one module per game; :mod:`solver.runner` runs many deals."""
+"""CP-SAT models and deal checking, one module per game; :mod:`tubedeck.solver.runner` runs many deals."""

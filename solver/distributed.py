@@ -1,6 +1,6 @@
 """Runs on an executor: a Dask cluster (local or at a scheduler address) behind the runner.
 
-The runner (:mod:`solver.runner`) hands seeds in chunks to any :class:`concurrent.futures.Executor`
+The runner (:mod:`tubedeck.solver.runner`) hands seeds in chunks to any :class:`concurrent.futures.Executor`
 and writes the records back in seed order, so the results file is byte-identical whatever ran
 them: one process, a local pool, or a cluster. Dask's ``Client.get_executor()`` is such an
 executor; a worker that dies loses only the chunks it held, which the scheduler gives to another

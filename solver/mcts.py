@@ -56,7 +56,7 @@ class Profile:
     budget: int = DEFAULT_ITERATIONS  # what a bare ``mcts`` means for this game (docs/play.md: the ladder)
 
 
-PROFILE = "solver.{game}.search_bot:SEARCH"  # each game's Profile, beside its bots
+PROFILE = "tubedeck.solver.{game}.search_bot:SEARCH"  # each game's Profile, beside its bots
 
 
 def profile_of(game: str) -> Profile:

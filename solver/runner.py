@@ -7,7 +7,7 @@ recording the parameters), so an interrupted run resumes where it stopped and no
 The promises, and where they are kept:
 
 * **Never a wrong answer stored.** CP-SAT never takes SIGINT (``catch_sigint_signal`` off, see
-  :mod:`solver.cpsat`): a solve is stopped only by our own interrupt, which then stores nothing
+  :mod:`tubedeck.solver.cpsat`): a solve is stopped only by our own interrupt, which then stores nothing
   for that seed. Each record is written with SIGINT and SIGTERM blocked, so a line is whole or
   absent. Worker processes ignore SIGINT; the parent stops them.
 * **Interrupts.** Ctrl-C or SIGTERM ends the run within a second with :class:`Interrupted`
@@ -21,7 +21,7 @@ The promises, and where they are kept:
 * **Seed order.** A run that completes (every seed of its range stored) leaves its file in seed
   order, the bytes one run writes: when it filled gaps (a partial merge, ``--retry-unknown``, an
   edited file) it rewrites the file sorted, atomically, still holding the lock
-  (:func:`solver.results.sort_results`). A run stopped early leaves what it appended; the next
+  (:func:`tubedeck.solver.results.sort_results`). A run stopped early leaves what it appended; the next
   complete one orders it.
 * **Bounded.** Seeds stream (a ``range`` is never listed); memory stays flat however many run.
 """
@@ -159,7 +159,7 @@ def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, work
               shard: tuple[int, int] | None = None, inputs: dict | None = None,
               deadline: float | None = None) -> Summary:
     """Run ``check`` over ``seeds`` (resuming ``results``) and fold every record into its summary.
-    ``runner``: a :class:`solver.distributed.Runner` (None: local processes); ``shard`` (k, n)
+    ``runner``: a :class:`tubedeck.solver.distributed.Runner` (None: local processes); ``shard`` (k, n)
     is recorded in the header of a shard's file (``tubedeck merge`` joins the shards).
     ``deadline`` (``time.perf_counter``, the command's ``--time-limit``): past it the run stops
     with :class:`TimeUp`, which carries the summary of the seeds done."""

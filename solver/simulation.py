@@ -24,13 +24,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from solver.mcts import is_spec as is_search
-from solver.mcts import make_bot as search_bot
-from solver.mcts import parse_spec as parse_search
 from tubedeck.errors import UsageError
 from tubedeck.game import resolve
 from tubedeck.play import CHANCE, Bot, Played, play_game
 from tubedeck.records import Fold, Schema, spread  # noqa: F401 (spread: the games' extra figures)
+from tubedeck.solver.mcts import is_spec as is_search
+from tubedeck.solver.mcts import make_bot as search_bot
+from tubedeck.solver.mcts import parse_spec as parse_search
 from tubedeck.words import plural
 
 MAX_BOTS_TEXT = 1000
@@ -116,7 +116,7 @@ def play(rules: Playing, edition: Any, players: int, seed: int, bots: tuple[str,
 
 
 def bot_for(rules: Playing, name: str) -> Bot:
-    """The game's bot ``name``, or the search bot (``mcts[:ITERATIONS]``, :mod:`solver.mcts`)."""
+    """The game's bot ``name``, or the search bot (``mcts[:ITERATIONS]``, :mod:`tubedeck.solver.mcts`)."""
     return rules.bots[name] if name in rules.bots else search_bot(rules.game, name)
 
 

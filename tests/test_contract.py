@@ -38,9 +38,9 @@ def test_declaration_is_whole(game):
             assert callable(resolve(target)), target
     # one place per concern, named after the game
     if game.faces:
-        assert game.faces.startswith(f"generator.{game.id}.")
+        assert game.faces.startswith(f"tubedeck.generator.{game.id}.")
     for c in commands:
-        assert c.target.startswith(f"solver.{game.id}."), c.target
+        assert c.target.startswith(f"tubedeck.solver.{game.id}."), c.target
         assert c.kind in ("deals", "report") and c.example, c.name
     if game.players:
         assert (data_root() / game.id).is_dir()  # its content lives in data/<id>/
@@ -54,7 +54,7 @@ def test_edition_is_built_once_per_process(game):
 
 
 def test_faces_print_exactly_the_declared_documents(game, tmp_path):
-    from generator import PrintOptions, render
+    from tubedeck.generator import PrintOptions, render
 
     docs = resolve(game.faces)(edition(game), PrintOptions.parse(export="pdf"))
     assert tuple(d.name for d in docs) == game.documents

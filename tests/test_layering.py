@@ -5,10 +5,10 @@ Layers, lowest first (an arrow is "may import"):
 * core (``tubedeck.errors, atomic, names, content, dataset, network, game``) -> core;
 * the registry (``tubedeck.games``) -> core, and the games' declarations;
 * a game's semantics (``tubedeck.games.<id>``) -> core and the same game only;
-* the print engine (``generator.*`` but the per-game folders) -> core;
-* a game's faces (``generator.<id>``) -> the engine, core, the same game's semantics;
-* the solver toolkit (``solver.cpsat``, ``solver.runner``) -> core;
-* a game's models (``solver.<id>``) -> the toolkit, core, the registry, the same game's semantics;
+* the print engine (``tubedeck.generator.*`` but the per-game folders) -> core;
+* a game's faces (``tubedeck.generator.<id>``) -> the engine, core, the same game's semantics;
+* the solver toolkit (``tubedeck.solver.cpsat``, ``tubedeck.solver.runner``) -> core;
+* a game's models (``tubedeck.solver.<id>``) -> the toolkit, core, the registry, the same game's semantics;
 * the command line (``tubedeck.cli``) -> anything; nothing imports it but the launcher;
 * the launcher (``tubedeck.__main__``, the console script: signal handlers, then the command line)
   -> core and the command line; nothing imports it.
@@ -26,17 +26,22 @@ import pytest
 from tubedeck.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("tubedeck", "generator", "solver")
+# Each folder of the checkout and the package it installs as (tubedeck/generator and
+# tubedeck/solver are links to the top-level folders, so those are walked once, as folders).
+PACKAGES = {"tubedeck": "tubedeck", "generator": "tubedeck.generator", "solver": "tubedeck.solver"}
+LINKS = ("generator", "solver")
 
 
 def module_sources(root: Path = ROOT) -> dict[str, str]:
     out = {}
-    for pkg in PACKAGES:
-        for path in sorted((root / pkg).rglob("*.py")):
-            parts = list(path.relative_to(root).with_suffix("").parts)
+    for folder, package in PACKAGES.items():
+        for path in sorted((root / folder).rglob("*.py")):
+            parts = list(path.relative_to(root / folder).with_suffix("").parts)
+            if folder == "tubedeck" and parts[0] in LINKS:
+                continue
             if parts[-1] == "__init__":
                 parts = parts[:-1]
-            out[".".join(parts)] = path.read_text(encoding="utf-8")
+            out[".".join([package, *parts])] = path.read_text(encoding="utf-8")
     return out
 
 
@@ -54,11 +59,15 @@ def imports(module: str, source: str, is_package: bool) -> set[str]:
                 stem = node.module or ""
             found.add(stem)
             found |= {f"{stem}.{a.name}" for a in node.names}  # "from pkg import module"
-    return {m for m in found if m.split(".")[0] in PACKAGES}
+    return {m for m in found if m.split(".")[0] == "tubedeck"}
 
 
 def layer(module: str) -> tuple[str, str | None]:
     parts = module.split(".")
+    if parts[:2] == ["tubedeck", "generator"]:
+        return ("faces", parts[2]) if len(parts) > 2 and parts[2] in GAMES else ("engine", None)
+    if parts[:2] == ["tubedeck", "solver"]:
+        return ("models", parts[2]) if len(parts) > 2 and parts[2] in GAMES else ("toolkit", None)
     if parts[0] == "tubedeck":
         if parts[1:] == ["__main__"]:
             return "launcher", None
@@ -69,10 +78,6 @@ def layer(module: str) -> tuple[str, str | None]:
         if parts[1:] == ["games"]:
             return "registry", None
         return "core", None
-    if parts[0] == "generator":
-        return ("faces", parts[1]) if len(parts) > 1 and parts[1] in GAMES else ("engine", None)
-    if parts[0] == "solver":
-        return ("models", parts[1]) if len(parts) > 1 and parts[1] in GAMES else ("toolkit", None)
     raise ValueError(module)
 
 
@@ -131,11 +136,12 @@ def test_the_project_keeps_its_layers():
 
 
 @pytest.mark.parametrize("module, source, expected", [
-    ("tubedeck.games.klm.cards", "from generator.klm import faces\n", "imports generator.klm.faces (faces)"),
-    ("tubedeck.network", "import solver.runner\n", "imports solver.runner (toolkit)"),
-    ("generator.pen", "from tubedeck.games.oneday.board import GameMap\n", "(engine) imports tubedeck.games.oneday.board"),
-    ("solver.klm.model", "from tubedeck.games.oneday.cards import StationCard\n", "of another game (oneday)"),
-    ("generator.oneday.map", "from tubedeck.cli import main\n", "imports tubedeck.cli (cli)"),
+    ("tubedeck.games.klm.cards", "from tubedeck.generator.klm import faces\n",
+     "imports tubedeck.generator.klm.faces (faces)"),
+    ("tubedeck.network", "import tubedeck.solver.runner\n", "imports tubedeck.solver.runner (toolkit)"),
+    ("tubedeck.generator.pen", "from tubedeck.games.oneday.board import GameMap\n", "(engine) imports tubedeck.games.oneday.board"),
+    ("tubedeck.solver.klm.model", "from tubedeck.games.oneday.cards import StationCard\n", "of another game (oneday)"),
+    ("tubedeck.generator.oneday.map", "from tubedeck.cli import main\n", "imports tubedeck.cli (cli)"),
     ("tubedeck.games.klm.setup", "from . import cards\n", None),
 ])
 def test_a_broken_layer_is_caught(module, source, expected):

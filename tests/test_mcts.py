@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from solver.mcts import DEFAULT_ITERATIONS, Node, make_bot, parse_spec, profile_of, search, utilities
-from solver.simulation import bot_for, parse_bots
 from tubedeck.errors import UsageError
 from tubedeck.game import resolve
 from tubedeck.play import CHANCE, chance_outcome, determinize, play_game
+from tubedeck.solver.mcts import DEFAULT_ITERATIONS, Node, make_bot, parse_spec, profile_of, search, utilities
+from tubedeck.solver.simulation import bot_for, parse_bots
 from tubedeck.stats import wilson
 
 from conftest import run_cli as run
@@ -21,7 +21,7 @@ GAMES = [("klm", 2), ("klm", 3), ("oneday", 2), ("nextstation", 1), ("nextstatio
 
 
 def rules_of(game: str):
-    rules = resolve(f"solver.{game}.simulate:PLAYING")
+    rules = resolve(f"tubedeck.solver.{game}.simulate:PLAYING")
     return rules, rules.edition(None, {})
 
 

@@ -1,7 +1,7 @@
 """The play contract, over every registered game that is played (after OpenSpiel's API test).
 
 Each game's engine implements :class:`tubedeck.play.State` and its ``solver/<id>/simulate.py``
-declares a :class:`solver.simulation.Playing`. For every game and player count: a random playout
+declares a :class:`tubedeck.solver.simulation.Playing`. For every game and player count: a random playout
 never reaches a state without legal actions (or chance outcomes) before the end, ``returns()`` are
 all 0 until the end, ``current_player()`` is TERMINAL exactly at the end, ``describe`` gives words
 for every legal action seen, ``observation`` is JSON for every seat, a replay of the actions gives
@@ -29,7 +29,7 @@ DESCRIBED = 40  # legal actions described per state (a sample where there are mo
 
 
 def playing(game):
-    return resolve(f"solver.{game.id}.simulate:PLAYING")
+    return resolve(f"tubedeck.solver.{game.id}.simulate:PLAYING")
 
 
 def seat_counts(game) -> list[int]:

@@ -18,7 +18,7 @@ The functions a declaration points to:
 * ``faces(edition, print_options) -> [generator.Deck | generator.Sheet]``, named ``documents``;
 * ``setup(edition, players, seed) -> Deal``: a seeded, machine-independent starting position;
 * a check of kind ``"deals"``: ``target(edition, players=, time_limit=, **options)`` returns a
-  :class:`solver.runner.DealCheck` run over many seeds; a ``"report"`` check or a solve:
+  :class:`tubedeck.solver.runner.DealCheck` run over many seeds; a ``"report"`` check or a solve:
   ``target(edition, **options)`` returns an object with ``as_dict()`` and ``describe()``.
 
 :func:`edition` builds an edition once per process (a command, or a worker process of a check)

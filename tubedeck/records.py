@@ -1,6 +1,6 @@
 """Declared result records: what each field of a check or simulate record means.
 
-Every ``check`` and ``simulate`` writes JSON Lines records (:mod:`solver.runner`); each game
+Every ``check`` and ``simulate`` writes JSON Lines records (:mod:`tubedeck.solver.runner`); each game
 declares their shape once, as a :class:`Schema` of :class:`Field` s, and everything that reads
 them (resume validation, summaries, ``tubedeck report``) goes by the declaration, never by
 guessing from field names. One meaning per word across games:

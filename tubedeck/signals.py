@@ -47,7 +47,7 @@ def on_signal(signum: int, frame: object) -> None:
 
 def describe(exc: BaseException) -> str:
     """The one line a stopped run prints: the interrupt's own message (a run's account of what it
-    kept, :class:`solver.runner.Interrupted`) or "interrupted", never a wrapper's: Python 3.11
+    kept, :class:`tubedeck.solver.runner.Interrupted`) or "interrupted", never a wrapper's: Python 3.11
     rewraps an exception raised inside a codec as the same type with the message "encoding with
     'extpdfdoc' codec failed (Terminated: )" and the original as its cause (a build's PDF write)."""
     while isinstance(exc.__cause__, KeyboardInterrupt) and type(exc.__cause__) is type(exc):

@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from generator import PrintOptions, Sheet, fonts
-from generator.linestyle import cased, draw_line
-from generator.pen import Pen
-from generator.sizes import Rect
-from generator.theme import BOLD, INK, MUTED, PLAY_PT, WHITE
 from tubedeck.games.dice.edition import Edition
 from tubedeck.games.dice.recipe import ordinal, pass_groups
+from tubedeck.generator import PrintOptions, Sheet, fonts
+from tubedeck.generator.linestyle import cased, draw_line
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.theme import BOLD, INK, MUTED, PLAY_PT, WHITE
 
 from .layout import LABEL_PT, RADIUS, STAR_W, ZONE_RING, MapLayout, layout, ringed
 
@@ -35,7 +35,7 @@ _LAYOUTS: dict = {}
 
 def map_layout(edition: Edition, area: Rect) -> MapLayout:
     """The map's layout, worked out once per edition and area in this process."""
-    from generator import fonts
+    from tubedeck.generator import fonts
 
     key = (id(edition), area)
     hit = _LAYOUTS.get(key)
@@ -130,7 +130,7 @@ def pass_track(pen: Pen, edition: Edition, x: float, top: float, w: float, solo:
     (``extra_passes``), a bracket under each group and who uses it ("2nd-4th to roll"); groups
     flow left to right and wrap. Solo (the challenge) is seat 1: the base circles only. Returns
     the y below it."""
-    from generator import fonts
+    from tubedeck.generator import fonts
 
     rules, text = edition.rules, edition.recipe.text
     groups = pass_groups(rules)

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Sequence
 
-from generator.sizes import Rect
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.board import Board
+from tubedeck.generator.sizes import Rect
 
 Point = tuple[float, float]
 RADIUS = 3.3  # mm: a 6.6 mm circle holds a written digit

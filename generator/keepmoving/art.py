@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 import random
 
-from generator.pen import Pen
-from generator.sizes import PT, Rect
-from generator.theme import BOLD, INK, WHITE
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import PT, Rect
+from tubedeck.generator.theme import BOLD, INK, WHITE
 
 # kind -> (ground colour, pattern colour)
 KIND_COLOURS = {"lava": ("#B3261E", "#FFB000"), "grassland": ("#5DA130", "#1B4D12"), "dry soil": ("#C8A26B", "#6D4C2F")}

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.document import Card, Deck
-from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen
-from generator.pen import pile_back as flat_pile_back
-from generator.sizes import CardGeometry, Rect
-from generator.text import measure, sized
-from generator.theme import BOLD, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
 from tubedeck.games.keepmoving.cards import FunctionCard, GroundCard, MovementCard, Side
 from tubedeck.games.keepmoving.edition import Edition
+from tubedeck.generator.document import Card, Deck
+from tubedeck.generator.options import PrintOptions
+from tubedeck.generator.pen import DRIFT, Pen
+from tubedeck.generator.pen import pile_back as flat_pile_back
+from tubedeck.generator.sizes import CardGeometry, Rect
+from tubedeck.generator.text import measure, sized
+from tubedeck.generator.theme import BOLD, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
 
 from .art import PLAY_COLOURS, SET_COLOURS, card_icon, symbol, texture
 from .fold import fold_sheet

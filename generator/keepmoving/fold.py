@@ -12,14 +12,14 @@ import contextlib
 from functools import partial
 from typing import Iterator
 
-from generator.document import Sheet
-from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen
-from generator.ruler import sheet_safe
-from generator.sizes import Rect
-from generator.theme import BOLD, INK, MUTED
 from tubedeck.games.keepmoving.cards import GroundCard
 from tubedeck.games.keepmoving.edition import Edition
+from tubedeck.generator.document import Sheet
+from tubedeck.generator.options import PrintOptions
+from tubedeck.generator.pen import DRIFT, Pen
+from tubedeck.generator.ruler import sheet_safe
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.theme import BOLD, INK, MUTED
 
 SAFE = 4.0  # mm: a card's safe area inside its trim, as the engine's cards have it
 GAP = 4.0  # mm between pairs: each pair is cut out on its own

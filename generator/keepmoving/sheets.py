@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.document import Sheet
-from generator.pen import Pen
-from generator.sizes import Rect
-from generator.theme import BOLD, INK, MUTED, RED, WHITE
 from tubedeck.games.keepmoving.edition import Edition
+from tubedeck.generator.document import Sheet
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.theme import BOLD, INK, MUTED, RED, WHITE
 
 from .art import SET_COLOURS, heart, meeple
 

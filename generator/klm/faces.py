@@ -2,8 +2,8 @@
 the Play Field sheet. Faces draw the very :class:`~tubedeck.games.klm.StationCard` objects the
 checker reasons about; nothing here decides a rule.
 
-The Station Card front is :mod:`generator.klm.station` (its illustration
-:mod:`generator.klm.schematic`), the Fortune Card front :mod:`generator.klm.fortune`; both lay
+The Station Card front is :mod:`tubedeck.generator.klm.station` (its illustration
+:mod:`tubedeck.generator.klm.schematic`), the Fortune Card front :mod:`tubedeck.generator.klm.fortune`; both lay
 out from the card's size. A reference card whose rules do not fit the card size at 7 pt is
 split over as many cards as it takes ("Your turn (1/2)", "(2/2)").
 """
@@ -13,15 +13,15 @@ from __future__ import annotations
 from functools import partial
 from itertools import combinations
 
-from generator.document import Card, Deck, Sheet
-from generator.emblem import emblem_in
-from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen, pile_back
-from generator.sizes import CardGeometry, Rect
-from generator.text import TextFitError, fit, measure, sized
-from generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, WHITE
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Texts
+from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.emblem import emblem_in
+from tubedeck.generator.options import PrintOptions
+from tubedeck.generator.pen import DRIFT, Pen, pile_back
+from tubedeck.generator.sizes import CardGeometry, Rect
+from tubedeck.generator.text import TextFitError, fit, measure, sized
+from tubedeck.generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, WHITE
 
 from .fortune import ACTION_COLOUR, fortune_front  # noqa: F401 - faces' public names
 from .station import fact_lines, outline, station_front  # noqa: F401
@@ -36,7 +36,7 @@ fortune_back = partial(pile_back, colour=PILE_BACKS["klm fortune"])
 def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:
     """The aid cards' back: the Fortune ground (they share the Fortune Cards' sheets, whose backs
     run over their edges, and theirs over the Fortune Cards', in the same yellow), and on it the
-    title and the emblem (:mod:`generator.emblem`) with REFERENCE on its plate, so face down they
+    title and the emblem (:mod:`tubedeck.generator.emblem`) with REFERENCE on its plate, so face down they
     never pass for Fortune Cards. Not a pile: where the drift puts the mark tells nothing."""
     fortune_back(pen)
     inner = pen.safe.inset(2.0)

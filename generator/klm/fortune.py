@@ -2,7 +2,7 @@
 
 A band in the action's colour carries the card's name; a white disc shows the duration in the
 playing player's own turns (a number, its text box 1.5 mm inside the disc's ring) or, for an instant
-effect, the action's icon (vector art from :mod:`generator.icons`); then the effect and the footer (the Fortune rules every card
+effect, the action's icon (vector art from :mod:`tubedeck.generator.icons`); then the effect and the footer (the Fortune rules every card
 repeats). Portrait cards stack these; landscape cards put the disc beside the effect. The disc
 shrinks before the effect's type does; the effect and the footer never go below 7 pt (play reads
 them).
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.fonts import metrics
-from generator.icons import icon
-from generator.pen import Pen
-from generator.sizes import PT, Rect
-from generator.text import FaceFitError, FittedText, measure, size_label
-from generator.theme import BOLD, INK, ITALIC, MUTED, PAPER, PLAY_PT, TEXT, WHITE
 from tubedeck.games.klm.cards import FortuneCard
+from tubedeck.generator.fonts import metrics
+from tubedeck.generator.icons import icon
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import PT, Rect
+from tubedeck.generator.text import FaceFitError, FittedText, measure, size_label
+from tubedeck.generator.theme import BOLD, INK, ITALIC, MUTED, PAPER, PLAY_PT, TEXT, WHITE
 
 ACTION_COLOUR = {"disable": "#B3261E", "block_connection": "#B3261E", "enable": "#00782A", "protect": "#00782A",
                  "draw_fortune": "#0019A8", "draw_station": "#0019A8", "take_discard": "#6A3D9A",

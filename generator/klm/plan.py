@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from generator.icons import badge_size
-from generator.pen import Pen
-from generator.sizes import PT, Rect
-from generator.text import FaceFitError, FittedText, measure, size_label
-from generator.theme import BOLD, ITALIC, PLAY_PT, TEXT, short_line_name
 from tubedeck.games.klm.cards import StationCard
+from tubedeck.generator.icons import badge_size
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import PT, Rect
+from tubedeck.generator.text import FaceFitError, FittedText, measure, size_label
+from tubedeck.generator.theme import BOLD, ITALIC, PLAY_PT, TEXT, short_line_name
 
 from .schematic import content_height, ring_layout
 

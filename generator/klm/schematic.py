@@ -1,7 +1,7 @@
 """The Station Card illustration: the station in the middle, its in-scope neighbours round it by
 compass bearing, each link drawn in its line colours.
 
-Each link ends in the neighbour's Connection Number (a pill badge, :func:`generator.icons.badge`)
+Each link ends in the neighbour's Connection Number (a pill badge, :func:`tubedeck.generator.icons.badge`)
 or, on an illustration too small for legible numbers, in a plain dot (the Nearest Stations list
 carries the numbers then). :func:`ring_layout` spreads the ends round a circle so no two
 badges (nor a badge and the station marker) overlap: each neighbouring pair keeps at least the
@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from generator.colour import contrast, rgb
-from generator.icons import badge, badge_size
-from generator.pen import Pen
-from generator.sizes import Rect
-from generator.theme import GREY, INK, PAPER, WHITE
 from tubedeck.games.klm.cards import StationCard
+from tubedeck.generator.colour import contrast, rgb
+from tubedeck.generator.icons import badge, badge_size
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.theme import GREY, INK, PAPER, WHITE
 
 DOT = 0.9  # mm, radius of a plain end dot
 CASE_BELOW = 3.0  # a line colour under this contrast on the card's paper gets ink rails (a casing)

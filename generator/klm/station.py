@@ -1,7 +1,7 @@
 """Keep London Moving's Station Card front, drawn from its :mod:`~generator.klm.plan`.
 
 Top to bottom: the name and the Fare Zone; the Line Colour bars and the lines' names; the
-illustration (:mod:`generator.klm.schematic`: the station and its in-scope neighbours by compass
+illustration (:mod:`tubedeck.generator.klm.schematic`: the station and its in-scope neighbours by compass
 bearing, links in line colours, each end marked with the shared Connection Number) above or
 beside the Nearest Stations list (number badge + neighbour); the facts (Interchange, Borough,
 Built, Heritage, Easy Access); the Card Description. The outline is black for a tunnel station,
@@ -12,12 +12,12 @@ carry is left off in the plan's order; nothing play needs goes below 7 pt.
 
 from __future__ import annotations
 
-from generator.icons import badge, badge_size
-from generator.pen import Pen
-from generator.sizes import PT, Rect
-from generator.text import size_label
-from generator.theme import BOLD, GREY, INK, ITALIC, MUTED, PAPER, PLAY_PT, RED_TEXT, TEXT, WHITE
 from tubedeck.games.klm.cards import StationCard
+from tubedeck.generator.icons import badge, badge_size
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import PT, Rect
+from tubedeck.generator.text import size_label
+from tubedeck.generator.theme import BOLD, GREY, INK, ITALIC, MUTED, PAPER, PLAY_PT, RED_TEXT, TEXT, WHITE
 
 from .plan import (  # noqa: F401
     GAP,

@@ -17,13 +17,13 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
-from generator.pen import Pen
-from generator.sizes import Rect
-from generator.text import fit
-from generator.theme import BOLD, GREY, INK, MUTED, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.board import row_label
 from tubedeck.games.nextstation.challenge import Challenge, Flip, Round, make_challenge, printed
 from tubedeck.games.nextstation.edition import Edition
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.text import fit
+from tubedeck.generator.theme import BOLD, GREY, INK, MUTED, PLAY_PT, TEXT, WHITE
 
 from .parts import mark, mark_size, pencil_marks, symbol
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.document import Card, Deck, Sheet
-from generator.emblem import emblem_in
-from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen, pile_back
-from generator.sizes import CardGeometry, Rect
-from generator.text import bullet_cards, measure, sized
-from generator.theme import BLUE, BOLD, INK, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
 from tubedeck.games.nextstation.rules import Card as StationCard
+from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.emblem import emblem_in
+from tubedeck.generator.options import PrintOptions
+from tubedeck.generator.pen import DRIFT, Pen, pile_back
+from tubedeck.generator.sizes import CardGeometry, Rect
+from tubedeck.generator.text import bullet_cards, measure, sized
+from tubedeck.generator.theme import BLUE, BOLD, INK, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
 
 from .challenge import challenge_pages
 from .map import map_page

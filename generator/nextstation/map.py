@@ -8,16 +8,16 @@ from __future__ import annotations
 import math
 import re
 
-from generator.fonts import text_width
-from generator.pen import Pen
-from generator.sizes import PT, Rect
-from generator.text import fit, measure
-from generator.theme import BOLD, GREY, INK, MIN_PT, PLAY_PT, TEXT, WHITE, short_line_name
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.board import Station, row_label
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.generate import RIVER_UP, STATION_AT, river_path
 from tubedeck.games.nextstation.rules import QUESTION_MARK
+from tubedeck.generator.fonts import text_width
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import PT, Rect
+from tubedeck.generator.text import fit, measure
+from tubedeck.generator.theme import BOLD, GREY, INK, MIN_PT, PLAY_PT, TEXT, WHITE, short_line_name
 
 from .parts import mark, mark_size, pencil_marks, score_card, symbol
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import math
 
-from generator.fonts import text_width
-from generator.pen import Pen
-from generator.sizes import Rect
-from generator.text import measure
-from generator.theme import BOLD, INK, PLAY_PT, TEXT, WHITE
 from tubedeck.errors import DataError, Problem
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
+from tubedeck.generator.fonts import text_width
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.text import measure
+from tubedeck.generator.theme import BOLD, INK, PLAY_PT, TEXT, WHITE
 
 
 # -- symbols, drawn as vector shapes ----------------------------------------------------------

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from generator import fonts
-from generator.colour import MIN_CONTRAST, contrast, hex_of, reads_in_grey, rgb
-from generator.icons import DIGIT_HEIGHT, badge_size
-from generator.pen import Pen
-from generator.sizes import PT
-from generator.theme import BOLD, INK, PLAY_PT
 from tubedeck.games.oneday.board import GameMap
+from tubedeck.generator import fonts
+from tubedeck.generator.colour import MIN_CONTRAST, contrast, hex_of, reads_in_grey, rgb
+from tubedeck.generator.icons import DIGIT_HEIGHT, badge_size
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import PT
+from tubedeck.generator.theme import BOLD, INK, PLAY_PT
 
 CHIP_PT = PLAY_PT  # the chips' letters: play needs them
 CHIP_GAP = 0.5  # mm between two chips in a row

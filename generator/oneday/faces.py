@@ -1,5 +1,5 @@
 """One Day in London print faces: station cards, card back, rules card, rack sheet (the map sheet:
-:mod:`generator.oneday.map`).
+:mod:`tubedeck.generator.oneday.map`).
 
 Every face draws the game's own objects (:class:`tubedeck.games.oneday.cards.StationCard`, the
 :class:`~tubedeck.games.oneday.board.GameMap`); nothing about the game is restated here.
@@ -11,17 +11,20 @@ import math
 from dataclasses import dataclass, field
 from functools import partial
 
-from generator import fonts
-from generator.colour import reads_in_grey
-from generator.document import Card, Deck, Sheet
-from generator.emblem import emblem_in
-from generator.icons import DIGIT_HEIGHT, badge, badge_size
-from generator.options import PrintOptions
-from generator.pen import DRIFT, Pen, pile_back
-from generator.ruler import sheet_safe
-from generator.sizes import PAPERS, PT, CardGeometry, Rect
-from generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
-from generator.theme import (
+from tubedeck.games.oneday.board import GameMap
+from tubedeck.games.oneday.cards import StationCard, StationDeck
+from tubedeck.games.oneday.edition import Edition
+from tubedeck.generator import fonts
+from tubedeck.generator.colour import reads_in_grey
+from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.emblem import emblem_in
+from tubedeck.generator.icons import DIGIT_HEIGHT, badge, badge_size
+from tubedeck.generator.options import PrintOptions
+from tubedeck.generator.pen import DRIFT, Pen, pile_back
+from tubedeck.generator.ruler import sheet_safe
+from tubedeck.generator.sizes import PAPERS, PT, CardGeometry, Rect
+from tubedeck.generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
+from tubedeck.generator.theme import (
     BLUE,
     BOLD,
     INK,
@@ -35,9 +38,6 @@ from generator.theme import (
     WHITE,
     short_line_name,
 )
-from tubedeck.games.oneday.board import GameMap
-from tubedeck.games.oneday.cards import StationCard, StationDeck
-from tubedeck.games.oneday.edition import Edition
 
 from .chips import CHIP_GAP, CHIP_OUTLINE, chip, chip_size, line_letters
 from .map import figures, map_page
@@ -250,7 +250,7 @@ def within(safe: Rect, trim: Rect, outline: float) -> Rect:
 
 
 def badge_outline(pt: float) -> float:
-    """The outline width of :func:`generator.icons.badge`'s pill at ``pt`` (as it draws it)."""
+    """The outline width of :func:`tubedeck.generator.icons.badge`'s pill at ``pt`` (as it draws it)."""
     return max(0.2, 0.07 * badge_size("0", pt)[1])
 
 

@@ -25,12 +25,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from generator.linestyle import WIDTH, cased, draw_line
-from generator.pen import Pen
-from generator.sizes import Rect
-from generator.theme import INK, PLAY_PT
 from tubedeck.games.oneday.board import GameMap
 from tubedeck.games.oneday.edition import Edition
+from tubedeck.generator.linestyle import WIDTH, cased, draw_line
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.theme import INK, PLAY_PT
 
 from .chips import chip, chip_size, line_letters
 
@@ -414,7 +414,7 @@ _LAYOUTS: dict[tuple[int, Rect], tuple[GameMap, MapLayout]] = {}
 def page_layout(gmap: GameMap, safe: Rect) -> MapLayout:
     """:func:`layout` measured with the fonts, once per map and page area in this process (the map
     is kept with its layout, so its id cannot be reused for another map meanwhile)."""
-    from generator import fonts
+    from tubedeck.generator import fonts
 
     key = (id(gmap), safe)
     if key not in _LAYOUTS or _LAYOUTS[key][0] is not gmap:

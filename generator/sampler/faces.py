@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.colour import MIN_CONTRAST, ColourSpec, Mode, as_rgb, contrast, luminance, resolve
-from generator.document import Card, Deck, Sheet
-from generator.emblem import emblem
-from generator.options import PrintOptions
-from generator.pen import Pen
-from generator.sizes import Rect
-from generator.text import FaceFitError, measure, size_label, sized
-from generator.theme import BLUE as UNDERGROUND_BLUE
-from generator.theme import INK, MIN_PT, PAPER, PLAY_PT, WHITE, short_line_name
-from generator.theme import RED as UNDERGROUND_RED
+from tubedeck.generator.colour import MIN_CONTRAST, ColourSpec, Mode, as_rgb, contrast, luminance, resolve
+from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.emblem import emblem
+from tubedeck.generator.options import PrintOptions
+from tubedeck.generator.pen import Pen
+from tubedeck.generator.sizes import Rect
+from tubedeck.generator.text import FaceFitError, measure, size_label, sized
+from tubedeck.generator.theme import BLUE as UNDERGROUND_BLUE
+from tubedeck.generator.theme import INK, MIN_PT, PAPER, PLAY_PT, WHITE, short_line_name
+from tubedeck.generator.theme import RED as UNDERGROUND_RED
 from tubedeck.network import Network, Station
 
 PLATE_PAD = 1.5  # mm between the zone's text and the edge of its plate

@@ -1,6 +1,6 @@
 """Set Tube Dice's points by measurement, and measure candidate maps.
 
-``python -m solver.dice.balance [--games N]`` plays N games at each table size 2-4 with greedy
+``python -m tubedeck.solver.dice.balance [--games N]`` plays N games at each table size 2-4 with greedy
 players on the bundled map, measures for every line and zone the median roll of its first
 completion and the share of games in which someone completes it, and writes them with the
 difficulty of the recipe's rule (``[points]`` in ``data/dice/recipe.toml``) to
@@ -10,7 +10,7 @@ from the mean of all rounds' difficulties (plain re-measuring oscillates). A dev
 the game reads the file, nothing at run time writes it. The games are played as the recipe sets
 them, each seat with its own passes (``extra_passes``).
 
-``python -m solver.dice.balance --map STAR=SCOPE [--map ...]`` measures candidate default maps
+``python -m tubedeck.solver.dice.balance --map STAR=SCOPE [--map ...]`` measures candidate default maps
 by the recipe's own measure (``[measure]``): each map's points are set first as above (in
 memory), then ``[measure] games`` games per table are played by ``[measure] bots`` and it reports
 the share of games in which someone completes a zone, the share in which someone completes a
@@ -30,13 +30,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.simulation import play
 from tubedeck.atomic import atomic_open
 from tubedeck.content import content
 from tubedeck.games.dice.board import Board, derive_board, nested_lines
 from tubedeck.games.dice.edition import Edition, awards, load
 from tubedeck.games.dice.recipe import Recipe, load_recipe
 from tubedeck.network import Network
+from tubedeck.solver.simulation import play
 from tubedeck.stats import wilson
 
 from .simulate import PLAYING

@@ -1,4 +1,4 @@
-"""Prove the solo challenges' best scores: ``python -m solver.dice.challenges [--seeds 0-19]``.
+"""Prove the solo challenges' best scores: ``python -m tubedeck.solver.dice.challenges [--seeds 0-19]``.
 
 For each seed, the first ``challenge_turns`` rolls (the recipe's) on the bundled map are solved
 by ``--engine`` (default ``auto``: the target search of :mod:`.bnb`, CP-SAT taking over if it

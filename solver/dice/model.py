@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import MAX_TIME_LIMIT, configure, solve
 from tubedeck.games.dice.edition import Edition
+from tubedeck.solver.cpsat import MAX_TIME_LIMIT, configure, solve
 
 
 def pair_cost(dice: tuple[int, ...], n: int, k: int) -> int:

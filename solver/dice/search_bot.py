@@ -1,10 +1,10 @@
-"""Tube Dice for the search bot (:mod:`solver.mcts`): greedy rollouts of 6 decisions (about two
+"""Tube Dice for the search bot (:mod:`tubedeck.solver.mcts`): greedy rollouts of 6 decisions (about two
 rolls at two players), then each sheet's score plus what its lines and zones in progress promise."""
 
 from __future__ import annotations
 
-from solver.mcts import Profile
 from tubedeck.games.dice.play import State
+from tubedeck.solver.mcts import Profile
 
 from .players import _line_value, _zone_value, tables
 
@@ -24,4 +24,4 @@ def value(state: State) -> list[float]:
     return out
 
 
-SEARCH = Profile("solver.dice.players:greedy_player", 6, "solver.dice.search_bot:value", 3.0, budget=100)
+SEARCH = Profile("tubedeck.solver.dice.players:greedy_player", 6, "tubedeck.solver.dice.search_bot:value", 3.0, budget=100)

@@ -1,12 +1,12 @@
 """``tubedeck play dice`` and ``tubedeck simulate dice``: what Tube Dice adds to the one driver
-(:mod:`solver.simulation`).
+(:mod:`tubedeck.solver.simulation`).
 
 A game is its seed plus the bots' actions (the seat streams are seeded), so a record replays
 exactly. The record (:data:`tubedeck.games.dice.records.SIMULATE`) counts the game's length in
 rolls (a turn is one roll of the dice, which every player uses) and in rounds (every seat has
 rolled once), the scores, the winners (ties share), and per line and zone the players completing
 it and the roll of its first completion; the summary adds each line's and zone's completion rate
-and median first-completion roll (what ``python -m solver.dice.balance`` turns into points) and
+and median first-completion roll (what ``python -m tubedeck.solver.dice.balance`` turns into points) and
 the winner's margin over the last.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from solver.simulation import Playing, play_command, simulate_command
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.dice.edition import Edition
@@ -23,6 +22,7 @@ from tubedeck.games.dice.play import State, new_game
 from tubedeck.games.dice.records import SIMULATE
 from tubedeck.play import Played
 from tubedeck.records import spread
+from tubedeck.solver.simulation import Playing, play_command, simulate_command
 from tubedeck.words import plural
 
 from .players import PLAYERS
@@ -161,5 +161,5 @@ PLAYING = Playing(
     edition=load_edition, position=position, facts=facts, extra=extra,
 )
 
-play_one = play_command("solver.dice.simulate:PLAYING")
-simulation = simulate_command("solver.dice.simulate:PLAYING")
+play_one = play_command("tubedeck.solver.dice.simulate:PLAYING")
+simulation = simulate_command("tubedeck.solver.dice.simulate:PLAYING")

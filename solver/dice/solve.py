@@ -15,7 +15,7 @@ command (measured from :func:`solve_one`'s start; a run ends within it plus repl
 moves); ``det_limit`` adds a deterministic budget, in deterministic seconds: the target search's
 work (nodes and cover steps) at :data:`bnb.WORK_PER_SECOND` and CP-SAT's deterministic time, so the same seed and
 options give the same answer on any machine, however loaded, while the wall clock does not cut
-first (stored answers, ``python -m solver.dice.challenges``, use it). The moves found are
+first (stored answers, ``python -m tubedeck.solver.dice.challenges``, use it). The moves found are
 replayed through the rules engine (one player keeps the two dice of each use), which must reach
 the same score: a disagreement is a bug, raised.
 """
@@ -26,11 +26,11 @@ import math
 import time
 from dataclasses import dataclass
 
-from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import Edition, check_seed
 from tubedeck.games.dice.play import SKIP, new_game
 from tubedeck.progress import Progress, ticking
+from tubedeck.solver.cpsat import check_time_limit
 
 from . import bnb
 from .model import ModelResult, solve_sequence

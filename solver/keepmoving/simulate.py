@@ -1,5 +1,5 @@
 """``tubedeck play keepmoving`` and ``tubedeck simulate keepmoving``: what Keep Moving adds to the
-one driver (:mod:`solver.simulation`).
+one driver (:mod:`tubedeck.solver.simulation`).
 
 A game is its seed, the bots' actions and the chance outcomes (drawn from
 ``random.Random(f"{seed}:chance")`` by :func:`tubedeck.play.play_game`), so a record replays
@@ -14,13 +14,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.simulation import Playing, play_command, simulate_command, wrapped
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.keepmoving.edition import Edition
 from tubedeck.games.keepmoving.play import State, card_name, new_game
 from tubedeck.games.keepmoving.records import SIMULATE
 from tubedeck.play import Played
+from tubedeck.solver.simulation import Playing, play_command, simulate_command, wrapped
 
 from .players import PLAYERS
 from .position import to_json
@@ -113,5 +113,5 @@ def ended(ed: Edition, variant: dict) -> Ended:
 PLAYING = Playing(game="keepmoving", title="Keep Moving", bots=PLAYERS, record=SIMULATE, start=start, measure=measure,
                   edition=edition, position=position, facts=facts, tag=tag, extra=ended)
 
-play_one = play_command("solver.keepmoving.simulate:PLAYING")
-simulation = simulate_command("solver.keepmoving.simulate:PLAYING")
+play_one = play_command("tubedeck.solver.keepmoving.simulate:PLAYING")
+simulation = simulate_command("tubedeck.solver.keepmoving.simulate:PLAYING")

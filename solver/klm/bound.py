@@ -6,7 +6,7 @@ reaches which player on which own turn); it looks for a deal in which **no** pla
 global turn ``G`` (0-based, counted over all players' turns). If CP-SAT proves no such deal
 exists, then *every* deal has a possible win by turn ``G``: a proven bound. The largest ``G`` with
 a deal is found by bisection, and that deal is the witness; it is then re-checked by the
-per-deal checker of :mod:`solver.klm.model`.
+per-deal checker of :mod:`tubedeck.solver.klm.model`.
 
 Scope of the claim (also printed): the die rolls are fixed to "no 6" (a 6 moves the rest of the
 stock to other players, so rolls are part of the adversary's freedom in real play; here the
@@ -31,12 +31,12 @@ from dataclasses import dataclass
 import networkx as nx
 from ortools.sat.python import cp_model
 
-from solver.cpsat import MAX_TIME_LIMIT, check_time_limit, configure, solve
 from tubedeck.errors import UsageError
 from tubedeck.games.klm.cards import StationDeck
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Rules
 from tubedeck.games.klm.setup import Deal, check_players
+from tubedeck.solver.cpsat import MAX_TIME_LIMIT, check_time_limit, configure, solve
 
 from .model import deal_record, solve_deal
 

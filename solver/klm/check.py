@@ -1,4 +1,4 @@
-"""``tubedeck check klm`` and ``solve klm``: seeded deals through :mod:`solver.runner`.
+"""``tubedeck check klm`` and ``solve klm``: seeded deals through :mod:`tubedeck.solver.runner`.
 
 A :class:`KlmCheck` is the picklable :class:`~solver.runner.DealCheck` a worker process turns
 into an evaluator (``seed -> record``): it takes the edition from the per-process cache
@@ -13,13 +13,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.records import CHECK
 from tubedeck.games.klm.setup import Deal, check_players
+from tubedeck.solver.cpsat import check_time_limit
 from tubedeck.stats import quantile
 
 from .model import OUTSIDE, PlayerAnswer, deal_record, solve_deal

@@ -44,8 +44,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import small_model_solver, solve
 from tubedeck.games.klm.setup import Deal, PlayerWindow
+from tubedeck.solver.cpsat import small_model_solver, solve
 
 OUTSIDE = ("fortune card effects", "opponents' play", "unlucky hand", "fast gameplay")
 

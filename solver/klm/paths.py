@@ -1,10 +1,10 @@
 """The Keep London Moving checker's exact fast engine: every winning path, searched exhaustively.
 
-The question is the CP-SAT model's (:mod:`solver.klm.model`): a player's earliest own turn with
+The question is the CP-SAT model's (:mod:`tubedeck.solver.klm.model`): a player's earliest own turn with
 five continuous stations, each Connection made on its own turn, no earlier than both its cards
 have arrived. A player's pruned candidate graph is small (the cards they get in the window), so
 a depth-first search over its simple paths, with the earliest schedule of each
-(:func:`solver.klm.model.earliest_schedule`, which meets Hall's bound), proves the optimum by
+(:func:`tubedeck.solver.klm.model.earliest_schedule`, which meets Hall's bound), proves the optimum by
 exhaustion: OPTIMAL when a path is found, INFEASIBLE when none exists. The search stops a branch
 once its partial schedule already ends no earlier than the best path found (a Connection more
 never finishes sooner). When a player's graph holds more than ``MAX_NODES`` searched prefixes

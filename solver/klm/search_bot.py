@@ -1,10 +1,10 @@
-"""Keep London Moving for the search bot (:mod:`solver.mcts`): greedy rollouts of 12 decisions,
+"""Keep London Moving for the search bot (:mod:`tubedeck.solver.mcts`): greedy rollouts of 12 decisions,
 then each seat's distance from a winning path (:func:`.players.need`)."""
 
 from __future__ import annotations
 
-from solver.mcts import Profile
 from tubedeck.games.klm.play import State
+from tubedeck.solver.mcts import Profile
 
 from .players import need
 
@@ -14,4 +14,4 @@ def value(state: State) -> list[float]:
     return [-need(state, p) for p in range(state.players)]
 
 
-SEARCH = Profile("solver.klm.players:greedy_player", 12, "solver.klm.search_bot:value", 1.0, budget=100)
+SEARCH = Profile("tubedeck.solver.klm.players:greedy_player", 12, "tubedeck.solver.klm.search_bot:value", 1.0, budget=100)

@@ -1,6 +1,6 @@
 """``tubedeck play klm`` and ``tubedeck simulate klm``: Keep London Moving played by bots.
 
-Only what is particular to Keep London Moving; the driver is :mod:`solver.simulation`. A game is
+Only what is particular to Keep London Moving; the driver is :mod:`tubedeck.solver.simulation`. A game is
 its seed and the bots' actions (each seat's bot draws from its own seeded stream), so a results
 record replays exactly. The record (:data:`tubedeck.games.klm.records.SIMULATE`) holds game length
 (turns and rounds), the winner by seat and by place in turn order, whether a Fortune Card was
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import textwrap
 
-from solver.simulation import Playing, play_command, simulate_command
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.play import State, new_game
 from tubedeck.games.klm.records import MAX_TURNS, SIMULATE
 from tubedeck.play import Played
+from tubedeck.solver.simulation import Playing, play_command, simulate_command
 
 from .players import PLAYERS
 
@@ -116,5 +116,5 @@ def tag(ed: Edition, options: dict, variant: dict) -> str:
 PLAYING = Playing(game="klm", title="Keep London Moving", bots=PLAYERS, record=SIMULATE, start=start,
                   measure=measure, edition=edition, position=position, facts=facts, tag=tag)
 
-play_one = play_command("solver.klm.simulate:PLAYING")
-simulation = simulate_command("solver.klm.simulate:PLAYING")
+play_one = play_command("tubedeck.solver.klm.simulate:PLAYING")
+simulation = simulate_command("tubedeck.solver.klm.simulate:PLAYING")

@@ -1,8 +1,8 @@
 """The solo challenges' best games:
-``python -m solver.nextstation.challenges --seeds 0-9 [--map classic|SEED] [--time-limit 600]``.
+``python -m tubedeck.solver.nextstation.challenges --seeds 0-9 [--map classic|SEED] [--time-limit 600]``.
 
 For each seed, the whole solo game on the seed's deal is solved by
-:func:`solver.nextstation.game.best_game`; OPTIMAL answers and FEASIBLE ones (the best game
+:func:`tubedeck.solver.nextstation.game.best_game`; OPTIMAL answers and FEASIBLE ones (the best game
 found, with the proven bound) are written to ``data/nextstation/challenges.csv``
 (``map,seed,score,status,bound,drawing``), which the challenge sheet prints on its answer strip
 ("best possible" only when proven). A row is replaced only by a better game, a proof, or a
@@ -25,12 +25,12 @@ import io
 from contextlib import nullcontext
 from pathlib import Path
 
-from solver.cpsat import WALL_GUARD
 from tubedeck.atomic import atomic_open
 from tubedeck.content import content, is_whole_text, read_csv
 from tubedeck.errors import DataError, Problem, UsageError
 from tubedeck.games.nextstation.challenge import CLASSIC, COLUMNS, STATUSES, drawing_text, parse_drawing, replay
 from tubedeck.games.nextstation.edition import Edition, load
+from tubedeck.solver.cpsat import WALL_GUARD
 
 from .clash import CLASH_ROUNDS
 

@@ -31,12 +31,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from solver.cpsat import WALL_GUARD, check_time_limit
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.nextstation.edition import Edition, generated_maps, map_title
 from tubedeck.games.nextstation.records import PAR, PAR_GAME
 from tubedeck.records import Schema
+from tubedeck.solver.cpsat import WALL_GUARD, check_time_limit
 from tubedeck.stats import percentile
 from tubedeck.words import plural
 

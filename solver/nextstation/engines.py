@@ -7,7 +7,7 @@ Two kinds of limit, one meaning each (issue 26):
   machine's load, and is reported as FEASIBLE/UNKNOWN with its bound, never as a verdict.
 * ``--det-limit`` (:attr:`Budget.det`): a **deterministic** budget for answers that are stored
   (the par check): CP-SAT's ``max_deterministic_time`` summed over its solves (charged with
-  ``solver.deterministic_time``, not wall time), and for the branch and bound a node budget at
+  ``tubedeck.solver.deterministic_time``, not wall time), and for the branch and bound a node budget at
   :data:`NODES_PER_SECOND` nodes a deterministic second. The same seed and options give the same
   answer on any machine, however loaded (unless the wall-clock guard fires first).
 

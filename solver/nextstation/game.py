@@ -40,7 +40,6 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import best_round
 from tubedeck.games.nextstation.board import Board
@@ -51,6 +50,7 @@ from tubedeck.games.nextstation.responses import GUARD, KICKS, Round, lines_of, 
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from tubedeck.progress import Progress
+from tubedeck.solver.cpsat import check_time_limit
 
 from .branch import branch_and_price
 from .clash import CLASH_ROUNDS

@@ -34,11 +34,11 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import configure, solve
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Round, lines_of  # noqa: F401 - lines_of: for its users
 from tubedeck.games.nextstation.rules import Objective, RuleBook
 from tubedeck.games.nextstation.scoring import FinalScore, final_score
+from tubedeck.solver.cpsat import configure, solve
 
 from .engines import Budget, Reporter
 from .model import _Model, build

@@ -28,11 +28,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from solver.cpsat import configure, solve
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
+from tubedeck.solver.cpsat import configure, solve
 
 from .columns import Column, Prices, _gains, _worth
 from .game_model import _one_hot_at_most

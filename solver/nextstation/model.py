@@ -29,7 +29,7 @@ M. The departure is always on the line: an empty round scores 1 x 1.
 
 The budget (:class:`.engines.Budget`) only guards: a cut-short search reports FEASIBLE with its
 bound, or UNKNOWN, never a verdict. The values of M share one budget: CP-SAT's deterministic time
-is charged (``solver.deterministic_time``, the same on any machine) and the wall clock is a
+is charged (``tubedeck.solver.deterministic_time``, the same on any machine) and the wall clock is a
 deadline, so a ``--det-limit`` answer does not depend on the machine's load. :mod:`.exhaustive` is the independent check (tests).
 """
 
@@ -40,11 +40,11 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import WALL_GUARD, small_model_solver, solve
 from tubedeck.games.nextstation.best import RoundResult
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.flips import Turn
 from tubedeck.games.nextstation.rules import RuleBook
+from tubedeck.solver.cpsat import WALL_GUARD, small_model_solver, solve
 
 from .engines import Budget, Reporter
 

@@ -51,12 +51,12 @@ from dataclasses import dataclass
 import numpy as np
 from ortools.linear_solver import pywraplp
 
-from solver.memory import available_memory
 from tubedeck.games.nextstation.best import draws_of, line_of, line_table
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.responses import Draws, Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
+from tubedeck.solver.memory import available_memory
 
 from .clash import CLASH_MOST, Clash
 from .columns import SMOOTH, Column, MasterLP, OutOfTime, Prices, _mix, column_of, lagrangian_bound

@@ -1,10 +1,10 @@
-"""Next Station for the search bot (:mod:`solver.mcts`): greedy rollouts to the end of the game
+"""Next Station for the search bot (:mod:`tubedeck.solver.mcts`): greedy rollouts to the end of the game
 (36 decisions a seat at most), scored by the final scores. With the advanced modules the search
 weighs Pencil Power uses as it weighs any action (they are among the legal actions), and its
 greedy rollouts use the powers and aim at the Shared Objectives (:mod:`.players`)."""
 
 from __future__ import annotations
 
-from solver.mcts import Profile
+from tubedeck.solver.mcts import Profile
 
-SEARCH = Profile("solver.nextstation.players:greedy_player", 200, budget=1000)
+SEARCH = Profile("tubedeck.solver.nextstation.players:greedy_player", 200, budget=1000)

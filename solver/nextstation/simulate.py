@@ -1,6 +1,6 @@
 """``tubedeck play nextstation`` and ``tubedeck simulate nextstation``: games played by bots.
 
-What is Next Station's own, for the one driver (:mod:`solver.simulation`): how a game starts (the
+What is Next Station's own, for the one driver (:mod:`tubedeck.solver.simulation`): how a game starts (the
 map's edition, ``--objectives``, ``--powers``), its record (:data:`~tubedeck.games.nextstation.
 records.SIMULATE`: scores, the winners by the tie-break of the best single line, each round's line
 score; with ``--objectives`` and ``--powers`` each module's part per seat: :func:`modules`), the
@@ -17,8 +17,6 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cpsat import WALL_GUARD
-from solver.simulation import Playing, play_command, simulate_command, wrapped
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
@@ -27,6 +25,8 @@ from tubedeck.games.nextstation.play import State, drawn_objectives, new_game, s
 from tubedeck.games.nextstation.records import SIMULATE
 from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.play import Played
+from tubedeck.solver.cpsat import WALL_GUARD
+from tubedeck.solver.simulation import Playing, play_command, simulate_command, wrapped
 from tubedeck.stats import percentile
 
 from .game import GAME_GUARD, best_game
@@ -284,8 +284,8 @@ PLAYING = Playing(game="nextstation", title="Next Station: London", bots=PLAYERS
                   measure=measure, edition=edition, position=position, facts=facts, tag=tag, extra=extra,
                   variant=("objectives", "powers", "optimum"), action_json=lambda state, action: state.action_json(action))
 
-play_one = play_command("solver.nextstation.simulate:PLAYING")
-_simulation = simulate_command("solver.nextstation.simulate:PLAYING")
+play_one = play_command("tubedeck.solver.nextstation.simulate:PLAYING")
+_simulation = simulate_command("tubedeck.solver.nextstation.simulate:PLAYING")
 
 
 def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,

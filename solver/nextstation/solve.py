@@ -23,7 +23,6 @@ import contextlib
 import itertools
 from dataclasses import dataclass, replace
 
-from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import RoundResult
 from tubedeck.games.nextstation.edition import Edition, deal
@@ -31,6 +30,7 @@ from tubedeck.games.nextstation.flips import Turn, parse_flips, turns
 from tubedeck.games.nextstation.play import drawn_objectives
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.progress import Progress
+from tubedeck.solver.cpsat import check_time_limit
 
 from .engines import Budget, bnb_round, ticking
 from .game import MAX_SEED, GameResult, best_game, spot

@@ -9,7 +9,7 @@ oneday --buried`` and the strong bot follow the text (buried discards are not at
 records, per player, the minimum exchanges and whether any winning journey is reachable, the
 deal's status (the worst of the players') and the closest player; its shape is declared as
 :data:`tubedeck.games.oneday.records.CHECK`. The summary folds the results as they stream from
-:func:`solver.runner.run_deals`.
+:func:`tubedeck.solver.runner.run_deals`.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.records import CHECK, worst
+from tubedeck.solver.cpsat import check_time_limit
 from tubedeck.words import plural
 
 from .exchanges import ENGINES, caps_for, solve_rack, space_of

@@ -10,7 +10,7 @@ exchanged out goes face up on a discard pile and can be drawn again.)
 **The engines** (:func:`solve_rack`):
 
 * ``cp-sat`` (the default, the engine of record): the CP-SAT model of
-  :mod:`solver.oneday.model` decides every rack on its own (no hint, no bound from elsewhere).
+  :mod:`tubedeck.solver.oneday.model` decides every rack on its own (no hint, no bound from elsewhere).
   Its status is reported as it is: OPTIMAL, FEASIBLE (time ran out with a journey), INFEASIBLE,
   UNKNOWN (time ran out without one; never read as INFEASIBLE). ``engine = "cp-sat"``.
 * ``auto``: the exact bound below decides when its journey respects every cap
@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
-from solver.cpsat import check_time_limit
 from tubedeck.errors import UsageError
 from tubedeck.games.oneday.board import GameMap, parse_stations
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.journey import Journey, Verdict, validate
+from tubedeck.solver.cpsat import check_time_limit
 
 if TYPE_CHECKING:  # .model imports OR-Tools' cp_model (pandas): only when CP-SAT runs
     from .model import JourneyTemplate

@@ -19,7 +19,7 @@
 
 Objective: maximise ``kept = sum_k at[k][rack[k]]``; exchanges = ``N - kept``. With ExactlyOne,
 ``(at[k], ride[k])`` is exactly the hop state ``(station, line, direction)`` of
-:func:`solver.oneday.exchanges.state_space`, and R3/R4 are its step relation, so the model's solutions are
+:func:`tubedeck.solver.oneday.exchanges.state_space`, and R3/R4 are its step relation, so the model's solutions are
 the valid journeys of :mod:`tubedeck.games.oneday.journey` that respect the copy limits.
 
 **Build once, instantiate per rack.** Everything except C's right-hand sides, the objective and
@@ -42,7 +42,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from solver.cpsat import small_model_solver, solve
+from tubedeck.solver.cpsat import small_model_solver, solve
 
 
 @dataclass(frozen=True)

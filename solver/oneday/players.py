@@ -9,7 +9,7 @@ functions of the state, so a game is its seed and its bots and replays exactly:
   neighbouring slot that does not share one yet, takes a discard top only if it has such a place,
   and otherwise draws from the draw pile;
 * ``strong``: the minimum-exchange solver picks. Each turn it asks the exact engine
-  (:func:`solver.oneday.exchanges.solve_rack`, ``auto``) for a target journey. What it can obtain
+  (:func:`tubedeck.solver.oneday.exchanges.solve_rack`, ``auto``) for a target journey. What it can obtain
   follows the text: the draw pile and the tops of the discard piles, so the deck less the other
   racks and less the buried discards (not the optimistic bound of ``check oneday``). It takes
   a visible card that fills a wrong slot of that journey, else draws, and exchanges the drawn card

@@ -1,12 +1,12 @@
-"""One Day in London for the search bot (:mod:`solver.mcts`): rollouts of 8 decisions by the
+"""One Day in London for the search bot (:mod:`tubedeck.solver.mcts`): rollouts of 8 decisions by the
 strong bot, then each rack against the journey the strong bot's solver aims at."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from solver.mcts import Profile
 from tubedeck.games.oneday.play import State
+from tubedeck.solver.mcts import Profile
 
 from .players import _linked, _target
 
@@ -24,4 +24,4 @@ def value(state: State) -> list[float]:
     return out
 
 
-SEARCH = Profile("solver.oneday.players:strong_player", 8, "solver.oneday.search_bot:value", 1.0, budget=100)
+SEARCH = Profile("tubedeck.solver.oneday.players:strong_player", 8, "tubedeck.solver.oneday.search_bot:value", 1.0, budget=100)

@@ -1,5 +1,5 @@
 """``tubedeck play oneday`` and ``tubedeck simulate oneday``: what One Day in London adds to the
-one driver (:mod:`solver.simulation`).
+one driver (:mod:`tubedeck.solver.simulation`).
 
 A game is its seed and its bots (the shuffles are the seed's), so a record replays exactly. Its
 record (:data:`tubedeck.games.oneday.records.SIMULATE`): the winner, the turns played (the winning
@@ -19,13 +19,13 @@ import textwrap
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from solver.simulation import GameReport, Playing, play_command, result_lines, simulate_command
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.play import State, new_game
 from tubedeck.games.oneday.records import MAX_TURNS, SIMULATE
 from tubedeck.play import Action, Played
+from tubedeck.solver.simulation import GameReport, Playing, play_command, result_lines, simulate_command
 
 from .players import PLAYERS
 
@@ -143,7 +143,7 @@ PLAYING = Playing(
     extra=cap_count,
 )
 
-_play_one = play_command("solver.oneday.simulate:PLAYING")
+_play_one = play_command("tubedeck.solver.oneday.simulate:PLAYING")
 
 
 def play_one(edition: Any, players: int, seed: int = 0, bots: str | None = None, **variant: Any) -> Report:
@@ -152,4 +152,4 @@ def play_one(edition: Any, players: int, seed: int = 0, bots: str | None = None,
     return Report(**{f.name: getattr(report, f.name) for f in fields(report)})
 
 
-simulation = simulate_command("solver.oneday.simulate:PLAYING")
+simulation = simulate_command("tubedeck.solver.oneday.simulate:PLAYING")

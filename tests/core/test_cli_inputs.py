@@ -66,8 +66,8 @@ def test_bound_on_a_scope_too_small_is_refused_not_proven(capsys):
 
 
 def test_more_bots_than_seats_is_refused():
-    from solver.simulation import parse_bots
     from tubedeck.errors import UsageError
+    from tubedeck.solver.simulation import parse_bots
     assert parse_bots("greedy,random", 3, ("greedy", "random")) == ("greedy", "random", "greedy")
     with pytest.raises(UsageError, match="3 bots for 1 player"):
         parse_bots("random,greedy,lookahead", 1, ("random", "greedy", "lookahead"))
@@ -91,9 +91,9 @@ def test_a_huge_table_is_refused_before_any_seat_is_made(game, capsys):
     longer than any game seats is ever made."""
     import tracemalloc
 
-    from solver.simulation import MAX_SEATS, parse_bots
     from tubedeck.errors import UsageError
     from tubedeck.games import registry
+    from tubedeck.solver.simulation import MAX_SEATS, parse_bots
 
     tracemalloc.start()
     try:

@@ -88,10 +88,10 @@ def commands(monkeypatch):
 
     monkeypatch.setattr(run_cli, "resolve", fake_target)
     monkeypatch.setattr(run_cli, "edition", lambda game, data, **own: None)
-    import solver.runner
+    import tubedeck.solver.runner as runner
 
-    monkeypatch.setattr(solver.runner, "run_check", lambda *a, **k: Summary())
-    monkeypatch.setattr(solver.runner, "default_results", lambda *a: Path("results.jsonl"))
+    monkeypatch.setattr(runner, "run_check", lambda *a, **k: Summary())
+    monkeypatch.setattr(runner, "default_results", lambda *a: Path("results.jsonl"))
     monkeypatch.setattr(build_cli, "documents_of", lambda game, job, **own: [])
     monkeypatch.setattr(build_cli, "print_manifest", lambda *a, **k: None)
     monkeypatch.setattr(build_cli.BuildJob, "render", lambda self, name, docs: None)

@@ -54,7 +54,7 @@ def test_batches_keep_a_shared_sheet_together():
 
 def test_results_path_is_printed_before_the_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    import solver.runner
+    import tubedeck.solver.runner as runner
 
     seen = {}
 
@@ -62,7 +62,7 @@ def test_results_path_is_printed_before_the_run(tmp_path, monkeypatch, capsys):
         seen["err"] = capsys.readouterr().err  # what was printed before the run started
         raise KeyboardInterrupt()
 
-    monkeypatch.setattr(solver.runner, "run_check", stop)
+    monkeypatch.setattr(runner, "run_check", stop)
     code, _, _ = run_cli(capsys, "simulate", "keepmoving", "--games", "1", "--no-progress")
     assert code == 130
     expected = tmp_path / "output" / "checks" / "keepmoving-sim-greedy-greedy-p2-s0.jsonl"
@@ -122,12 +122,12 @@ def test_missing_extras_say_what_works(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     import importlib
 
-    plots = importlib.import_module("generator.report.plots")  # the package re-exports a function "plots"
+    plots = importlib.import_module("tubedeck.generator.report.plots")  # the package re-exports a function "plots"
 
     with pytest.raises(UsageError, match="make -C .* install-report"):
         plots._pyplot()
     monkeypatch.setitem(sys.modules, "distributed", None)
-    from solver.distributed import dask_executor
+    from tubedeck.solver.distributed import dask_executor
 
     with pytest.raises(UsageError, match="make -C .* install-cluster"):
         with dask_executor(1):

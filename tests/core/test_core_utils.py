@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from solver.runner import run_deals
 from tubedeck.atomic import atomic_open, write_bytes
 from tubedeck.errors import UsageError
 from tubedeck.names import fold, match_station
+from tubedeck.solver.runner import run_deals
 
 # -- atomic writes ---------------------------------------------------------------------------
 

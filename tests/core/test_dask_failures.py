@@ -18,7 +18,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from solver.distributed import (
+from tubedeck.errors import UsageError
+from tubedeck.solver.distributed import (
     DEFAULT_PORT,
     WORKER_MEMORY,
     Runner,
@@ -26,7 +27,6 @@ from solver.distributed import (
     local_workers_bound,
     scheduler_address,
 )
-from tubedeck.errors import UsageError
 
 from conftest import run_cli as run
 
@@ -145,7 +145,7 @@ def test_good_scheduler_addresses(text, address):
 @needs_dask
 @pytest.mark.parametrize("banner", [BANNERS[0], None])
 def test_no_file_is_left_when_the_scheduler_is_not_one(banner, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("solver.distributed.GREETING_TIMEOUT", 1.0)
+    monkeypatch.setattr("tubedeck.solver.distributed.GREETING_TIMEOUT", 1.0)
     results = tmp_path / "r.jsonl"
     with server(banner) as address:
         code, _, err = run(capsys, *CHECK, "--scheduler", address, "--results", str(results))
@@ -157,8 +157,8 @@ def test_no_file_is_left_when_the_scheduler_is_not_one(banner, tmp_path, capsys,
 def test_no_workers_waits_a_stated_time_saying_so_and_leaves_no_file(tmp_path, capsys):
     from distributed import LocalCluster
 
-    from solver.klm.check import KlmCheck
-    from solver.runner import run_check
+    from tubedeck.solver.klm.check import KlmCheck
+    from tubedeck.solver.runner import run_check
 
     results = tmp_path / "r.jsonl"
     with LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster:
@@ -226,7 +226,7 @@ def test_an_interrupted_close_cut_short_is_not_tried_again_at_exit(monkeypatch):
     from distributed import LocalCluster
     from distributed.deploy import spec
 
-    import solver.distributed as dist
+    import tubedeck.solver.distributed as dist
 
     monkeypatch.setattr(dist, "CLOSE_TIMEOUT", 1e-6)  # the graceful close always runs out of time
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.runner import Interrupted, run_deals
 from tubedeck.errors import UsageError
+from tubedeck.solver.runner import Interrupted, run_deals
 
 from conftest import run_cli as run
 from conftest import toy_dataset
@@ -44,7 +44,7 @@ def records(path: Path) -> list[str]:
 
 # -- 1. interrupts --------------------------------------------------------------------------------
 def test_cp_sat_never_takes_sigint():
-    from solver.cpsat import small_model_solver
+    from tubedeck.solver.cpsat import small_model_solver
 
     assert small_model_solver(1.0).parameters.catch_sigint_signal is False
 
@@ -52,7 +52,7 @@ def test_cp_sat_never_takes_sigint():
 def test_an_interrupt_stops_a_long_solve_and_returns_nothing():
     from ortools.sat.python import cp_model
 
-    from solver.cpsat import configure, solve
+    from tubedeck.solver.cpsat import configure, solve
 
     # A pigeonhole model CP-SAT needs a long time to refute.
     m = cp_model.CpModel()
@@ -243,7 +243,7 @@ def test_a_full_disk_during_a_build_is_a_message_and_leaves_the_old_output(tmp_p
 
 
 def test_a_full_disk_during_a_check_is_a_message(tmp_path):
-    from solver.runner import _write
+    from tubedeck.solver.runner import _write
 
     class Full:
         name = "r.jsonl"
@@ -303,7 +303,7 @@ def test_a_failing_build_keeps_the_previous_output_whole(tmp_path, monkeypatch, 
         def broken(pen):
             raise UsageError("a face failed half-way")
 
-        from generator import Sheet
+        from tubedeck.generator import Sheet
         return docs + [Sheet("zzz", (broken,))]  # fails after the first documents are rendered
 
     monkeypatch.setattr(build_cmd, "documents_of", half)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.merge import MAX_SHARDS, merge_shards
-from solver.results import _open_locked
 from tubedeck.cli.run import MAX_SHARDS as CLI_MAX_SHARDS
 from tubedeck.errors import UsageError
 from tubedeck.games import record_schema
+from tubedeck.solver.merge import MAX_SHARDS, merge_shards
+from tubedeck.solver.results import _open_locked
 
 from conftest import run_cli as run
 

@@ -20,8 +20,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_package_list_covers_every_package_and_data_folder():
     declared = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {".".join(p.parent.relative_to(ROOT).parts) for pkg in ("tubedeck", "generator", "solver")
-             for p in (ROOT / pkg).rglob("__init__.py")}
+    # tubedeck/generator and tubedeck/solver are links to the top-level folders: walked as folders
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "tubedeck").rglob("__init__.py")
+             if p.relative_to(ROOT).parts[1] not in ("generator", "solver")}
+    found |= {".".join(("tubedeck",) + p.parent.relative_to(ROOT).parts) for pkg in ("generator", "solver")
+              for p in (ROOT / pkg).rglob("__init__.py")}
     found |= {"tubedeck.data"} | {f"tubedeck.data.{p.name}" for p in (ROOT / "data").iterdir() if p.is_dir()}
     assert declared == found, f"pyproject.toml [tool.setuptools] packages: add {sorted(found - declared)}, " \
                               f"drop {sorted(declared - found)}"
@@ -49,6 +52,17 @@ def test_the_wheel_carries_the_data(wheel):
     for rel in ("stations.csv", "lines.csv", "routes.csv", "README.md", "klm/fortune.csv", "klm/scopes.csv",
                 "klm/rules.toml", "oneday/recipe.toml"):
         assert f"tubedeck/data/{rel}" in names, rel
+
+
+def test_the_wheel_installs_only_the_tubedeck_namespace(wheel):
+    """Nothing generic lands in site-packages: the print engine and the solver install as
+    tubedeck.generator and tubedeck.solver (from the checkout's top-level generator/ and solver/)."""
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert tops == {"tubedeck", next(t for t in tops if t.endswith(".dist-info"))}, sorted(tops)
+    for rel in ("generator/pen.py", "solver/runner.py", "solver/nextstation/solve.py"):
+        assert f"tubedeck/{rel}" in names, rel
+    assert not any(n.startswith("tubedeck/research") or n.startswith("research/") for n in names)
 
 
 def test_the_unpacked_wheel_runs_from_the_root_directory(wheel, tmp_path):

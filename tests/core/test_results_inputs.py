@@ -60,7 +60,7 @@ FEWER = {("oneday", 4, "strong"): 50}  # 0.15 s a game: 150 took 23 s (tests/one
 
 def _cases():
     for g in PLAYED:
-        rules = resolve(f"solver.{g.id}.simulate:PLAYING")
+        rules = resolve(f"tubedeck.solver.{g.id}.simulate:PLAYING")
         lo, hi = g.players
         bots = list(rules.bots)
         for players in sorted({lo, hi}):
@@ -71,7 +71,7 @@ def _cases():
 @pytest.mark.parametrize("gid, players, bot", list(_cases()))
 def test_simulate_records_over_many_seeds_pass_their_declaration(gid, players, bot):
     game = registry()[gid]
-    rules = resolve(f"solver.{gid}.simulate:PLAYING")
+    rules = resolve(f"tubedeck.solver.{gid}.simulate:PLAYING")
     ed = edition(game)
     seeds = list(range(FEWER.get((gid, players, bot), SEEDS)))
     for seed in seeds:
@@ -218,9 +218,9 @@ def _reports(tmp: Path):
 
 def test_report_and_resume_on_hand_edited_files_sweep(tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    from generator.report.facts import read_facts
     from tubedeck.errors import UsageError
     from tubedeck.games import record_schema
+    from tubedeck.generator.report.facts import read_facts
 
     tried = messages = 0
     for gid, args in _reports(tmp_path):

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-import solver.results as results_mod
-from solver.merge import Merged
-from solver.results import _open_locked, sort_results
-from solver.runner import Interrupted, TimeUp, _alarm_held, run_deals
+import tubedeck.solver.results as results_mod
 from tubedeck.errors import UsageError
+from tubedeck.solver.merge import Merged
+from tubedeck.solver.results import _open_locked, sort_results
+from tubedeck.solver.runner import Interrupted, TimeUp, _alarm_held, run_deals
 
 from conftest import run_cli as run
 

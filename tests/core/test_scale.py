@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from solver.runner import Ticker
 from tubedeck.cli.run import parse_shard
 from tubedeck.errors import UsageError
+from tubedeck.solver.runner import Ticker
 
 from conftest import run_cli as run
 
@@ -100,9 +100,9 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path):
 
     from distributed import Client, LocalCluster
 
-    from solver.distributed import Runner
-    from solver.klm.check import KlmCheck
-    from solver.runner import run_check
+    from tubedeck.solver.distributed import Runner
+    from tubedeck.solver.klm.check import KlmCheck
+    from tubedeck.solver.runner import run_check
 
     check = KlmCheck(3, "zone 1")
     local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"

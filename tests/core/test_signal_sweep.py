@@ -291,7 +291,7 @@ def test_a_signal_inside_a_codec_still_says_interrupted():
     assert (str(stopped.value), stopped.value.code) == ("interrupted", 143)
 
     # a run's own account of what it kept stays its line, rewrapped by a codec or not
-    from solver.runner import Interrupted
+    from tubedeck.solver.runner import Interrupted
 
     def account(text: str, errors: str = "strict"):
         raise Interrupted(5, None, 143)

@@ -75,7 +75,7 @@ def test_a_deadline_dropped_by_the_interpreter_rings_again(monkeypatch):
 
     import pytest
 
-    from solver import runner
+    from tubedeck.solver import runner
 
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         pytest.skip("needs SIGALRM in the main thread")

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from solver.dice import bnb
-from solver.dice.exhaustive import best_score
-from solver.dice.model import ModelResult, solve_sequence
-from solver.dice.solve import _then_cp_sat, replay, solve_rolls
 from tubedeck.games.dice.edition import load
 from tubedeck.network import Network
+from tubedeck.solver.dice import bnb
+from tubedeck.solver.dice.exhaustive import best_score
+from tubedeck.solver.dice.model import ModelResult, solve_sequence
+from tubedeck.solver.dice.solve import _then_cp_sat, replay, solve_rolls
 
 from conftest import run_cli, write_dataset
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from generator import PrintOptions, render
-from generator.dice.faces import areas, documents, map_layout
-from generator.dice.layout import BOX, RADIUS, label_clashes, need, overlaps, rect_segment_distance
-from generator.sizes import MM, Rect
 from tubedeck.games.dice.edition import load
 from tubedeck.games.dice.recipe import ordinal, pass_groups, seat_passes
+from tubedeck.generator import PrintOptions, render
+from tubedeck.generator.dice.faces import areas, documents, map_layout
+from tubedeck.generator.dice.layout import BOX, RADIUS, label_clashes, need, overlaps, rect_segment_distance
+from tubedeck.generator.sizes import MM, Rect
 from tubedeck.network import Network
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ def test_no_label_over_a_line_a_box_a_circle_or_another_label(ed):
 
 
 def test_each_label_is_nearest_its_own_station_circle(ed):
-    from generator.dice.layout import OWN_MARGIN, box_distance
+    from tubedeck.generator.dice.layout import OWN_MARGIN, box_distance
 
     area, _ = areas(A4_SAFE)
     lay = map_layout(ed, area)
@@ -56,7 +56,7 @@ def test_each_label_is_nearest_its_own_station_circle(ed):
 
 
 def _box_to_segment(corners, a, b) -> float:
-    from generator.dice.layout import _cross, seg_distance
+    from tubedeck.generator.dice.layout import _cross, seg_distance
 
     edges = list(zip(corners, corners[1:] + corners[:1]))
     if any(_cross(a, b, p, q) for p, q in edges):
@@ -65,7 +65,7 @@ def _box_to_segment(corners, a, b) -> float:
 
 
 def test_section_boxes_keep_off_lines_they_do_not_belong_to(ed):
-    from generator.dice.layout import STROKE
+    from tubedeck.generator.dice.layout import STROKE
 
     area, _ = areas(A4_SAFE)
     lay = map_layout(ed, area)
@@ -107,7 +107,7 @@ def test_no_two_connections_boxes_overlap(ed):
 def test_every_other_zone_is_ringed_in_ink_and_the_key_shows_it(tmp_path):
     """Zone 2's stations had a pale grey halo (1.27:1 on white: gone in black and white) and the
     zones table no symbol. Now a second ink ring, and each zone's row shows its station mark."""
-    from generator.dice.layout import ZONE_RING, ringed
+    from tubedeck.generator.dice.layout import ZONE_RING, ringed
 
     ed = load(Network.load())
     board = ed.board
@@ -172,8 +172,8 @@ def test_the_sheet_prints_landscape_with_readable_names(paper, tmp_path):
 
 
 def test_greyscale_tells_every_line_apart():
-    from generator.colour import luminance, rgb
-    from generator.linestyle import GREY_APART, PATTERNS, cased
+    from tubedeck.generator.colour import luminance, rgb
+    from tubedeck.generator.linestyle import GREY_APART, PATTERNS, cased
 
     ed = load(Network.load())
     assert len(ed.board.lines) <= len(PATTERNS) and len(set(PATTERNS)) == len(PATTERNS)
@@ -186,7 +186,7 @@ def test_greyscale_tells_every_line_apart():
 
 
 def test_every_drawn_line_reaches_3_to_1_on_white_by_its_colour_or_its_casing(tmp_path):
-    from generator.colour import contrast, rgb
+    from tubedeck.generator.colour import contrast, rgb
 
     ed = load(Network.load())
     opts = PrintOptions.parse(export="pdf")
@@ -245,7 +245,7 @@ def test_challenge_page_prints_the_rolls_and_the_proven_best(paper, tmp_path):
 
 def _pass_track(page):
     """(circles as (x, y) centres, {label: (x, y)}) of the pass track: the unfilled 5.2 mm circles."""
-    from generator.dice.faces import PASS_R
+    from tubedeck.generator.dice.faces import PASS_R
 
     circles = [((d["rect"].x0 + d["rect"].x1) / 2, (d["rect"].y0 + d["rect"].y1) / 2) for d in page.get_drawings()
                if d.get("fill") is None and d.get("color") is not None
@@ -322,7 +322,7 @@ def test_the_rules_paragraph_names_each_seats_passes():
 
 
 def test_a_long_pass_track_wraps_inside_the_column(tmp_path):
-    from generator.dice.faces import PASS_R
+    from tubedeck.generator.dice.faces import PASS_R
 
     base = load(Network.load())
     rules = dataclasses.replace(base.rules, passes=9, extra_passes=(0, 2, 5, 9))
@@ -339,7 +339,7 @@ def test_a_long_pass_track_wraps_inside_the_column(tmp_path):
 
 
 def test_the_subtitle_names_another_scope_in_plain_words():
-    from generator.dice.faces import subtitle
+    from tubedeck.generator.dice.faces import subtitle
 
     assert subtitle(load(Network.load(), scope="zone 1 within 1.2 km")).startswith("Zone 1 within 1.2 km of Baker Street:")
     assert subtitle(load(Network.load(ROOT / "tests" / "data" / "tinycity"))).startswith("The whole network:")

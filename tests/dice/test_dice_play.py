@@ -10,9 +10,6 @@ import random
 
 import pytest
 
-from solver.dice.players import PLAYERS
-from solver.dice.simulate import PLAYING, position
-from solver.simulation import play
 from tubedeck.errors import UsageError
 from tubedeck.games import record_schema
 from tubedeck.games.dice.edition import load
@@ -20,6 +17,9 @@ from tubedeck.games.dice.play import SKIP, blank_sheet, new_game, use, use_cost,
 from tubedeck.games.dice.records import SIMULATE
 from tubedeck.network import Network
 from tubedeck.play import CHANCE, TERMINAL, chance_outcome, play_game, replay
+from tubedeck.solver.dice.players import PLAYERS
+from tubedeck.solver.dice.simulate import PLAYING, position
+from tubedeck.solver.simulation import play
 
 from conftest import run_cli
 

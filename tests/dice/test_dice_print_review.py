@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pymupdf
 
-from generator import PrintOptions, render
-from generator.dice.faces import documents
 from tubedeck.games.dice.edition import load
 from tubedeck.games.dice.play import new_game
 from tubedeck.games.dice.recipe import seat_passes
+from tubedeck.generator import PrintOptions, render
+from tubedeck.generator.dice.faces import documents
 from tubedeck.network import Network
 from tubedeck.play import CHANCE
 

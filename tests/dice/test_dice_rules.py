@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from solver.dice.players import PLAYERS
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import load
 from tubedeck.games.dice.play import SKIP, Sheet, State, blank_sheet, new_game, use, uses
 from tubedeck.network import Network
 from tubedeck.play import CHANCE, play_game, replay
+from tubedeck.solver.dice.players import PLAYERS
 
 
 @pytest.fixture(scope="module")

@@ -9,17 +9,17 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from generator import PrintOptions, render
-from generator.dice.faces import documents
-from generator.dice.layout import CROSS_CLEAR, RADIUS
-from generator.sizes import MM
-from solver.dice.balance import edition_figures, long_lines, verdict
 from tubedeck.errors import DataError
 from tubedeck.games.dice.board import nested_lines
 from tubedeck.games.dice.edition import load
 from tubedeck.games.dice.play import lines_target
 from tubedeck.games.dice.recipe import load_recipe
+from tubedeck.generator import PrintOptions, render
+from tubedeck.generator.dice.faces import documents
+from tubedeck.generator.dice.layout import CROSS_CLEAR, RADIUS
+from tubedeck.generator.sizes import MM
 from tubedeck.network import Network
+from tubedeck.solver.dice.balance import edition_figures, long_lines, verdict
 from tubedeck.stats import wilson
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,7 +225,7 @@ def test_each_rows_points_sit_clear_inside_their_pill(built):
     """The lines and zones tables' points (a bold "10" or "12" among them) had 0.25 mm to a 4 mm
     ring. Read off the page: every number is at least 0.6 mm inside its pill on either side, and
     every pill keeps 0.3 mm from the rules above and below its row."""
-    from generator.dice.faces import POINTS_H, POINTS_W
+    from tubedeck.generator.dice.faces import POINTS_H, POINTS_W
 
     ed, pdf = built
     page = pdf[0]

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from solver.dice.balance import difficulty
-from solver.dice.simulate import PLAYING, simulation
-from solver.simulation import parse_bots, play
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import awards, load
 from tubedeck.network import Network
+from tubedeck.solver.dice.balance import difficulty
+from tubedeck.solver.dice.simulate import PLAYING, simulation
+from tubedeck.solver.simulation import parse_bots, play
 
 from conftest import run_cli
 

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from solver.dice.exhaustive import best_score
-from solver.dice.model import pair_cost, solve_sequence
-from solver.dice.solve import replay, solve_rolls
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.edition import load
 from tubedeck.network import Network
+from tubedeck.solver.dice.exhaustive import best_score
+from tubedeck.solver.dice.model import pair_cost, solve_sequence
+from tubedeck.solver.dice.solve import replay, solve_rolls
 
 from conftest import run_cli, write_dataset
 
@@ -66,8 +66,8 @@ def test_a_cut_short_search_is_never_a_verdict():
 def test_an_answer_with_no_play_prints_no_plan():
     """UNKNOWN printed every roll as "turn N: roll ...: no use": a plan of 60 skipped turns. Now it
     says there is no play to show (a made-up empty answer for this test: no engine's timing)."""
-    from solver.dice.model import ModelResult
-    from solver.dice.solve import SoloSolution, Step
+    from tubedeck.solver.dice.model import ModelResult
+    from tubedeck.solver.dice.solve import SoloSolution, Step
 
     ed = load(Network.load())
     rolls = ed.rolls(3, 5).turns

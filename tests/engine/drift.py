@@ -12,8 +12,8 @@ from collections.abc import Iterable
 import numpy as np
 import pymupdf
 
-from generator.layout import Layout
-from generator.sizes import MM
+from tubedeck.generator.layout import Layout
+from tubedeck.generator.sizes import MM
 
 # (dx, dy) mm: no drift, then 1.5 mm either way in x and y at once (--back-offset)
 DRIFTS = ((0.0, 0.0), (1.5, 1.5), (-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from generator.engine import render
-from generator.options import PrintOptions
+from tubedeck.generator.engine import render
+from tubedeck.generator.options import PrintOptions
 
 from conftest import run_cli as run
 
@@ -25,7 +25,7 @@ def spans(page: pymupdf.Page):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_calibration_numbers_are_at_least_6pt_and_apart(tmp_path, paper):
-    from generator.calibration import SCALE, calibration_sheet
+    from tubedeck.generator.calibration import SCALE, calibration_sheet
 
     options = PrintOptions.parse(paper=paper)
     render([calibration_sheet(options)], options, tmp_path / "cal")

@@ -1,5 +1,5 @@
 """Duplex backs that run past their trims keep a drift's room from the printer's margin
-(``generator.layout.DRIFT_ROOM``). Review: on Letter the poker, bridge and poker-landscape grids
+(``tubedeck.generator.layout.DRIFT_ROOM``). Review: on Letter the poker, bridge and poker-landscape grids
 filled the printable height (3 x 88.9 = 266.7 mm), so no back colour could pass the outer trims
 and a back printed 1.5 mm off (or cut 1 mm off) showed a sliver of paper on the outer cards."""
 
@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from engine.drift import DRIFTS, back_colours, near_colour
 
-from generator import PrintOptions
-from generator.layout import DRIFT_ROOM, make_layout, orient
-from generator.pdf import sheet_layout, sheets_pdf
-from generator.sizes import CARD_SIZES, PAPERS, PRINTER_MARGIN, CardSize, parse_card
-from generator.theme import PILE_BACKS
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
+from tubedeck.generator import PrintOptions
+from tubedeck.generator.layout import DRIFT_ROOM, make_layout, orient
+from tubedeck.generator.pdf import sheet_layout, sheets_pdf
+from tubedeck.generator.sizes import CARD_SIZES, PAPERS, PRINTER_MARGIN, CardSize, parse_card
+from tubedeck.generator.theme import PILE_BACKS
 
 SIZES = [f"{name}{turn}" for name in CARD_SIZES for turn in ("", "-landscape")]
 

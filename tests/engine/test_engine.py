@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from generator import Card, Deck, PrintOptions, Rect, TextFitError
-from generator.layout import make_layout
-from generator.options import POD_BLEED
-from generator.pdf import deck_cards_pdf, deck_sheets_pdf
-from generator.sampler.faces import sampler_deck
-from generator.sizes import MM, PRINTER_MARGIN, CardSize, parse_card, parse_paper
 from tubedeck.errors import UsageError
+from tubedeck.generator import Card, Deck, PrintOptions, Rect, TextFitError
+from tubedeck.generator.layout import make_layout
+from tubedeck.generator.options import POD_BLEED
+from tubedeck.generator.pdf import deck_cards_pdf, deck_sheets_pdf
+from tubedeck.generator.sampler.faces import sampler_deck
+from tubedeck.generator.sizes import MM, PRINTER_MARGIN, CardSize, parse_card, parse_paper
 
 TOL = 0.1  # mm
 
@@ -221,7 +221,7 @@ def test_no_text_outside_its_cards_safe_area(london_pdf):
 def test_long_names_fit_in_safe_area(card):
     from functools import partial
 
-    from generator.sampler.faces import station_front
+    from tubedeck.generator.sampler.faces import station_front
     from tubedeck.network import Station
 
     names = ["Cutty Sark for Maritime Greenwich", "King's Cross St Pancras", "Heathrow Terminals 2 & 3",
@@ -396,8 +396,8 @@ def test_ruler_note_and_label_stay_printable_and_off_the_cards(paper, bleed):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_sheet_ruler_stays_printable_and_below_the_safe_area(paper):
-    from generator import Sheet
-    from generator.pdf import sheet_pdf
+    from tubedeck.generator import Sheet
+    from tubedeck.generator.pdf import sheet_pdf
 
     seen = {}
 
@@ -454,7 +454,7 @@ def test_greyscale_text_on_a_light_grey_fill_turns_black():
 
 
 def test_pen_text_on_picks_a_readable_colour():
-    from generator.colour import Mode, contrast, text_on
+    from tubedeck.generator.colour import Mode, contrast, text_on
 
     assert text_on("#A0A5A9", Mode.GREYSCALE, "#FFFFFF") == "#000000"
     assert text_on("#0019A8", Mode.GREYSCALE, "#FFFFFF") == "#FFFFFF"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import tubedeck.atomic as atomic
-from generator import Card, Deck, PrintOptions, render
 from tubedeck.cli import build as build_cmd
 from tubedeck.errors import UsageError
+from tubedeck.generator import Card, Deck, PrintOptions, render
 from tubedeck.network import Network
 
 from conftest import run_cli as run
@@ -86,7 +86,7 @@ def test_interrupted_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
 def test_text_fit_error_writes_nothing_and_exits_2(tmp_path, monkeypatch, capsys):
     def overflow(job):
-        from generator import Rect
+        from tubedeck.generator import Rect
 
         def face(pen):
             pen.text_box(Rect(0, 0, 5, 2), "Cutty Sark for Maritime Greenwich", min_size=6, field="name")
@@ -168,7 +168,7 @@ def test_a_card_too_small_for_a_face_names_the_size_and_no_negative_room(tmp_pat
 
 
 def test_card_sides_19_to_300_mm():
-    from generator.sizes import parse_card
+    from tubedeck.generator.sizes import parse_card
 
     assert (parse_card("19x300").width, parse_card("19x300").height) == (19, 300)
     for bad, words in (("18.9x60", "leaves 9.9 x 51 mm"), ("60x10", "leaves 51 x 1 mm"),

@@ -1,7 +1,7 @@
 """Print quality of every registered game's faces, read back from the real PDFs, on every card size.
 
 For each game x card size: the whole build succeeds; then a sample of every deck (its first cards
-plus the known hard cases) and every sheet is built again while :func:`generator.pen.recording`
+plus the known hard cases) and every sheet is built again while :func:`tubedeck.generator.pen.recording`
 notes each line of text with its field, and the PDF's spans (PyMuPDF) are checked:
 
 * no text below 6 pt; play-relevant fields (:data:`PLAY`) at 7 pt or more;
@@ -23,13 +23,13 @@ import numpy as np
 import pymupdf
 import pytest
 
-import generator
-from generator.colour import contrast
-from generator.document import Deck, Sheet
-from generator.pen import Written, recording
-from generator.sizes import MM
+from tubedeck import generator
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
+from tubedeck.generator.colour import contrast
+from tubedeck.generator.document import Deck, Sheet
+from tubedeck.generator.pen import Written, recording
+from tubedeck.generator.sizes import MM
 
 SIZES = ("poker", "bridge", "mini", "tarot", "square", "poker-landscape", "bridge-landscape", "mini-landscape",
          "tarot-landscape", "square-landscape", "60x90")

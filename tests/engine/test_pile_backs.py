@@ -1,4 +1,4 @@
-"""Every face-down pile's back is one flat colour of its own (``generator.theme.PILE_BACKS``): cards of
+"""Every face-down pile's back is one flat colour of its own (``tubedeck.generator.theme.PILE_BACKS``): cards of
 several games mixed in one box sort by their backs, in colour and from a black-and-white printer.
 Review: One Day's, Next Station's and KLM's Station Cards had the same blue back."""
 
@@ -9,12 +9,12 @@ from itertools import combinations
 import pytest
 from engine.drift import back_colours
 
-from generator import PrintOptions
-from generator.colour import luminance, rgb
-from generator.pdf import sheets_pdf
-from generator.theme import PILE_BACKS, PILE_GREY_STEP
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
+from tubedeck.generator import PrintOptions
+from tubedeck.generator.colour import luminance, rgb
+from tubedeck.generator.pdf import sheets_pdf
+from tubedeck.generator.theme import PILE_BACKS, PILE_GREY_STEP
 
 # (game, deck) of every pile drawn face down, and its entry in PILE_BACKS
 PILES = {("klm", "stations"): "klm station", ("klm", "fortune"): "klm fortune",

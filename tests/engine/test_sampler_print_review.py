@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 
-from generator.colour import contrast, luminance
-from generator.document import Deck
-from generator.options import PrintOptions
-from generator.pdf import deck_sheets_pdf
-from generator.sampler.faces import lines_of, sampler_deck
+from tubedeck.generator.colour import contrast, luminance
+from tubedeck.generator.document import Deck
+from tubedeck.generator.options import PrintOptions
+from tubedeck.generator.pdf import deck_sheets_pdf
+from tubedeck.generator.sampler.faces import lines_of, sampler_deck
 
 MM = 72 / 25.4
 DPI = 200

@@ -22,12 +22,12 @@ import pymupdf
 import pytest
 from pypdf import PdfReader
 
-from generator import Card, Deck, PrintOptions, Sheet, render
-from generator.layout import cut_lines, flips_rows
-from generator.marks import CROSS_ARM, MIN_MARK
-from generator.pdf import deck_layout, deck_sheets_pdf, sheet_pdf
-from generator.sizes import MM, PRINTER_MARGIN, Rect, parse_paper
 from tubedeck.errors import UsageError
+from tubedeck.generator import Card, Deck, PrintOptions, Sheet, render
+from tubedeck.generator.layout import cut_lines, flips_rows
+from tubedeck.generator.marks import CROSS_ARM, MIN_MARK
+from tubedeck.generator.pdf import deck_layout, deck_sheets_pdf, sheet_pdf
+from tubedeck.generator.sizes import MM, PRINTER_MARGIN, Rect, parse_paper
 
 TOL = 0.02  # mm
 
@@ -167,7 +167,7 @@ def test_backs_read_upright_after_the_flip(duplex, bleed):
         assert pixel(pix, h, *other) != (0, 0, 0), (duplex, k)
         # the turned art stays inside its own clip box: the neighbour's slot is untouched
         clip = layout.backs[k].clip
-        from generator.pen import DRIFT
+        from tubedeck.generator.pen import DRIFT
 
         art = 0.6 if bleed else DRIFT + 0.6  # without a bleed, art stops DRIFT mm inside the trim
         inside = pixel(pix, h, clip.x + art, clip.y + clip.h / 2)
@@ -198,7 +198,7 @@ def test_sheet_pdfs_have_trim_bleed_boxes_and_the_duplex_preference(args, expect
 
 @pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
 def test_qpdf_check_passes(tmp_path):
-    from generator.calibration import calibration_sheet
+    from tubedeck.generator.calibration import calibration_sheet
 
     options = PrintOptions.parse(duplex="short", export="pdf,cards,tuckbox", marks="crosses", corners=True)
     docs = [deck_of(4, name="a", share="mix"), deck_of(2, name="b", share="mix"), calibration_sheet(options)]
@@ -269,7 +269,7 @@ def long_lines(page, length: float, colour) -> list[Rect]:
 
 @pytest.mark.parametrize("duplex, offset", [("long", "0,0"), ("short", "0,0"), ("long", "0.5,-1")])
 def test_calibration_scales_lie_behind_the_front_crosshairs(tmp_path, duplex, offset):
-    from generator.calibration import ARM, SCALE, calibration_sheet
+    from tubedeck.generator.calibration import ARM, SCALE, calibration_sheet
 
     options = PrintOptions.parse(duplex=duplex, back_offset=offset)
     manifest = render([calibration_sheet(options)], options, tmp_path / "calibration")
@@ -293,7 +293,7 @@ def test_calibration_scales_lie_behind_the_front_crosshairs(tmp_path, duplex, of
 
 
 def test_calibration_needs_duplex_and_readme_documents_the_sign():
-    from generator.calibration import calibration_sheet
+    from tubedeck.generator.calibration import calibration_sheet
 
     with pytest.raises(UsageError, match="double-sided"):
         calibration_sheet(PrintOptions.parse(duplex="none"))
@@ -383,7 +383,7 @@ def test_marks_and_corners_options_are_checked():
 # -- 8. tuck box ------------------------------------------------------------------------------
 @pytest.mark.parametrize("n, boxes", [(30, 1), (272, 3)])
 def test_tuck_box_net_sized_from_the_deck(tmp_path, n, boxes):
-    from generator.tuckbox import CARD_THICKNESS, GLUE, PLAY
+    from tubedeck.generator.tuckbox import CARD_THICKNESS, GLUE, PLAY
 
     deck = Deck("stations", [Card(f"c{k}", lambda pen: None) for k in range(n)], title="Test deck: stations")
     manifest = render([deck], PrintOptions.parse(export="tuckbox"), tmp_path / "g")
@@ -407,7 +407,7 @@ def test_default_output_survives_duplex_drift_and_miscut(bleed, gap):
     """Print the backs 1.5 mm off and cut 1 mm off the line: around every card's nominal trim a
     reader sees its own back's colour or paper, never a neighbour's colour. Without a bleed that
     needs full-colour art to stop DRIFT mm inside the trim (generator.pen.Pen.art_box)."""
-    from generator.pen import DRIFT
+    from tubedeck.generator.pen import DRIFT
 
     colours = ["#C00000", "#00A000", "#0000C0", "#C0C000", "#00C0C0", "#C000C0", "#808000", "#008080", "#800080"]
     cards = [Card(f"c{k}", filled("#FFFFFF"), (lambda c: lambda pen: pen.background(c))(colours[k])) for k in range(9)]
@@ -444,7 +444,7 @@ def test_sheet_furniture_prints_at_6pt_or_more_with_its_page_number(paper, card,
 
 
 def test_label_forms_drop_the_title_then_all_but_the_page():
-    from generator.ruler import label_forms
+    from tubedeck.generator.ruler import label_forms
 
     assert label_forms("Game: deck - fronts - page 2 of 9") == ("Game: deck - fronts - page 2 of 9",
                                                                 "fronts - page 2 of 9", "page 2 of 9")

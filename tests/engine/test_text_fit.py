@@ -1,4 +1,4 @@
-"""Text fitting helpers of :mod:`generator.text` that faces lay out with."""
+"""Text fitting helpers of :mod:`tubedeck.generator.text` that faces lay out with."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ def test_bullet_cards_use_the_fewest_cards_and_even_them_out():
     """A rules summary over cards: the fewest cards that hold it at the least size, and of the
     splits into that many, the one whose smallest text is largest. Filling the first card to the
     brim left it at 7 pt and the second half empty at 8.5 pt."""
-    from generator.text import bullet_cards, measure
+    from tubedeck.generator.text import bullet_cards, measure
 
     items = [f"rule {k}: " + "a few words of the rule " * (2 + k % 2) for k in range(9)]
     w, h = 50.0, 50.0  # greedy: 7 pt on one card; evened: 8.5 pt on both

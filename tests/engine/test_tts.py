@@ -19,12 +19,12 @@ import numpy as np
 import pymupdf
 import pytest
 
-from generator import CARD_SIZES, Card, Deck, PrintOptions, Sheet, render
-from generator.options import EXPORTS
-from generator.tts import MAX_SIDE_PX, PER_SHEET, card_pixels, plan_sheets, sheet_grid
 from tubedeck.errors import UsageError
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
+from tubedeck.generator import CARD_SIZES, Card, Deck, PrintOptions, Sheet, render
+from tubedeck.generator.options import EXPORTS
+from tubedeck.generator.tts import MAX_SIDE_PX, PER_SHEET, card_pixels, plan_sheets, sheet_grid
 
 from conftest import run_cli
 

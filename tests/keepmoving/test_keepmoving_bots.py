@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from solver.keepmoving.players import PLAYERS
-from solver.keepmoving.simulate import PLAYING, play_one
-from solver.simulation import parse_bots, play
 from tubedeck.errors import UsageError
+from tubedeck.solver.keepmoving.players import PLAYERS
+from tubedeck.solver.keepmoving.simulate import PLAYING, play_one
+from tubedeck.solver.simulation import parse_bots, play
 
 from conftest import run_cli as run
 from km_helpers import EDITION, position

@@ -7,14 +7,14 @@ import re
 import numpy as np
 import pymupdf
 
-import generator
-from generator.document import Deck
-from generator.keepmoving.art import CORNER
-from generator.keepmoving.faces import ICONS, documents, function_figure
-from generator.keepmoving.sheets import cube_net, pieces_sheet
-from generator.pdf import deck_cards_pdf, sheet_pdf
-from generator.pen import DRIFT, Pen, recording
-from generator.sizes import PT, CardGeometry
+from tubedeck import generator
+from tubedeck.generator.document import Deck
+from tubedeck.generator.keepmoving.art import CORNER
+from tubedeck.generator.keepmoving.faces import ICONS, documents, function_figure
+from tubedeck.generator.keepmoving.sheets import cube_net, pieces_sheet
+from tubedeck.generator.pdf import deck_cards_pdf, sheet_pdf
+from tubedeck.generator.pen import DRIFT, Pen, recording
+from tubedeck.generator.sizes import PT, CardGeometry
 
 from km_helpers import EDITION
 

@@ -10,15 +10,15 @@ import random
 
 import pytest
 
-from solver.keepmoving.simulate import PLAYING
-from solver.keepmoving.simulate import position as final_position
-from solver.simulation import play
 from tubedeck.errors import UsageError
 from tubedeck.games import record_schema
 from tubedeck.games.keepmoving.play import State, new_game
 from tubedeck.games.keepmoving.records import MAX_TURNS, SIMULATE
 from tubedeck.games.keepmoving.resolve import mask
 from tubedeck.play import CHANCE, TERMINAL, replay
+from tubedeck.solver.keepmoving.simulate import PLAYING
+from tubedeck.solver.keepmoving.simulate import position as final_position
+from tubedeck.solver.simulation import play
 
 from km_helpers import EDITION, position
 

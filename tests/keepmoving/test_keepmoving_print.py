@@ -19,15 +19,15 @@ import numpy as np
 import pymupdf
 import pytest
 
-import generator
-from generator.colour import contrast, luminance
-from generator.keepmoving.faces import documents
-from generator.pen import recording
-from generator.sizes import MM
+from tubedeck import generator
 from tubedeck.content import content
 from tubedeck.errors import Problem
 from tubedeck.games.keepmoving.cards import read_rules
 from tubedeck.games.keepmoving.play import new_game
+from tubedeck.generator.colour import contrast, luminance
+from tubedeck.generator.keepmoving.faces import documents
+from tubedeck.generator.pen import recording
+from tubedeck.generator.sizes import MM
 
 from km_helpers import EDITION
 

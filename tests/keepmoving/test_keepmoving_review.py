@@ -15,10 +15,10 @@ import pymupdf
 import pytest
 from engine.drift import DRIFTS, back_colours
 
-import generator
-from generator.keepmoving.faces import PILE_COLOUR, documents
-from generator.pdf import deck_sheets_pdf
-from generator.sizes import MM
+from tubedeck import generator
+from tubedeck.generator.keepmoving.faces import PILE_COLOUR, documents
+from tubedeck.generator.pdf import deck_sheets_pdf
+from tubedeck.generator.sizes import MM
 
 from km_helpers import EDITION
 

@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from solver.keepmoving.position import from_json, read_state, to_json
-from solver.keepmoving.survive import ranked, solve_one, survival
 from tubedeck.errors import UsageError
+from tubedeck.solver.keepmoving.position import from_json, read_state, to_json
+from tubedeck.solver.keepmoving.survive import ranked, solve_one, survival
 
 from km_helpers import EDITION, chance, position
 

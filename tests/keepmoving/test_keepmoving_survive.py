@@ -14,9 +14,17 @@ import random
 
 import pytest
 
-from solver.keepmoving.survive import Survival, midgame, play_starts, ranked, solve_one, solve_position, survival
 from tubedeck.errors import UsageError
 from tubedeck.games.keepmoving.resolve import run
+from tubedeck.solver.keepmoving.survive import (
+    Survival,
+    midgame,
+    play_starts,
+    ranked,
+    solve_one,
+    solve_position,
+    survival,
+)
 
 from km_helpers import EDITION, chance, position
 
@@ -199,7 +207,7 @@ def test_the_seeded_position_is_one_where_the_play_matters_or_says_none_is(seed)
 def test_work_shows_progress_on_the_core_helper(monkeypatch):
     import io
 
-    import solver.keepmoving.survive as survive
+    import tubedeck.solver.keepmoving.survive as survive
     from tubedeck.progress import Progress
 
     out = io.StringIO()

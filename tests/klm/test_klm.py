@@ -50,7 +50,7 @@ def test_a_station_ending_one_line_but_not_another_is_no_terminus(london):
 
 
 def test_a_terminus_only_ends_a_winning_path():
-    from solver.klm.bound import five_paths
+    from tubedeck.solver.klm.bound import five_paths
 
     # a - b - c - d - e - f with c a Terminus card (it ends both lines through it)
     deck = build_deck(line_network("abc", "cdefg"), ALL)

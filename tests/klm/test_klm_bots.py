@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from solver.klm.model import solve_deal
-from solver.klm.players import PLAYERS, need
-from solver.klm.simulate import PLAYING, fortune_decided, record
-from solver.simulation import play
 from tubedeck.game import edition
 from tubedeck.games import get
 from tubedeck.games.klm.play import new_game
 from tubedeck.play import play_game
+from tubedeck.solver.klm.model import solve_deal
+from tubedeck.solver.klm.players import PLAYERS, need
+from tubedeck.solver.klm.simulate import PLAYING, fortune_decided, record
+from tubedeck.solver.simulation import play
 
 from conftest import run_cli as run
 

@@ -15,12 +15,12 @@ import random
 
 import pytest
 
-from solver.klm.model import solve_deal
 from tubedeck.games.klm.cards import build_deck
 from tubedeck.games.klm.rules import load_rules
 from tubedeck.games.klm.scope import Scope
 from tubedeck.games.klm.setup import deal
 from tubedeck.network import Branch, Line, Network, Station
+from tubedeck.solver.klm.model import solve_deal
 
 ALL = Scope("all", None, None)
 
@@ -152,7 +152,7 @@ def test_brute_force_sees_the_rules():
 
 def test_all_deals_adversary_witness_is_real():
     """The all-deals adversary's witness deal: the checker and the brute force agree nobody wins."""
-    from solver.klm.bound import worst_deal
+    from tubedeck.solver.klm.bound import worst_deal
 
     rng = random.Random(5)
     net = random_network(rng, 17)
@@ -168,7 +168,7 @@ def test_all_deals_adversary_witness_is_real():
 @pytest.mark.parametrize("batch", range(2))
 def test_path_search_agrees_with_brute_force_and_cpsat(batch):
     """The exact fast engine (``--engine auto``) against the brute force on small deals."""
-    from solver.klm.paths import solve_deal_paths
+    from tubedeck.solver.klm.paths import solve_deal_paths
 
     wins = 0
     for net, players, seed in cases(80, 2000 + batch):
@@ -185,9 +185,9 @@ def test_path_search_agrees_with_brute_force_and_cpsat(batch):
 
 
 def test_path_search_agrees_with_cpsat_on_london_deals():
-    from solver.klm.check import solve_with
     from tubedeck.game import edition
     from tubedeck.games import get
+    from tubedeck.solver.klm.check import solve_with
 
     for scope in ("zone 1", "all"):
         ed = edition(get("klm"), scope=scope)

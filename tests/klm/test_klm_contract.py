@@ -9,9 +9,6 @@ import json
 
 import pytest
 
-from solver.klm.check import KlmCheck
-from solver.klm.simulate import PLAYING, position
-from solver.simulation import play
 from tubedeck.game import edition
 from tubedeck.games import get, record_schema
 from tubedeck.games.klm.effects import Effect
@@ -19,6 +16,9 @@ from tubedeck.games.klm.field import PlayField
 from tubedeck.games.klm.play import END, PASS, new_game
 from tubedeck.games.klm.records import CHECK, MAX_TURNS, SIMULATE
 from tubedeck.play import TERMINAL, Played, play_game, replay
+from tubedeck.solver.klm.check import KlmCheck
+from tubedeck.solver.klm.simulate import PLAYING, position
+from tubedeck.solver.simulation import play
 
 
 @pytest.fixture(scope="module")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.klm.faces import fact_lines
 from tubedeck.games.klm.cards import build_deck
 from tubedeck.games.klm.scope import parse_scope
+from tubedeck.generator.klm.faces import fact_lines
 
 from conftest import run_cli as run
 
@@ -32,10 +32,10 @@ def test_aid_cards_have_their_own_back():
     """Face down, a reference or rules card never passes for a game card: its back looks different."""
     import pymupdf
 
-    from generator import Deck, PrintOptions
-    from generator.pdf import deck_cards_pdf
     from tubedeck.game import edition, resolve
     from tubedeck.games import registry
+    from tubedeck.generator import Deck, PrintOptions
+    from tubedeck.generator.pdf import deck_cards_pdf
 
     options = PrintOptions.parse()
 
@@ -85,9 +85,9 @@ def test_a_card_too_small_fails_naming_the_card_and_the_size(tmp_path, capsys):
 
 
 def test_reference_cards_split_only_where_the_size_needs_it(london):
-    from generator import CARD_SIZES, CardGeometry
-    from generator.klm.faces import reference_cards
     from tubedeck.games.klm.rules import load_rules
+    from tubedeck.generator import CARD_SIZES, CardGeometry
+    from tubedeck.generator.klm.faces import reference_cards
 
     texts = load_rules().texts
     every = [line for ref in texts.reference for line in ref.lines]
@@ -99,8 +99,8 @@ def test_reference_cards_split_only_where_the_size_needs_it(london):
 
 
 def test_small_cards_leave_off_the_description_then_the_facts_never_the_list(london):
-    from generator import CARD_SIZES, CardGeometry
-    from generator.klm.plan import PLAY_PT, plan
+    from tubedeck.generator import CARD_SIZES, CardGeometry
+    from tubedeck.generator.klm.plan import PLAY_PT, plan
 
     deck = build_deck(london, parse_scope("all", london))
     by = deck.by_station
@@ -122,8 +122,8 @@ def test_the_play_field_slots_outlines_read_in_black_and_white(tmp_path, capsys)
     and as a greyscale print's grey."""
     import pymupdf
 
-    from generator.colour import contrast
-    from generator.sizes import MM
+    from tubedeck.generator.colour import contrast
+    from tubedeck.generator.sizes import MM
 
     code, _, err = run(capsys, "build", "klm", "--data", str(TINY), "--scope", "all", "--out", str(tmp_path))
     assert code == 0, err
@@ -145,9 +145,9 @@ def test_light_lines_in_the_station_schematics_run_between_ink_rails(tmp_path, c
     than itself, and the strokes that reach 3:1 alone have none."""
     import pymupdf
 
-    from generator.colour import contrast, hex_of, rgb
-    from generator.sizes import MM
-    from generator.theme import PAPER
+    from tubedeck.generator.colour import contrast, hex_of, rgb
+    from tubedeck.generator.sizes import MM
+    from tubedeck.generator.theme import PAPER
 
     code, _, err = run(capsys, "build", "klm", "--out", str(tmp_path))
     assert code == 0, err
@@ -177,10 +177,10 @@ def test_a_card_leaves_off_its_line_names_only_when_no_layout_with_them_fits(lon
     Waterloo, King's Cross St Pancras...) and 1 mini. Now every layout with them, at every list
     size (a compact one may take three lines of names), is tried before any without: one card
     is left, Baker Street on mini-landscape, and no layout with its names fits it."""
-    from generator import CARD_SIZES
-    from generator.klm import plan as klm_plan
-    from generator.klm.station import content_box
-    from generator.sizes import Rect
+    from tubedeck.generator import CARD_SIZES
+    from tubedeck.generator.klm import plan as klm_plan
+    from tubedeck.generator.klm.station import content_box
+    from tubedeck.generator.sizes import Rect
 
     deck = build_deck(london, parse_scope("all", london))
     for size in (CARD_SIZES["mini"], CARD_SIZES["mini"].landscape, CARD_SIZES["poker"]):

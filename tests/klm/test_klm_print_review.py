@@ -14,12 +14,12 @@ import pytest
 from engine.drift import DRIFTS, back_colours
 from engine.drift import near_colour as near
 
-from generator import PrintOptions
-from generator.pdf import sheets_pdf
-from generator.theme import BLUE, PILE_BACKS
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
 from tubedeck.games.klm.edition import load
+from tubedeck.generator import PrintOptions
+from tubedeck.generator.pdf import sheets_pdf
+from tubedeck.generator.theme import BLUE, PILE_BACKS
 
 from conftest import run_cli as run
 

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from solver.klm.model import solve_deal
 from tubedeck.content import content
 from tubedeck.errors import DataError
 from tubedeck.games.klm.rules import load_rules
 from tubedeck.games.klm.setup import deal
+from tubedeck.solver.klm.model import solve_deal
 
 
 def edited(tmp_path, *edits):

@@ -11,7 +11,7 @@ from tubedeck.games.nextstation.scoring import line_score
 
 def solved_small_game(ed, seed, turns_per_round, count=None, objectives=()):
     """A seeded small game (its first ``count`` rounds) and its optimum by brute force."""
-    from solver.nextstation.exhaustive_game import best_game, small_games
+    from tubedeck.solver.nextstation.exhaustive_game import best_game, small_games
 
     (rounds,) = small_games(ed, [seed], turns_per_round)
     rounds = rounds[:count] if count else rounds
@@ -49,7 +49,7 @@ def replay(ed, ts, dep, draws):
 def played(ed, seed: int) -> tuple[int, list[list[tuple[int, str, str]]]]:
     """A solo game by the greedy bot through the rules engine: its final score and its draws
     per round as (0-based turn, from, to), the solver's shape."""
-    from solver.nextstation.players import greedy_player
+    from tubedeck.solver.nextstation.players import greedy_player
 
     state = new_game(ed, 1, seed)
     rounds: list[list[tuple[int, str, str]]] = [[] for _ in range(ed.rules.rounds)]

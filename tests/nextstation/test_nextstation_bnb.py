@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from solver.nextstation.exhaustive import best_round as exhaustive
-from solver.nextstation.model import best_round as cp_sat
-from solver.nextstation.solve import solve_round
 from tubedeck.errors import UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_round as bnb
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import turns
+from tubedeck.solver.nextstation.exhaustive import best_round as exhaustive
+from tubedeck.solver.nextstation.model import best_round as cp_sat
+from tubedeck.solver.nextstation.solve import solve_round
 
 from ns_helpers import replay, short_rounds
 

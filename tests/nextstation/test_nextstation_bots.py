@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from solver.nextstation.players import PLAYERS
-from solver.nextstation.simulate import PLAYING, play_one
-from solver.simulation import parse_bots, play
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.play import CHANCE, new_game
+from tubedeck.solver.nextstation.players import PLAYERS
+from tubedeck.solver.nextstation.simulate import PLAYING, play_one
+from tubedeck.solver.simulation import parse_bots, play
 
 
 @pytest.fixture(scope="module")

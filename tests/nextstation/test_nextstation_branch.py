@@ -1,4 +1,4 @@
-"""Branch and price (:mod:`solver.nextstation.branch`): on reduced games it proves the exhaustive
+"""Branch and price (:mod:`tubedeck.solver.nextstation.branch`): on reduced games it proves the exhaustive
 whole-game optimum and its game replays legally; a node's bound is never below the best game
 keeping its decisions (brute force), and its columns keep them; on a real seed, cut short, its
 bound stays above every game found (its own, the greedy bot's, random legal games) and its game
@@ -13,18 +13,25 @@ import time
 
 import pytest
 
-from solver.nextstation.branch import BranchResult, Snapshot, branch_and_price, choose, integer_master, node_bound
-from solver.nextstation.columns import Column, Fixed, Master, Prices, _worth, lagrangian_bound
-from solver.nextstation.cuts import Relaxation, relaxation
-from solver.nextstation.exhaustive_game import sheets, small_games
-from solver.nextstation.game import rounds_of
-from solver.nextstation.pairs import LineScan, some_tables
 from tubedeck.games.nextstation.challenge import Move, replay
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.lines import Line, legal_sections
 from tubedeck.games.nextstation.responses import lines_of
 from tubedeck.games.nextstation.scoring import final_score
 from tubedeck.progress import Progress
+from tubedeck.solver.nextstation.branch import (
+    BranchResult,
+    Snapshot,
+    branch_and_price,
+    choose,
+    integer_master,
+    node_bound,
+)
+from tubedeck.solver.nextstation.columns import Column, Fixed, Master, Prices, _worth, lagrangian_bound
+from tubedeck.solver.nextstation.cuts import Relaxation, relaxation
+from tubedeck.solver.nextstation.exhaustive_game import sheets, small_games
+from tubedeck.solver.nextstation.game import rounds_of
+from tubedeck.solver.nextstation.pairs import LineScan, some_tables
 
 from ns_helpers import played, random_sheet, solved_small_game
 
@@ -205,7 +212,7 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
     """With lines listed, the root's best prices go to :func:`.listed.improve` for its share of the
     time left (none: never), once, after the root or while it is open past ``ROOT_WAIT`` of the
     time, and a better game it finds is the tree's best game."""
-    from solver.nextstation import branch
+    from tubedeck.solver.nextstation import branch
 
     monkeypatch.setattr(branch, "ROOT_WAIT", wait)
 
@@ -241,8 +248,8 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
 def test_with_cuts_better_games_come_before_the_first_cuts(ed, monkeypatch):
     """A root that adds cuts between rounds' lines (``clash``) may take most of the time: the
     better-games search runs once the root first settles, before any cut, at prices with none."""
-    from solver.nextstation import branch
-    from solver.nextstation.columns import MasterLP
+    from tubedeck.solver.nextstation import branch
+    from tubedeck.solver.nextstation.columns import MasterLP
 
     monkeypatch.setattr(branch, "ROOT_WAIT", 1.0)
     rounds, _ = solved_small_game(ed, 4, 2, 4)
@@ -270,7 +277,7 @@ def test_no_node_master_is_begun_past_the_deadline(ed, monkeypatch):
     """A node's first master (rows for every admitted pool line: seconds on a real seed) is not
     built once the time is up: the node stays open with its bound (the tree overran a 300 s
     limit by 4-10 s before)."""
-    from solver.nextstation import branch
+    from tubedeck.solver.nextstation import branch
 
     rounds, _ = solved_small_game(ed, 4, 2, 4)
     s = branch._Search(ed.board, ed.book, rounds, time.perf_counter() - 1.0, "entries", 5, 5, 0, 0.0, None)
@@ -358,7 +365,7 @@ def test_progress_never_shows_a_bound_below_the_optimum(ed, seed, turns, count, 
     """Every progress snapshot's bound holds (the root's heuristic once ran before the root's
     children were open and showed its game as the bound: a gap of 0% mid-search); with and
     without the other lines each pricing search met as columns, the same proof."""
-    from solver.nextstation import branch
+    from tubedeck.solver.nextstation import branch
 
     rounds, optimum = solved_small_game(ed, seed, turns, count)
     at_heuristic: list[int] = []
@@ -395,9 +402,9 @@ def test_the_whole_game_default_closes_with_branch_and_price(ed, seed, monkeypat
     """`solve nextstation --game` on the wall clock: after the best responses and CP-SAT (given no
     time here: UNKNOWN), branch and price takes the time left and proves the exhaustive optimum
     where the column bound alone stops above it (seeds that need branching), and says whose bound."""
-    from solver.nextstation import game
-    from solver.nextstation.engines import Budget
-    from solver.nextstation.game_model import Solved
+    from tubedeck.solver.nextstation import game
+    from tubedeck.solver.nextstation.engines import Budget
+    from tubedeck.solver.nextstation.game_model import Solved
 
     rounds, optimum = solved_small_game(ed, seed, 2, 4)
     monkeypatch.setattr(game, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
@@ -414,9 +421,9 @@ def test_the_whole_game_default_closes_with_branch_and_price(ed, seed, monkeypat
 def test_a_long_whole_game_search_lists_every_line_and_prices_by_a_scan(ed, monkeypatch):
     """Given TABLES_AFTER seconds or more, branch and price in `solve nextstation --game` gets every
     line of each round listed (pricing is then a scan): the same proof; below it, none listed."""
-    from solver.nextstation import game
-    from solver.nextstation.engines import Budget
-    from solver.nextstation.game_model import Solved
+    from tubedeck.solver.nextstation import game
+    from tubedeck.solver.nextstation.engines import Budget
+    from tubedeck.solver.nextstation.game_model import Solved
 
     rounds, optimum = solved_small_game(ed, 4, 2, 4)
     monkeypatch.setattr(game, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
@@ -441,7 +448,7 @@ def test_a_master_kept_between_solves_is_the_master_built_afresh(ed, cuts):
     """Columns added to a kept master (:class:`.columns.MasterLP`) one iteration's worth at a time,
     solved in between: each solve has the value and the prices of the same master built from
     scratch (with a node's branching rows: y = 1, x = 1, and what the node filters)."""
-    from solver.nextstation.columns import MasterLP, solve_master
+    from tubedeck.solver.nextstation.columns import MasterLP, solve_master
 
     (rounds,) = small_games(ed, [2], 2)
     _, sheet = max(sheets(ed.board, ed.book, rounds), key=lambda x: x[0])  # decisions a game keeps

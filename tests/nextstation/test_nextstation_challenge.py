@@ -16,12 +16,7 @@ from types import SimpleNamespace
 import pymupdf
 import pytest
 
-import generator
-from generator.document import Sheet
-from generator.nextstation.challenge import card_name, challenge_pages, coordinate
-from generator.nextstation.faces import DECK_NAMES, NAMES, documents
-from generator.pen import recording
-from generator.sizes import MM
+from tubedeck import generator
 from tubedeck.errors import DataError, UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation.challenge import (
@@ -34,6 +29,11 @@ from tubedeck.games.nextstation.challenge import (
     which_map,
 )
 from tubedeck.games.nextstation.edition import load
+from tubedeck.generator.document import Sheet
+from tubedeck.generator.nextstation.challenge import card_name, challenge_pages, coordinate
+from tubedeck.generator.nextstation.faces import DECK_NAMES, NAMES, documents
+from tubedeck.generator.pen import recording
+from tubedeck.generator.sizes import MM
 
 from conftest import run_cli
 from ns_helpers import played
@@ -372,8 +372,8 @@ def test_a_bad_bundled_row_stops_the_build_with_its_place(capsys, tmp_path, monk
 def test_the_writer_keeps_answers_the_rules_engine_agrees_with(classic, tmp_path, monkeypatch):
     """OPTIMAL and FEASIBLE answers are written (FEASIBLE with its bound), UNKNOWN and a drawing the
     rules engine scores otherwise are not."""
-    import solver.nextstation.challenges as challenges
-    import solver.nextstation.game as game
+    import tubedeck.solver.nextstation.challenges as challenges
+    import tubedeck.solver.nextstation.game as game
 
     base = load()
     games = {s: played(base, s) for s in (3, 4, 5, 6)}
@@ -401,7 +401,7 @@ def test_the_writer_keeps_answers_the_rules_engine_agrees_with(classic, tmp_path
 def test_bounds_only_tightens_a_stored_bound_from_its_drawing(tmp_path):
     """--bounds-only keeps the stored game and lowers its bound by the column bound (one iteration
     here), never below the score; a tighter bound for the same score counts as better."""
-    import solver.nextstation.challenges as challenges
+    import tubedeck.solver.nextstation.challenges as challenges
 
     base = load()
     score, rounds = played(base, 4)
@@ -427,7 +427,7 @@ def test_branch_and_price_tightens_a_stored_row_and_keeps_a_better_game_it_repla
     """--bounds-only --branch: branch and price from the stored game (the greedy bot's here) for
     --time-limit seconds: the bound falls, never below the score, and a better game found is
     written only as the rules engine replays it."""
-    import solver.nextstation.challenges as challenges
+    import tubedeck.solver.nextstation.challenges as challenges
 
     base = load()
     score, rounds = played(base, 4)
@@ -448,7 +448,7 @@ def test_tables_tighten_a_stored_bound_within_the_time_limit(tmp_path):
     branch and price priced the same way."""
     import time
 
-    import solver.nextstation.challenges as challenges
+    import tubedeck.solver.nextstation.challenges as challenges
 
     base = load()
     score, rounds = played(base, 4)
@@ -475,6 +475,6 @@ def test_tables_tighten_a_stored_bound_within_the_time_limit(tmp_path):
 
 
 def test_the_writer_imports_without_the_whole_game_solver():
-    import solver.nextstation.challenges as challenges
+    import tubedeck.solver.nextstation.challenges as challenges
 
     assert challenges.seed_range("2-4") == range(2, 5)

@@ -10,14 +10,14 @@ import re
 
 import pytest
 
-from solver.nextstation.simulate import PLAYING, play_one, simulation
-from solver.simulation import play
 from tubedeck.errors import UsageError
 from tubedeck.games import record_schema
 from tubedeck.games.nextstation.edition import Deal, load
 from tubedeck.games.nextstation.play import CHANCE, PASS, TERMINAL, Line, Sheet, State, new_game
 from tubedeck.games.nextstation.records import SIMULATE
 from tubedeck.play import Played, chance_outcome, play_game, replay
+from tubedeck.solver.nextstation.simulate import PLAYING, play_one, simulation
+from tubedeck.solver.simulation import play
 
 ID = re.compile(r"\br\d+c\d+\b")  # a station's data id: never in words
 
@@ -201,7 +201,7 @@ def test_the_observation_shows_the_table_but_not_the_order_of_the_cards_to_come(
 
 
 def test_solve_json_puts_the_sheet_coordinate_beside_every_station(ed):
-    from solver.nextstation.solve import solve_round
+    from tubedeck.solver.nextstation.solve import solve_round
 
     d = solve_round(ed, seed=1, round=2, engine="auto").as_dict()
     spots = [d["departure"], *d["stations"], *(x for m in d["draws"] for x in (m["from"], m["to"]))]

@@ -1,4 +1,4 @@
-"""The whole-game brute force (:mod:`solver.nextstation.exhaustive_game`) on hand-checkable cases:
+"""The whole-game brute force (:mod:`tubedeck.solver.nextstation.exhaustive_game`) on hand-checkable cases:
 one round is the single-round search; a second line avoids the first's sections and crossings;
 a shared station, the tourist track and an objective each decide the best sheet.
 
@@ -16,13 +16,13 @@ import dataclasses
 
 import pytest
 
-from solver.nextstation.exhaustive import best_round
-from solver.nextstation.exhaustive_game import best_game, round_lines, sheets, small_games, touched
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import Turn, turns
 from tubedeck.games.nextstation.rules import Objective
 from tubedeck.games.nextstation.scoring import final_score, line_score
+from tubedeck.solver.nextstation.exhaustive import best_round
+from tubedeck.solver.nextstation.exhaustive_game import best_game, round_lines, sheets, small_games, touched
 
 from ns_helpers import short_rounds
 

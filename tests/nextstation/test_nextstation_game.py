@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from solver.nextstation.exhaustive_game import small_games
-from solver.nextstation.game import best_game, best_of
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.play import CHANCE, PASS, Line, legal_sections, new_game
 from tubedeck.games.nextstation.responses import _value_bonus, best_responses, lines_of
 from tubedeck.games.nextstation.scoring import final_score, line_score
+from tubedeck.solver.nextstation.exhaustive_game import small_games
+from tubedeck.solver.nextstation.game import best_game, best_of
 
 from ns_helpers import solved_small_game
 
@@ -124,7 +124,7 @@ def test_a_solved_seeded_game_replays_through_the_rules_engine(ed):
 def test_bad_game_requests(ed):
     with pytest.raises(UsageError, match="--seed"):
         best_game(ed, -1, time_limit=1.0)
-    from solver.nextstation.solve import solve_round
+    from tubedeck.solver.nextstation.solve import solve_round
     with pytest.raises(UsageError, match="--game"):
         solve_round(ed, seed=1, flips="u-circle,u-square,u-triangle,u-pentagon,u-joker", game=True)
     with pytest.raises(UsageError, match="add --game"):

@@ -9,8 +9,6 @@ from collections import Counter
 
 import pytest
 
-from solver.nextstation.exhaustive import best_round as exhaustive
-from solver.nextstation.model import best_round
 from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation import generate as gen
@@ -27,6 +25,8 @@ from tubedeck.games.nextstation.generate import (
     thames,
 )
 from tubedeck.games.nextstation.play import CHANCE, new_game
+from tubedeck.solver.nextstation.exhaustive import best_round as exhaustive
+from tubedeck.solver.nextstation.model import best_round
 
 from conftest import run_cli
 

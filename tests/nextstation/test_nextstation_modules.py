@@ -9,15 +9,15 @@ import random
 
 import pytest
 
-from solver.nextstation.players import PLAYERS, Goals, _best_now, _context, greedy_player, power_moves
-from solver.nextstation.simulate import PLAYING, modules
-from solver.simulation import bot_for, play
 from tubedeck.games.nextstation.edition import Deal, load
 from tubedeck.games.nextstation.play import CHANCE, PASS, Line, Sheet, State, drawn_objectives, new_game
 from tubedeck.games.nextstation.powers import deal_powers
 from tubedeck.games.nextstation.records import SIMULATE
 from tubedeck.games.nextstation.scoring import final_score, line_score, objective_reached
 from tubedeck.play import replay
+from tubedeck.solver.nextstation.players import PLAYERS, Goals, _best_now, _context, greedy_player, power_moves
+from tubedeck.solver.nextstation.simulate import PLAYING, modules
+from tubedeck.solver.simulation import bot_for, play
 
 from conftest import run_cli as run
 

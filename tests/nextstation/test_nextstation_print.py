@@ -9,11 +9,14 @@ import math
 import pymupdf
 import pytest
 
-import generator
-from generator.document import Deck, Sheet
-from generator.fonts import text_width
-from generator.nextstation.faces import documents
-from generator.nextstation.map import (
+from tubedeck import generator
+from tubedeck.game import network
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.generate import river_path
+from tubedeck.generator.document import Deck, Sheet
+from tubedeck.generator.fonts import text_width
+from tubedeck.generator.nextstation.faces import documents
+from tubedeck.generator.nextstation.map import (
     CLEAR,
     CORNER,
     CORNER_W,
@@ -28,14 +31,11 @@ from generator.nextstation.map import (
     TOURIST_R,
     _fitting,
 )
-from generator.nextstation.parts import pencil_marks
-from generator.pen import recording
-from generator.sizes import MM, PT, Rect
-from generator.text import measure
-from generator.theme import INK, MIN_PT, PLAY_PT, TEXT
-from tubedeck.game import network
-from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.generate import river_path
+from tubedeck.generator.nextstation.parts import pencil_marks
+from tubedeck.generator.pen import recording
+from tubedeck.generator.sizes import MM, PT, Rect
+from tubedeck.generator.text import measure
+from tubedeck.generator.theme import INK, MIN_PT, PLAY_PT, TEXT
 
 PAPERS = ("a4", "letter")
 COLUMN_HEADS = {"Districts", "Biggest", "district", "Thames", "points", "Line"}  # the score card's columns, as printed

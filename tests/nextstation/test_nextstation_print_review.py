@@ -14,16 +14,16 @@ from engine.drift import DRIFTS, back_colours
 from engine.drift import near_colour as near
 from engine.test_calibration_emblem_bleed import bars_across, round_shapes  # the project's roundel measure
 
-import generator
-from generator.colour import contrast
-from generator.document import Deck
-from generator.nextstation.faces import documents
-from generator.nextstation.map import CLEAR
-from generator.pdf import sheet_layout, sheets_pdf
-from generator.sizes import MM
-from generator.theme import BLUE, PAPER, PILE_BACKS
+from tubedeck import generator
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
+from tubedeck.generator.colour import contrast
+from tubedeck.generator.document import Deck
+from tubedeck.generator.nextstation.faces import documents
+from tubedeck.generator.nextstation.map import CLEAR
+from tubedeck.generator.pdf import sheet_layout, sheets_pdf
+from tubedeck.generator.sizes import MM
+from tubedeck.generator.theme import BLUE, PAPER, PILE_BACKS
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,6 @@ import time
 
 import pytest
 
-from solver.nextstation import engines
-from solver.nextstation.check import ParCheck
-from solver.nextstation.engines import Budget, bnb_round
-from solver.nextstation.exhaustive import best_round as exhaustive
-from solver.nextstation.exhaustive_game import small_games
-from solver.nextstation.game import GAME_GUARD, KICK_SECONDS, GameResult, best_of, kicks_for, rounds_of
-from solver.nextstation.solve import BNB, CP_SAT, RoundReport, _then_cp_sat, resolve_flips, solve_round
 from tubedeck import progress as progress_module
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import RoundResult
@@ -22,6 +15,13 @@ from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.flips import parse_flips, turns
 from tubedeck.games.nextstation.responses import lines_of, search_responses
 from tubedeck.games.nextstation.scoring import final_score
+from tubedeck.solver.nextstation import engines
+from tubedeck.solver.nextstation.check import ParCheck
+from tubedeck.solver.nextstation.engines import Budget, bnb_round
+from tubedeck.solver.nextstation.exhaustive import best_round as exhaustive
+from tubedeck.solver.nextstation.exhaustive_game import small_games
+from tubedeck.solver.nextstation.game import GAME_GUARD, KICK_SECONDS, GameResult, best_of, kicks_for, rounds_of
+from tubedeck.solver.nextstation.solve import BNB, CP_SAT, RoundReport, _then_cp_sat, resolve_flips, solve_round
 
 from ns_helpers import short_rounds
 

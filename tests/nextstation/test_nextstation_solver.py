@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from solver.nextstation.check import ParSummary
-from solver.nextstation.exhaustive import best_round as exhaustive
-from solver.nextstation.model import best_round
-from solver.nextstation.solve import solve_round
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.edition import load
+from tubedeck.solver.nextstation.check import ParSummary
+from tubedeck.solver.nextstation.exhaustive import best_round as exhaustive
+from tubedeck.solver.nextstation.model import best_round
+from tubedeck.solver.nextstation.solve import solve_round
 
 from ns_helpers import replay, short_rounds
 
@@ -56,8 +56,8 @@ def test_solve_command_inputs(ed):
 
 def test_par_records_are_declared_and_hold_no_wall_clock_time(ed):
     """A par record passes its declaration and holds no time: the same seed, the same bytes."""
-    from solver.nextstation.check import ParCheck
     from tubedeck.games import record_schema
+    from tubedeck.solver.nextstation.check import ParCheck
 
     check = ParCheck(10.0)
     a, b = check()(3), check()(3)

@@ -9,15 +9,15 @@ import random
 
 import pytest
 
-from solver.oneday.players import PLAYERS
-from solver.oneday.simulate import PLAYING
-from solver.simulation import parse_bots, play
 from tubedeck.errors import UsageError
 from tubedeck.game import edition
 from tubedeck.games import get
 from tubedeck.games.oneday.play import new_game
 from tubedeck.games.oneday.records import MAX_TURNS, SIMULATE
 from tubedeck.play import play_game
+from tubedeck.solver.oneday.players import PLAYERS
+from tubedeck.solver.oneday.simulate import PLAYING
+from tubedeck.solver.simulation import parse_bots, play
 from tubedeck.stats import wilson
 
 from conftest import run_cli

@@ -15,9 +15,9 @@ from collections import defaultdict
 
 import pytest
 
-from solver.oneday.exchanges import solve_one
 from tubedeck.content import data_root
 from tubedeck.games.oneday.edition import load
+from tubedeck.solver.oneday.exchanges import solve_one
 
 LEG = re.compile(r"^  - (?P<line>.+?) towards (?P<towards>.+?): (?P<stops>.+)$")
 AT = re.compile(r"^(?P<game>.+) \(at (?P<called>.+)\)$")

@@ -9,10 +9,12 @@ import math
 import pymupdf
 import pytest
 
-from generator import PrintOptions, fonts
-from generator.colour import contrast, rgb
-from generator.oneday.chips import CHIP_PT, chip_size, line_letters
-from generator.oneday.map import (
+from tubedeck.games.oneday.board import derive_map
+from tubedeck.games.oneday.recipe import load_recipe
+from tubedeck.generator import PrintOptions, fonts
+from tubedeck.generator.colour import contrast, rgb
+from tubedeck.generator.oneday.chips import CHIP_PT, chip_size, line_letters
+from tubedeck.generator.oneday.map import (
     CHIP_CLEAR,
     LINE_WIDTH,
     _box_distance,
@@ -28,9 +30,7 @@ from generator.oneday.map import (
     segment_hits,
     stretches,
 )
-from generator.sizes import Rect
-from tubedeck.games.oneday.board import derive_map
-from tubedeck.games.oneday.recipe import load_recipe
+from tubedeck.generator.sizes import Rect
 
 SAFE = Rect(6.35, 16.35, 284.3, 187.3)  # pen.safe of an A4 landscape sheet
 
@@ -99,9 +99,9 @@ def test_no_line_runs_through_a_label(gmap, lay):
 
 
 def test_every_station_is_named_on_the_printed_map(tmp_path, gmap, london):
-    from generator import render
-    from generator.oneday.faces import documents
     from tubedeck.games.oneday.edition import load
+    from tubedeck.generator import render
+    from tubedeck.generator.oneday.faces import documents
 
     docs = [d for d in documents(load(london), PrintOptions.parse()) if d.name == "map"]
     render(docs, PrintOptions.parse(export="pdf"), tmp_path)
@@ -112,7 +112,7 @@ def test_every_station_is_named_on_the_printed_map(tmp_path, gmap, london):
 
 
 def test_the_page_layout_is_worked_out_once_per_map_and_page(gmap, lay):
-    from generator.oneday.map import page_layout
+    from tubedeck.generator.oneday.map import page_layout
 
     first = page_layout(gmap, SAFE)
     assert first == lay and page_layout(gmap, SAFE) is first  # the same object: not laid out again
@@ -123,10 +123,10 @@ def test_the_page_layout_is_worked_out_once_per_map_and_page(gmap, lay):
 @pytest.mark.parametrize("card", ["poker", "mini", "mini-landscape"])
 def test_bands_grow_with_fewer_lines_and_numbers_stay_legible(london, card):
     """A one-line card's band is far taller than a five-line card's; every band's numbers >= 7 pt."""
-    from generator import CardGeometry
-    from generator.oneday.faces import _bands, strip
-    from generator.sizes import parse_card
     from tubedeck.games.oneday.edition import load
+    from tubedeck.generator import CardGeometry
+    from tubedeck.generator.oneday.faces import _bands, strip
+    from tubedeck.generator.sizes import parse_card
 
     size = parse_card(card)
     safe = CardGeometry(size.width, size.height).safe
@@ -212,10 +212,10 @@ def test_line_chips_sit_on_their_own_stroke_clear_of_everything_else(gmap, lay):
 def test_the_printed_map_shows_every_chip_letter(tmp_path, london, gmap):
     """Read back from the PDF: one letter span per chip on the map and one per key entry, at the
     play size, each in its line's chip."""
-    from generator import render
-    from generator.oneday.faces import documents
-    from generator.oneday.map import page_layout
     from tubedeck.games.oneday.edition import load
+    from tubedeck.generator import render
+    from tubedeck.generator.oneday.faces import documents
+    from tubedeck.generator.oneday.map import page_layout
 
     ed = load(london)
     docs = [d for d in documents(ed, PrintOptions.parse()) if d.name == "map"]

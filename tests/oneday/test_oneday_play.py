@@ -204,8 +204,8 @@ def test_observation_shows_only_what_the_seat_sees(ed):
 
 
 def test_a_played_games_log_replays_to_an_equal_state(ed):
-    from solver.oneday.players import PLAYERS
     from tubedeck.play import play_game, replay
+    from tubedeck.solver.oneday.players import PLAYERS
 
     for seed, bots in ((0, ("strong", "random")), (7, ("greedy", "random", "strong"))):
         start = new_game(ed, len(bots), seed, max_turns=200)

@@ -10,12 +10,12 @@ import pymupdf
 import pytest
 from engine.drift import DRIFTS, back_colours
 
-from generator import PrintOptions, render
-from generator.colour import contrast, luminance
-from generator.oneday.faces import documents
-from generator.pdf import sheets_pdf
-from generator.theme import PILE_BACKS, PLAY_PT
 from tubedeck.games.oneday.edition import load
+from tubedeck.generator import PrintOptions, render
+from tubedeck.generator.colour import contrast, luminance
+from tubedeck.generator.oneday.faces import documents
+from tubedeck.generator.pdf import sheets_pdf
+from tubedeck.generator.theme import PILE_BACKS, PLAY_PT
 
 MM = 72 / 25.4
 WHITE = (1.0, 1.0, 1.0)

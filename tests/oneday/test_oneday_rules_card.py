@@ -19,13 +19,13 @@ from functools import lru_cache
 import pymupdf
 import pytest
 
-from generator import PrintOptions
-from generator.oneday.faces import documents, rack_sheet
-from generator.pdf import deck_cards_pdf, sheet_pdf
 from tubedeck.errors import UsageError
 from tubedeck.game import edition
 from tubedeck.games import registry
 from tubedeck.games.oneday.play import STOCK, is_journey, new_game
+from tubedeck.generator import PrintOptions
+from tubedeck.generator.oneday.faces import documents, rack_sheet
+from tubedeck.generator.pdf import deck_cards_pdf, sheet_pdf
 
 # What a setup phrase promises: the slots a player may put the card they drew in.
 PLACEMENT = {

@@ -11,13 +11,13 @@ import random
 import numpy as np
 import pytest
 
-from solver.oneday.exchanges import caps_for, solve_rack, state_space
 from tubedeck.cli import main
 from tubedeck.games.oneday.board import GameMap, GameStation, Run, derive_map
 from tubedeck.games.oneday.cards import build_deck
 from tubedeck.games.oneday.journey import validate
 from tubedeck.games.oneday.recipe import load_recipe
 from tubedeck.network import Line
+from tubedeck.solver.oneday.exchanges import caps_for, solve_rack, state_space
 
 # A toy map: "m" and "p" share the track b-g-h (like the Metropolitan and H&C).
 TOY_RUNS = {"red": "abcde", "blue": "fcgh", "m": "bgh", "p": "ebgh"}

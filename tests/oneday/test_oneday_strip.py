@@ -17,15 +17,15 @@ import pymupdf
 import pytest
 from engine.test_faces_quality import SIZES  # the card sizes the build advertises
 
-from generator import PrintOptions
-from generator.colour import contrast
-from generator.oneday.chips import line_letters
-from generator.oneday.faces import SLEEVE, documents
-from generator.pdf import deck_cards_pdf, sheet_pdf
-from generator.ruler import sheet_safe
-from generator.sizes import MM, PRINTER_MARGIN, parse_card, parse_paper
 from tubedeck.game import edition
 from tubedeck.games import registry
+from tubedeck.generator import PrintOptions
+from tubedeck.generator.colour import contrast
+from tubedeck.generator.oneday.chips import line_letters
+from tubedeck.generator.oneday.faces import SLEEVE, documents
+from tubedeck.generator.pdf import deck_cards_pdf, sheet_pdf
+from tubedeck.generator.ruler import sheet_safe
+from tubedeck.generator.sizes import MM, PRINTER_MARGIN, parse_card, parse_paper
 
 PAPERS = ("a4", "letter")
 CLEAR = 1.5  # mm: the strip's content keeps this far from its lower edge (the project's frame rule)
@@ -125,7 +125,7 @@ def faces(size: str, mode: str = "colour") -> list[dict]:
 def test_the_rack_pitch_is_the_card_strip_on_every_size_and_paper():
     """One number: the rack's slot pitch as printed is the strip the card design works out, on every
     size and paper; the rack fits the printable page; slot numbers run 1..10 top to bottom."""
-    from generator.oneday.faces import strip
+    from tubedeck.generator.oneday.faces import strip
 
     ed = london()
     for size in SIZES:

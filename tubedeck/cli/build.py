@@ -32,7 +32,7 @@ from tubedeck.progress import Progress, ticking
 from tubedeck.words import plural
 
 if TYPE_CHECKING:
-    from generator import PrintOptions
+    from tubedeck.generator import PrintOptions
 
 from .options import ARGV, DataOpt, JsonOpt, check_choices, command, console, declared, parameter, print_json
 
@@ -101,14 +101,14 @@ class BuildJob:
         """Write ``documents`` to ``OUT/name/`` whole or not at all (built in a staging folder and
         swapped in); the manifest. On a terminal (not --json) each document's files are listed on
         stderr as they are written, so a long build shows what it has done."""
-        from generator import render
+        from tubedeck.generator import render
 
         listing = not self.as_json and terminal()
         with staged_dir(self.out / name) as stage:
             if not listing:
                 manifest = render(documents, self.options, stage / name, root=stage, progress=self.progress)
             else:
-                from generator import Manifest
+                from tubedeck.generator import Manifest
 
                 manifest = Manifest(str(stage))
                 for batch in batches(documents, "tts" in self.options.exports):
@@ -149,7 +149,7 @@ def batches(documents: list, whole: bool = False) -> list[list]:
 
 def job_from(values: dict) -> BuildJob:
     """Turn the shared options' raw values into a checked BuildJob (UsageError if bad)."""
-    from generator import PrintOptions
+    from tubedeck.generator import PrintOptions
 
     options = PrintOptions.parse(
         paper=values["paper"], orientation=values["orientation"], card=values["card"], bleed=values["bleed"],
@@ -207,7 +207,7 @@ def print_manifest(manifest, as_json: bool = False) -> None:
 
 # -- commands ---------------------------------------------------------------------------------
 def build_all(values: dict) -> None:
-    from generator import Manifest
+    from tubedeck.generator import Manifest
 
     from .data import print_stats
 
@@ -275,7 +275,7 @@ CHECKS = Path("output") / "checks"  # where check and simulate put results by de
 def facts_source(game: Game, given: Path | None) -> Path:
     """The results file ``--facts`` reads: ``--facts-from`` (a results file of this game, or a folder
     to take its newest from), else the newest in ./output/checks/ (UsageError if none)."""
-    from generator.report.facts import latest_results, results_header
+    from tubedeck.generator.report.facts import latest_results, results_header
 
     where = CHECKS if given is None else given
     if where.is_file():
@@ -296,8 +296,8 @@ def facts_source(game: Game, given: Path | None) -> Path:
 
 def facts_document(source: Path):
     """``--facts``: a sheet of the run and headline figures of the results file ``source``."""
-    from generator.report import facts_sheet
     from tubedeck.games import record_schema
+    from tubedeck.generator.report import facts_sheet
 
     return facts_sheet(source, record_schema)
 
@@ -307,7 +307,7 @@ CALIBRATION_NAMES = ("paper", "duplex", "back_offset", "mode", "out", "as_json")
 
 def build_calibration(values: dict) -> None:
     """``build calibration``: OUT/calibration/calibration.pdf, the duplex calibration sheet."""
-    from generator.calibration import calibration_sheet
+    from tubedeck.generator.calibration import calibration_sheet
 
     defaults = {p.name: p.default for p in PRINT_PARAMETERS}
     job = job_from({**defaults, **values, "export": "pdf"})

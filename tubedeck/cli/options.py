@@ -78,7 +78,7 @@ def command(name: str, doc: str, params: list[inspect.Parameter], body) -> Any:
         try:
             return body(values)
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (see tubedeck.cli.main)
-            from solver.runner import exit_code
+            from tubedeck.solver.runner import exit_code
 
             raise Stopped(signals.describe(exc), exit_code(exc)) from None
         except ImportError as exc:

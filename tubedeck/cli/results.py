@@ -13,8 +13,8 @@ from .options import JsonOpt, command, parameter, print_json, print_lines
 
 
 def _merge(values: dict) -> None:
-    from solver.merge import merge_shards
     from tubedeck.games import record_schema
+    from tubedeck.solver.merge import merge_shards
 
     merged = merge_shards(values["out"], list(values["shards"]), record_schema, values["allow_partial"])
     if values["as_json"]:
@@ -24,8 +24,8 @@ def _merge(values: dict) -> None:
 
 
 def _report(values: dict) -> None:
-    from generator.report import write_report
     from tubedeck.games import record_schema
+    from tubedeck.generator.report import write_report
 
     written, runs = write_report(list(values["files"]), values["out"], record_schema)
     if values["as_json"]:

@@ -4,7 +4,7 @@ A ``"deals"`` check takes the shared deal options it uses (``--deals --players -
 --results --time-limit --progress --require-all ...``: ``Command.shared``, by default
 :data:`~tubedeck.game.CHECK_OPTIONS` for a check and :data:`~tubedeck.game.SIMULATE_OPTIONS` for a
 simulation) plus the game's edition and command options, and runs through
-:func:`solver.runner.run_check`; a ``"report"`` check or a solve prints one answer. Either way the
+:func:`tubedeck.solver.runner.run_check`; a ``"report"`` check or a solve prints one answer. Either way the
 command only parses, calls the library and prints.
 """
 
@@ -164,12 +164,12 @@ def input_facts(game: Game, check, data: Path | None, options: dict) -> dict:
 
 
 def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
-    from solver.runner import default_results, run_check
+    from tubedeck.solver.runner import default_results, run_check
 
     check_needs(cmd, values)  # before _split takes the declared options out
     own, extra = _split(game, cmd, values)
     data, as_json, deals, seed = values["data"], values["as_json"], values["deals"], values["seed"]
-    from solver.cpsat import check_time_limit
+    from tubedeck.solver.cpsat import check_time_limit
 
     if values.get("deal_limit", 0) is None:
         values["deal_limit"] = TIME_LIMIT
@@ -185,7 +185,7 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     if not 0 <= seed <= MAX_SEED - deals:
         raise UsageError(f"{typed('--seed', '-s')} must be 0-{MAX_SEED - deals} for {deals} "
                          f"{typed(cmd.count_flag, *cmd.count_aliases)[2:]}, got {seed}")
-    from solver.runner import MAX_WORKERS
+    from tubedeck.solver.runner import MAX_WORKERS
 
     if not 1 <= values["workers"] <= MAX_WORKERS:  # before "results: PATH" is said
         raise UsageError(f"{typed('--workers', '-w')} must be 1-{MAX_WORKERS}, got {values['workers']}")
@@ -195,7 +195,7 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     if "deal_limit" in values:
         taken["time_limit"] = values["deal_limit"]  # (the targets' own name for a deal's budget)
     check = resolve(cmd.target)(ed, **taken, data=None if data is None else str(data), **plain, **extra)
-    from solver.distributed import Runner
+    from tubedeck.solver.distributed import Runner
 
     runner = Runner(values["runner"], values["scheduler"])
     shard = parse_shard(values["shard"])
@@ -203,7 +203,7 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     path = values["results"] or default_results(check, seed, shard)
     # Before anything runs: where the results go (a relative default lands in the working directory).
     console(stderr=True).print(f"results: {Path(path).absolute()}", highlight=False, soft_wrap=True)
-    from solver.runner import TimeUp
+    from tubedeck.solver.runner import TimeUp
 
     stopped = None
     try:

@@ -26,11 +26,11 @@ GAME = Game(
         Option("sheets", "Map sheets to print (a pad).", "int", 1, build_only=True),
         Option("challenge", "Also print the solo challenge sheet for this roll seed.", build_only=True),
     ),
-    faces="generator.dice.faces:documents",
+    faces="tubedeck.generator.dice.faces:documents",
     documents=("sheet",),
     setup="tubedeck.games.dice.edition:setup",
     solves=(
-        Command("dice", "solver.dice.solve:solve_one",
+        Command("dice", "tubedeck.solver.dice.solve:solve_one",
                 help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), proven by an "
                      "exact target search (CP-SAT taking over where it cannot prove); the answer names the engine.",
                 options=(Option("seed", "The roll sequence's seed.", "int", 0, short="-s"),
@@ -46,7 +46,7 @@ GAME = Game(
                 example=("--seed", "1", "--turns", "4")),
     ),
     plays=(
-        Command("dice", "solver.dice.simulate:play_one",
+        Command("dice", "tubedeck.solver.dice.simulate:play_one",
                 help="Play one game with bots (random, greedy, lookahead), roll by roll.",
                 options=(Option("players", "Players.", "int", 2, short="-p"),
                          Option("seed", "The game's seed (its rolls).", "int", 0, short="-s"),
@@ -54,7 +54,7 @@ GAME = Game(
                 example=("--players", "2", "--seed", "1")),
     ),
     simulations=(
-        Command("dice", "solver.dice.simulate:simulation", kind="deals", count_flag="--games",
+        Command("dice", "tubedeck.solver.dice.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: length in rolls and rounds, scores, wins by seat, line and zone "
                      "completions.",
                 options=(Option("bots", BOTS, default="greedy"),),

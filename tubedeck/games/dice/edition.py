@@ -2,7 +2,7 @@
 the seeded rolls (the game's only chance), built once per process and shared by faces and solver.
 
 Points come from the recipe's ``[points]`` rule applied to a difficulty: the simulated one in
-``data/dice/points.csv`` (written by ``python -m solver.dice.balance``) when that file describes
+``data/dice/points.csv`` (written by ``python -m tubedeck.solver.dice.balance``) when that file describes
 this map's scope, else the count of the line's stations and connections (a zone's stations).
 """
 
@@ -47,7 +47,7 @@ class Rolls:
 class Challenge:
     """The solo challenge: a seed's first ``challenge_turns`` rolls and, when
     ``data/dice/challenges.csv`` holds it, the proven best score (written by
-    ``python -m solver.dice.challenges``)."""
+    ``python -m tubedeck.solver.dice.challenges``)."""
 
     rolls: Rolls
     best: int | None

@@ -84,7 +84,7 @@ class PointsRule:
 
 @dataclass(frozen=True)
 class Measure:
-    """``[measure]``: how the default map is chosen (``python -m solver.dice.balance --map``): each
+    """``[measure]``: how the default map is chosen (``python -m tubedeck.solver.dice.balance --map``): each
     candidate's points are set by the balance, then ``games`` games per table size 2-4 are played by
     ``bots``; the map must have at least ``zones_min`` zones and no nested lines, someone must
     complete a zone in ``zone_share_min``-``zone_share_max`` of the games and a long line (the

@@ -17,11 +17,11 @@ GAME = Game(
     players=(2, 2),
     edition="tubedeck.games.keepmoving.edition:load",
     options=(Option("ground", "A ground composition CSV (default: data/keepmoving/ground.csv).", "path"),),
-    faces="generator.keepmoving.faces:documents",
+    faces="tubedeck.generator.keepmoving.faces:documents",
     documents=("ground", "ground-fold", "movement", "function", "reference", "dice", "pieces"),
     setup="tubedeck.games.keepmoving.play:setup",
     solves=(
-        Command("keepmoving", "solver.keepmoving.survive:solve_one",
+        Command("keepmoving", "tubedeck.solver.keepmoving.survive:solve_one",
                 help="The play that maximises the chance of surviving your next N own turns (exact expectimax "
                      "over dice and draws; the opponent plays nothing in between).",
                 options=(Option("seed", "A seeded game's first decision.", "int"),
@@ -30,7 +30,7 @@ GAME = Game(
                 example=("--seed", "1", "--turns", "1")),
     ),
     plays=(
-        Command("keepmoving", "solver.keepmoving.simulate:play_one",
+        Command("keepmoving", "tubedeck.solver.keepmoving.simulate:play_one",
                 help="Play one game with bots (random, greedy, lookahead), turn by turn.",
                 options=(Option("players", "Players (Keep Moving is for 2).", "int", 2, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
@@ -39,7 +39,7 @@ GAME = Game(
                 example=("--seed", "1", "--bots", "greedy,lookahead")),
     ),
     simulations=(
-        Command("keepmoving", "solver.keepmoving.simulate:simulation", kind="deals", count_flag="--games",
+        Command("keepmoving", "tubedeck.solver.keepmoving.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: turns played, wins by seat and by place in turn order (95% "
                      "intervals), function cards played, how games end.",
                 records=("tubedeck.games.keepmoving.records:SIMULATE",),

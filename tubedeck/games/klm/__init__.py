@@ -25,18 +25,18 @@ GAME = Game(
     players=(2, 6),  # the same figures as data/klm/rules.toml; a contract test holds them together
     edition="tubedeck.games.klm.edition:load",
     options=(SCOPE,),
-    faces="generator.klm.faces:documents",
+    faces="tubedeck.generator.klm.faces:documents",
     documents=("stations", "fortune", "reference", "play-field"),
     setup="tubedeck.games.klm.edition:setup",
     checks=(
-        Command("klm", "solver.klm.check:deal_check", kind="deals",
+        Command("klm", "tubedeck.solver.klm.check:deal_check", kind="deals",
                 help="Check seeded deals: can each player complete five continuous stations before the Station "
                      "stock runs out, and on which turn? CP-SAT decides every player of every deal (or, with "
                      "--engine auto, an exhaustive path search first).",
                 options=(ENGINE,),
                 example=("--deals", "3", "--players", "3", "--scope", "zone 1"),
                 records=("tubedeck.games.klm.records:CHECK",)),
-        Command("klm-bound", "solver.klm.bound:report",
+        Command("klm-bound", "tubedeck.solver.klm.bound:report",
                 help="Over ALL deals of a scope (no sixes rolled): the deal that delays the first possible win "
                      "the most, or a proven bound 'every deal is winnable by turn T'.",
                 options=(Option("players", "Players.", "int", 4, short="-p"),
@@ -44,14 +44,14 @@ GAME = Game(
                 example=("--scope", "victoria", "--players", "2", "--time-limit", "20")),
     ),
     solves=(
-        Command("klm", "solver.klm.check:solve_one",
+        Command("klm", "tubedeck.solver.klm.check:solve_one",
                 help="Solve one deal and show every player's earliest win, with its cards and turns.",
                 options=(Option("seed", "The deal's seed.", "int", 0, short="-s"),
                          Option("players", "Players.", "int", 4, short="-p"), ENGINE),
                 example=("--seed", "1", "--players", "3", "--scope", "zone 1")),
     ),
     plays=(
-        Command("klm", "solver.klm.simulate:play_one",
+        Command("klm", "tubedeck.solver.klm.simulate:play_one",
                 help="Play one game with bots (random, greedy, strong), turn by turn.",
                 options=(Option("players", "Players.", "int", 4, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
@@ -59,7 +59,7 @@ GAME = Game(
                 example=("--players", "3", "--seed", "1", "--scope", "zone 1")),
     ),
     simulations=(
-        Command("klm", "solver.klm.simulate:simulation", kind="deals", count_flag="--games",
+        Command("klm", "tubedeck.solver.klm.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot, Fortune "
                      "Cards in the winner's last 3 turns, Fast Gameplay.",
                 options=(Option("bots", BOTS, default="greedy"),),

@@ -4,7 +4,7 @@ A deck is cut from the network by a **scope** (see :mod:`tubedeck.games.klm.scop
 **Station Card** per station in scope. Every pair of stations adjacent on some line *within the
 scope* shares one **Connection Number**, printed on both cards beside the neighbour's name (the
 card's *Nearest Station* field). The generator prints these very objects and the checker in
-:mod:`solver.klm.model` reasons about them, so a card is described exactly once.
+:mod:`tubedeck.solver.klm.model` reasons about them, so a card is described exactly once.
 
 Decisions where the rulebook is silent (also in the README):
 
@@ -31,7 +31,7 @@ Decisions where the rulebook is silent (also in the README):
   only imply its effects. Every effect keeps the rules: one Fortune Card per turn (printed on
   each card), durations count the *playing* player's own turns (rule 3.3), Disabled cards are
   rotated, no effect allows a second Connection in a turn, and extra draws come from the stocks
-  as the rules describe. The deal checker plays no Fortune effect (see :mod:`solver.klm.model`).
+  as the rules describe. The deal checker plays no Fortune effect (see :mod:`tubedeck.solver.klm.model`).
 """
 
 from __future__ import annotations

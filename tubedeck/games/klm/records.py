@@ -4,7 +4,7 @@
   turn; a round is every seat having had one turn. Seats are 1-based; ``starter`` is who started
   (an identity), ``order`` the winner's place in turn order (1 = the starter).
 * :data:`CHECK`: one seeded deal solved (``tubedeck check klm``): every player's earliest possible
-  win playing alone on the deal's cards (:mod:`solver.klm.model`). The record is nested
+  win playing alone on the deal's cards (:mod:`tubedeck.solver.klm.model`). The record is nested
   (``players[]``, ``first``); the declared fields reach into it, and :func:`check_rule` keeps
   what ties them together (one entry per seat, a win within the player's turns with a full path,
   ``first`` present exactly when the deal is winnable and naming the earliest winner).

@@ -26,11 +26,11 @@ GAME = Game(
                     "int", 1, build_only=True),
              Option("challenge", "Also print the solo challenge sheet for this flip seed (after the map sheet), "
                                  "with the best game known on a fold-under strip.", build_only=True)),
-    faces="generator.nextstation.faces:documents",
+    faces="tubedeck.generator.nextstation.faces:documents",
     documents=("map", "stations", "objectives", "powers", "pencils", "reference", "score-pad"),
     setup="tubedeck.games.nextstation.edition:setup",
     checks=(
-        Command("nextstation", "solver.nextstation.check:par_check", kind="deals", count_aliases=("--games",),
+        Command("nextstation", "tubedeck.solver.nextstation.check:par_check", kind="deals", count_aliases=("--games",),
                 help="Par scores over N flip seeds: the proven best first round, or with --game the best "
                      "whole game found (with its bound); a summary.",
                 options=(Option("game", "The best whole solo game of each seed instead of its first round.",
@@ -44,7 +44,7 @@ GAME = Game(
                 records=("tubedeck.games.nextstation.records:PAR", "tubedeck.games.nextstation.records:PAR_GAME")),
     ),
     solves=(
-        Command("nextstation", "solver.nextstation.solve:solve_round",
+        Command("nextstation", "tubedeck.solver.nextstation.solve:solve_round",
                 help="The best possible single round for a flip order (seeded or as flipped) and a pencil, or "
                      "with --game the best whole solo game of a seed.",
                 options=(Option("seed", "Seed of the deal whose flips to use.", "int", 0, short="-s"),
@@ -74,7 +74,7 @@ GAME = Game(
                          "--pencil", "purple")),
     ),
     plays=(
-        Command("nextstation", "solver.nextstation.simulate:play_one",
+        Command("nextstation", "tubedeck.solver.nextstation.simulate:play_one",
                 help="Play one game with bots (random, greedy, lookahead): every sheet and score.",
                 options=(Option("players", "Players.", "int", 1, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
@@ -86,7 +86,7 @@ GAME = Game(
                 example=("--players", "2", "--seed", "1", "--bots", "greedy,random")),
     ),
     simulations=(
-        Command("nextstation", "solver.nextstation.simulate:simulation", kind="deals", count_flag="--games",
+        Command("nextstation", "tubedeck.solver.nextstation.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins; with "
                      "--objectives and --powers each module's points and how often each was met or used.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "

@@ -1,6 +1,6 @@
 """The solo challenge (``tubedeck build nextstation --challenge S``): seed S's solo deal laid out
 round by round, so a player plays without the cards, and the best game known from
-``data/nextstation/challenges.csv`` (written by ``python -m solver.nextstation.challenges``).
+``data/nextstation/challenges.csv`` (written by ``python -m tubedeck.solver.nextstation.challenges``).
 
 A row of that file is ``map,seed,score,status,bound,drawing``: ``map`` is ``classic`` or a
 generated map's seed (generated with the default zones), ``status`` is ``OPTIMAL`` (proven best:

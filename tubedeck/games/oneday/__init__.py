@@ -19,11 +19,11 @@ GAME = Game(
         Option("recipe", "Recipe TOML (default: data/oneday/recipe.toml).", "path"),
         Option("copy_rule", "Override the recipe's copy rule.", choices=("lines-minus-one", "one-per-line", "single")),
     ),
-    faces="generator.oneday.faces:documents",
+    faces="tubedeck.generator.oneday.faces:documents",
     documents=("stations", "rules", "map", "racks"),
     setup="tubedeck.games.oneday.edition:setup",
     checks=(
-        Command("oneday", "solver.oneday.check:deal_check", kind="deals",
+        Command("oneday", "tubedeck.solver.oneday.check:deal_check", kind="deals",
                 help="Deal N seeded games; per deal each player's minimum exchanges and reachability; a summary.",
                 options=(Option("engine", "cp-sat (CP-SAT decides every rack) or auto (exact bound first).",
                                 default="cp-sat", choices=("cp-sat", "auto")),),
@@ -31,7 +31,7 @@ GAME = Game(
                 records=("tubedeck.games.oneday.records:CHECK",)),
     ),
     solves=(
-        Command("oneday", "solver.oneday.exchanges:solve_one",
+        Command("oneday", "tubedeck.solver.oneday.exchanges:solve_one",
                 help="Is a rack a valid journey? If not: the fewest exchanges and one target journey.",
                 options=(Option("rack", "10 station names, slot 1 first, comma-separated.", required=True),
                          Option("held", "Cards in the other players' racks (not obtainable).", default=""),
@@ -48,7 +48,7 @@ GAME = Game(
                                    "Elephant & Castle,King's Cross St Pancras,Waterloo,Edgware Road (Bakerloo)")),
     ),
     plays=(
-        Command("oneday", "solver.oneday.simulate:play_one",
+        Command("oneday", "tubedeck.solver.oneday.simulate:play_one",
                 help="Play one game with bots (random, greedy, strong), turn by turn.",
                 options=(Option("players", "Players.", "int", 4, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
@@ -57,7 +57,7 @@ GAME = Game(
                 example=("--players", "2", "--seed", "1", "--bots", "strong")),
     ),
     simulations=(
-        Command("oneday", "solver.oneday.simulate:simulation", kind="deals", count_flag="--games",
+        Command("oneday", "tubedeck.solver.oneday.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
                                         "greedy, strong, mcts[:ITERATIONS] (the search bot).", default="strong"),),

@@ -10,6 +10,6 @@ GAME = Game(
     rules="none: the print engine's proof sheet",
     summary="A station-name card per station and a lines sheet, proving the print engine on the dataset.",
     edition="tubedeck.games.sampler.edition:load",
-    faces="generator.sampler.faces:documents",
+    faces="tubedeck.generator.sampler.faces:documents",
     documents=("stations", "lines"),
 )
