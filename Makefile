@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-fast lint bench clean install install-cluster install-report browser-test
+.PHONY: run test test-fast test-research lint bench clean install install-cluster install-report browser-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,12 @@ test-fast: $(TSTAMP)
 lint: $(TSTAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# Research that does not ship (research/: Next Station's whole-game branch and price): its types and
+# tests, apart from `make test`; hours of its benchmarks are in research/nextstation/benchmarks/.
+test-research: lint
+	$(BIN)/mypy research --exclude "/tests/"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile research
 
 # The report page in a real browser: Debian's chromium, headless (the test skips without it).
 browser-test: $(TSTAMP)

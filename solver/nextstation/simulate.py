@@ -29,7 +29,6 @@ from tubedeck.solver.cpsat import WALL_GUARD
 from tubedeck.solver.simulation import Playing, play_command, simulate_command, wrapped
 from tubedeck.stats import percentile
 
-from .game import GAME_GUARD, best_game
 from .players import PLAYERS
 
 CLASSIC_TITLE = "Classic London"  # data/nextstation/classic-map.toml's title
@@ -56,6 +55,8 @@ def measure(played: Played, edition: Edition, optimum: float = 0.0, objectives: 
            "lines": [list(f.lines) for f in finals], "optimum": None, **modules(state)}
     if optimum:
         objs = drawn_objectives(edition, state.deal.seed) if objectives else ()
+        from .game import GAME_GUARD, best_game  # the whole-game solver (OR-Tools) only with --optimum
+
         best = best_game(edition, state.deal.seed, objs, time_limit=max(optimum * WALL_GUARD, GAME_GUARD),
                          det_limit=optimum)
         out["optimum"] = {"status": best.status, "score": best.score, "bound": best.bound}

@@ -39,8 +39,6 @@ from .model import best_round
 ENGINES = ("auto", "cp-sat")
 BNB = "branch and bound"
 CP_SAT = "CP-SAT"
-DEFAULT_COLUMNS = 20
-MAX_COLUMNS = 1000  # column-generation iterations: each adds up to 4 lines to an LP
 
 @dataclass(frozen=True)
 class RoundReport:
@@ -115,7 +113,7 @@ def _then_cp_sat(first: RoundResult, cp: RoundResult) -> tuple[RoundResult, str,
 
 def solve_round(edition: Edition, seed: int = 0, flips: str | None = None, pencil: str = "", round: int = 1,  # noqa: A002
                 time_limit: float = 30.0, engine: str = "auto", game: bool = False,
-                objectives: bool = False, columns: int = DEFAULT_COLUMNS, det_limit: float | None = None,
+                objectives: bool = False, det_limit: float | None = None,
                 progress: bool = True, started: float | None = None) -> RoundReport | GameResult:
     """``engine``: ``auto`` (the exact branch and bound; CP-SAT takes over should it not finish
     in half the budget) or ``cp-sat`` (the CP-SAT model alone). ``time_limit``: wall-clock seconds
@@ -133,13 +131,8 @@ def solve_round(edition: Edition, seed: int = 0, flips: str | None = None, penci
         if flips is not None or pencil or round != 1:
             raise UsageError("--game solves the seeded solo game (its flips and pencils): drop --flips, --pencil "
                              "and --round")
-        if not 0 <= columns <= MAX_COLUMNS:
-            raise UsageError(f"--columns must be 0-{MAX_COLUMNS}, got {columns}")
         return best_game(edition, seed, drawn_objectives(edition, seed) if objectives else (), time_limit=time_limit,
-                         columns=columns, det_limit=det_limit, progress=progress,
-                         started=started)
-    if columns != DEFAULT_COLUMNS:
-        raise UsageError("--columns tightens the whole game's bound: add --game")
+                         det_limit=det_limit, progress=progress, started=started)
     if objectives:
         raise UsageError("--objectives counts the seeded game's Shared Objectives in the whole game: add --game")
     if not 1 <= round <= rules.rounds:

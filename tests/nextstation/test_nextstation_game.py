@@ -160,3 +160,22 @@ def test_a_best_response_without_a_tourist_table_still_counts_bonuses(ed):
     bonus = {s.id: rng.choice([0, 3, 6, 9]) for s in ed.board.stations}
     value, line = best_response(ed.board, ed.book, ts, dep, frozenset(), bonus, [0])
     assert line.status == "OPTIMAL" and value == _exhaustive_response(ed, ts, dep, frozenset(), bonus, [0])
+
+
+def test_a_stored_seed_reports_the_stored_bound_and_game(ed):
+    """Seed 2 of the classic map is in challenges.csv (167, bound 181, from the research branch
+    and price): a short deterministic search finds less and CP-SAT proves far less, so the answer
+    is the stored game, with the stored bound, each named; another map's seed has no row."""
+    from tubedeck.games.nextstation.challenge import stored_answer
+
+    stored = stored_answer(ed, 2)
+    assert stored is not None and (stored.score, stored.bound) == (167, 181)
+    g = best_game(ed, 2, time_limit=300, det_limit=0.2)
+    assert (g.score, g.bound, g.bound_by, g.status) == (167, 181, "stored", "FEASIBLE")
+    assert g.found_by in ("stored game", "CP-SAT", "best responses")
+    assert "the stored answer's bound" in g.describe()[0]
+    # the drawing replays to the score through the rules engine's scoring
+    assert sum(r.score for r in g.rounds) == sum(g.final.lines)
+    assert stored_answer(ed, 10**6) is None
+    objs = best_game(ed, 2, objectives=(ed.book.objectives[0],), time_limit=300, det_limit=0.2)
+    assert objs.bound_by != "stored"  # stored answers know no Shared Objectives

@@ -187,13 +187,13 @@ def test_best_responses_stop_at_their_deadline_with_a_legal_game(ed):
 def test_a_det_limit_game_is_deterministic_unless_the_wall_cuts(ed):
     """A deterministic budget with a generous wall clock (a small game: 4 rounds of 7 turns):
     nothing is cut, the same game twice (the best responses run to the end, CP-SAT stops at its
-    deterministic seconds, a fixed number of column iterations)."""
+    deterministic seconds)."""
     (rounds,) = small_games(ed, [1], 7)
-    a, b = (best_of(ed.board, ed.book, rounds, columns=2, kicks=3, budget=Budget.of(300, 0.05)) for _ in range(2))
+    a, b = (best_of(ed.board, ed.book, rounds, kicks=3, budget=Budget.of(300, 0.05)) for _ in range(2))
     assert not a.cut and (a.status, a.final, a.bound, a.draws, a.bound_by) == (b.status, b.final, b.bound, b.draws,
                                                                               b.bound_by)
     # the wall clock spent before CP-SAT: cut, and said so, with a bound all the same
-    late = best_of(ed.board, ed.book, rounds, columns=2, kicks=3, budget=Budget.of(0.001, 0.05))
+    late = best_of(ed.board, ed.book, rounds, kicks=3, budget=Budget.of(0.001, 0.05))
     assert late.cut and late.status == "FEASIBLE" and late.bound is not None and late.bound >= late.final.total
 
 

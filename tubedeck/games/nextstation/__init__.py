@@ -46,7 +46,8 @@ GAME = Game(
     solves=(
         Command("nextstation", "tubedeck.solver.nextstation.solve:solve_round",
                 help="The best possible single round for a flip order (seeded or as flipped) and a pencil, or "
-                     "with --game the best whole solo game of a seed.",
+                     "with --game the best whole solo game of a seed found (best responses, then CP-SAT), with "
+                     "its proven bound (the stored one where the seed has one).",
                 options=(Option("seed", "Seed of the deal whose flips to use.", "int", 0, short="-s"),
                          Option("flips", "The flips as a table flipped them: s-circle, u-joker, switch, ... "
                                          "(overrides --seed).", default=None),
@@ -65,11 +66,7 @@ GAME = Game(
                          Option("game", "The best whole solo game of the seed (4 rounds, interchanges, tourist "
                                         "track) instead of one round.", "bool", False),
                          Option("objectives", "With --game: the seeded game's Shared Objectives count too (as "
-                                              "play draws them).", "bool", False),
-                         Option("columns", "With --game: column-generation iterations at the root of branch "
-                                           "and price, which then branches for the time left (with --det-limit: "
-                                           "the column bound's iterations; 2-4 s each; 0: "
-                                           "CP-SAT's bound alone).", "int", 20)),
+                                              "play draws them).", "bool", False)),
                 example=("--flips", "u-circle,s-joker,u-square,switch,u-triangle,u-pentagon,u-joker",
                          "--pencil", "purple")),
     ),

@@ -272,16 +272,33 @@ def make_challenge(edition: Edition, seed: int | None = None, answers: Path | No
     if kind != "folder" and (answers is not None or answers_apply(edition, kind)):
         found = read_answers(answers or content("nextstation", "challenges.csv"), edition, label).get(seed)
         if found is not None:
-            row, answer = found
-            try:
-                total = replay(edition, seed, answer.moves)
-            except UsageError as exc:
-                raise DataError([row.problem("drawing", str(exc))]) from None
-            if total != answer.score:
-                raise DataError([row.problem("score", f"the drawing scores {total}, not {answer.score}")])
+            answer = replayed(edition, seed, *found)
     if answer is None:
         answer = searched(edition, seed, rounds)
     return Challenge(seed, label, kind, rounds, answer, load_texts(), flags)
+
+
+def stored_answer(edition: Edition, seed: int) -> Answer | None:
+    """The bundled answer of ``seed`` on the edition's own map (not :func:`printed`'s), or None
+    where the file has no row for it (a map folder, other zones, a dataset of its own). The row
+    is replayed through the rules engine: a drawing it refuses is a located DataError."""
+    label, kind, _ = which_map(edition)
+    if kind == "folder" or not answers_apply(edition, kind):
+        return None
+    found = read_answers(content("nextstation", "challenges.csv"), edition, label).get(seed)
+    return None if found is None else replayed(edition, seed, *found)
+
+
+def replayed(edition: Edition, seed: int, row: Row, answer: Answer) -> Answer:
+    """``answer`` once the rules engine has replayed its drawing to its score (else a DataError
+    located at the row: never a wrong answer on paper)."""
+    try:
+        total = replay(edition, seed, answer.moves)
+    except UsageError as exc:
+        raise DataError([row.problem("drawing", str(exc))]) from None
+    if total != answer.score:
+        raise DataError([row.problem("score", f"the drawing scores {total}, not {answer.score}")])
+    return answer
 
 
 def searched(edition: Edition, seed: int, rounds: tuple[Round, ...]) -> Answer:

@@ -37,8 +37,8 @@ from itertools import product
 import numpy as np
 
 from tubedeck.games.nextstation.board import Board
+from tubedeck.solver.nextstation.game_model import Round
 
-from .game_model import Round
 from .goals import Goal
 
 Pattern = tuple[int, ...]

@@ -39,7 +39,7 @@ iterations, far below CP-SAT's, but still 35-55 points above the best games foun
 are the relaxation's weakness: the LP spreads each round over some 15 lines, and half of each of
 two lines through a station counts as half of a four-line interchange (seed 2: 64 interchange
 points in the LP, 20-30 in the games found). A bound that meets the game found proves it
-(:func:`tubedeck.solver.nextstation.game.best_of`): it does on small games, not on real ones. Shared
+(:func:`research.nextstation.whole.best_of`): it does on small games, not on real ones. Shared
 Objectives are not priced: with objectives the bound adds every objective's points.
 
 **Branch and price** (:mod:`.branch`) uses the same machinery at each node of its tree:
@@ -65,12 +65,12 @@ from tubedeck.games.nextstation.best import best_round, line_of
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import line_score
+from tubedeck.solver.nextstation.engines import Budget
+from tubedeck.solver.nextstation.game_model import Round, lines_of
 
 from . import goals as goals_
 from .clash import Clash, bits_of, block_of, separate
 from .cuts import Relaxation, relaxation
-from .engines import Budget
-from .game_model import Round, lines_of
 from .goals import GoalPrices
 from .pricing import entering_response
 

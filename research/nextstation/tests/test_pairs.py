@@ -1,4 +1,4 @@
-"""The pair bound (:mod:`tubedeck.solver.nextstation.pairs`): its tables hold every line of a round with
+"""The pair bound (:mod:`research.nextstation.pairs`): its tables hold every line of a round with
 the rules' own scores, its pair scan is exact, and its bound is never below the exhaustive
 whole-game optimum (at the master's prices and at random ones) while proving reduced games the
 plain relaxation over the same lines cannot."""
@@ -11,12 +11,12 @@ import random
 import numpy as np
 import pytest
 
+from research.nextstation.pairs import _Bound, _Duals, pair_bound, tables
+from research.nextstation.whole import rounds_of
 from tubedeck.games.nextstation.best import every_line, line_of, line_table
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.solver.nextstation.exhaustive_game import best_game, round_lines, small_games
-from tubedeck.solver.nextstation.game import rounds_of
-from tubedeck.solver.nextstation.pairs import _Bound, _Duals, pair_bound, tables
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +173,7 @@ def test_pairs_prove_what_the_plain_relaxation_cannot(ed, seed, turns, count):
 
 
 def test_a_start_game_the_bound_meets_is_proven(ed):
-    from tubedeck.solver.nextstation.branch import branch_and_price
+    from research.nextstation.branch import branch_and_price
 
     rounds = _game(ed, 4, 2, 4)
     bp = branch_and_price(ed.board, ed.book, rounds, time_limit=30)
@@ -196,8 +196,8 @@ def test_a_time_limit_stops_it_with_a_bound(ed):
 def test_the_table_bound_settles_where_branch_and_price_s_root_does(ed, seed, cuts):
     """Pricing by a scan of every line gives the root relaxation branch and price reaches by the
     round search (the same master, settled), and never a bound below the optimum."""
-    from tubedeck.solver.nextstation.branch import node_bound
-    from tubedeck.solver.nextstation.pairs import table_bound
+    from research.nextstation.branch import node_bound
+    from research.nextstation.pairs import table_bound
 
     rounds = _game(ed, seed, 2, 4)
     got = table_bound(ed.board, ed.book, rounds, cuts=cuts)
@@ -210,8 +210,8 @@ def test_the_table_bound_settles_where_branch_and_price_s_root_does(ed, seed, cu
 def test_no_iteration_in_time_is_no_bound_not_the_start_game_s_score(ed):
     """A time limit that leaves no whole iteration gives no bound (None), never the start game's
     score as if proven (it once did: a loaded machine then stored a FEASIBLE game as OPTIMAL)."""
-    from tubedeck.solver.nextstation.branch import branch_and_price
-    from tubedeck.solver.nextstation.pairs import table_bound
+    from research.nextstation.branch import branch_and_price
+    from research.nextstation.pairs import table_bound
 
     rounds = _game(ed, 4, 2, 4)
     game = branch_and_price(ed.board, ed.book, rounds, time_limit=30).draws
@@ -224,7 +224,7 @@ def test_no_iteration_in_time_is_no_bound_not_the_start_game_s_score(ed):
 def test_a_round_too_big_to_list_is_priced_by_the_search(ed):
     """some_tables leaves out a round past its limit; the table bound prices it by the round
     search and settles where it does with every round listed."""
-    from tubedeck.solver.nextstation.pairs import some_tables, table_bound
+    from research.nextstation.pairs import some_tables, table_bound
 
     rounds = _game(ed, 4, 2, 4)
     tabs = some_tables(ed.board, ed.book, rounds)

@@ -1,4 +1,4 @@
-"""Shared Objectives in the relaxation (:mod:`tubedeck.solver.nextstation.goals`, ``--objectives``): the
+"""Shared Objectives in the relaxation (:mod:`research.nextstation.goals`, ``--objectives``): the
 goal rows hold for exactly the games that meet an objective; the Lagrangian bound with them is
 never below the exhaustive optimum with objectives, at any prices and node decisions; branch and
 price proves that optimum (by the round search and by scans) and its root is tighter than
@@ -12,15 +12,15 @@ from collections import Counter
 
 import pytest
 
+from research.nextstation.branch import branch_and_price
+from research.nextstation.columns import Fixed, Prices, column_of, lagrangian_bound
+from research.nextstation.cuts import relaxation
+from research.nextstation.goals import GoalPrices, goals_of
+from research.nextstation.pairs import LineScan, some_tables
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.rules import Objective
 from tubedeck.games.nextstation.scoring import objective_reached
-from tubedeck.solver.nextstation.branch import branch_and_price
-from tubedeck.solver.nextstation.columns import Fixed, Prices, column_of, lagrangian_bound
-from tubedeck.solver.nextstation.cuts import relaxation
 from tubedeck.solver.nextstation.exhaustive_game import sheets
-from tubedeck.solver.nextstation.goals import GoalPrices, goals_of
-from tubedeck.solver.nextstation.pairs import LineScan, some_tables
 
 from ns_helpers import random_sheet, solved_small_game
 
@@ -50,7 +50,7 @@ def _rows_hold(board, goal, stations, sections) -> bool:
 @pytest.mark.parametrize("seed", range(6))
 def test_the_goal_rows_hold_exactly_for_the_games_meeting_the_objective(ed, seed):
     """Random legal whole games of real seeded rounds, the rules' objectives and small ones."""
-    from tubedeck.solver.nextstation.game import rounds_of
+    from research.nextstation.whole import rounds_of
 
     rounds = rounds_of(ed, seed)[0]
     objectives = ed.book.objectives + SMALL
@@ -144,9 +144,9 @@ def test_goal_prices_reach_pricing_and_the_bound_s_other_terms_exactly(ed):
     stations' terms: a choice with two lines or more gains each interchange goal's beta. The
     goals' own terms: a[g] (points - threshold beta[g]) at its best in {0, 1} or fixed, and
     per group t (weight beta[g] - alpha) at its best."""
-    from tubedeck.solver.nextstation.columns import _rest, _worth
-    from tubedeck.solver.nextstation.game import rounds_of
-    from tubedeck.solver.nextstation.goals import choice_bonus, fold, rest
+    from research.nextstation.columns import _rest, _worth
+    from research.nextstation.goals import choice_bonus, fold, rest
+    from research.nextstation.whole import rounds_of
 
     rounds = rounds_of(ed, 3)[0]
     objectives = tuple(o for o in ed.book.objectives) + SMALL

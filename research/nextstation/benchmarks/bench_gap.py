@@ -1,5 +1,5 @@
 """The whole game's root gap per seed: the best game found against the column bound (the root of
-a branch and price), with the cuts of :mod:`tubedeck.solver.nextstation.cuts` and, with ``--compare``,
+a branch and price), with the cuts of :mod:`research.nextstation.cuts` and, with ``--compare``,
 without them in the same run (same game, same iterations: the cuts' own effect).
 
     python benchmarks/bench_nextstation_gap.py [--seeds 0-19] [--iterations 25] [--kicks 5]
@@ -23,13 +23,13 @@ import statistics
 import sys
 import time
 
+from research.nextstation.columns import column_bound
+from research.nextstation.cuts import CUTS
+from research.nextstation.whole import rounds_of
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import search_responses
 from tubedeck.progress import Progress
-from tubedeck.solver.nextstation.columns import column_bound
-from tubedeck.solver.nextstation.cuts import CUTS
 from tubedeck.solver.nextstation.engines import Budget
-from tubedeck.solver.nextstation.game import rounds_of
 
 STORED = "data/nextstation/challenges.csv"  # the best games stored for the challenge seeds
 

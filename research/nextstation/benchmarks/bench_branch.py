@@ -6,10 +6,10 @@ gap and its gap at the time limit.
 
 Per seed: the start game is the better of the best-response game (``--kicks`` kicks) and the game
 stored for the seed in data/nextstation/challenges.csv (its drawing); then every line of each round
-is listed (:func:`tubedeck.solver.nextstation.pairs.some_tables`, at most half the limit; a round past
+is listed (:func:`research.nextstation.pairs.some_tables`, at most half the limit; a round past
 8 million lines (`pairs.LIMIT`), or past what half the memory available holds (`pairs.line_budget`), is
 left to the round search) and
-:func:`tubedeck.solver.nextstation.branch.branch_and_price` prices by a scan of them (``--search``: by the
+:func:`research.nextstation.branch.branch_and_price` prices by a scan of them (``--search``: by the
 round search alone, nothing listed) for the rest of ``--time-limit`` wall-clock seconds. Printed
 per seed as it goes: the start, the best game found, the root bound (when the root was branched,
 or its bound so far when the limit cut it) and root gap, the final bound and gap, nodes, seconds,
@@ -30,16 +30,16 @@ from pathlib import Path
 
 from bench_nextstation_gap import seeds_of  # (this folder: benchmarks run as scripts)
 
+from research.nextstation.branch import Snapshot, branch_and_price
+from research.nextstation.challenges import read_rows, stored_draws
+from research.nextstation.clash import CLASH_ROUNDS
+from research.nextstation.pairs import some_tables
+from research.nextstation.whole import rounds_of
 from tubedeck.atomic import atomic_open
 from tubedeck.games.nextstation.challenge import CLASSIC
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import lines_of, search_responses
 from tubedeck.games.nextstation.scoring import final_score
-from tubedeck.solver.nextstation.branch import Snapshot, branch_and_price
-from tubedeck.solver.nextstation.challenges import read_rows, stored_draws
-from tubedeck.solver.nextstation.clash import CLASH_ROUNDS
-from tubedeck.solver.nextstation.game import rounds_of
-from tubedeck.solver.nextstation.pairs import some_tables
 
 STORED = Path(__file__).resolve().parent.parent / "data" / "nextstation" / "challenges.csv"
 

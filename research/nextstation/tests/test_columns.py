@@ -8,14 +8,14 @@ import random
 
 import pytest
 
+from research.nextstation.columns import Prices, column_bound, lagrangian_bound
+from research.nextstation.whole import best_game, best_of
 from tubedeck.errors import UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.scoring import line_score
-from tubedeck.solver.nextstation.columns import Prices, column_bound, lagrangian_bound
 from tubedeck.solver.nextstation.exhaustive_game import round_lines, small_games
-from tubedeck.solver.nextstation.game import best_game, best_of
 from tubedeck.solver.nextstation.solve import solve_round
 
 from ns_helpers import solved_small_game

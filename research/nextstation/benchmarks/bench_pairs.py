@@ -1,5 +1,5 @@
 """The root bound by tables per seed (issue 25): every line of each round listed, branch and
-price's root relaxation priced by a scan of them (:func:`tubedeck.solver.nextstation.pairs.table_bound`),
+price's root relaxation priced by a scan of them (:func:`research.nextstation.pairs.table_bound`),
 then, with ``--pairs``, the pair rows for the time left (:func:`~solver.nextstation.pairs.pair_bound`).
 
     python benchmarks/bench_nextstation_pairs.py [--seeds 0-9] [--time-limit 600] [--cuts entries]
@@ -9,7 +9,7 @@ Per seed, from the game stored in data/nextstation/challenges.csv (its score is 
 reference, its bound the one to beat; seeds without a stored game are skipped): the lines listed
 (a round past 8 million lines, `pairs.LIMIT`, or past what half the memory available holds, `pairs.line_budget`, is priced by the round search) and the seconds it took, the root
 bound and the seconds to it (settled or cut by the time limit; with ``--clash N``, N rounds of cuts
-between two rounds' lines, :mod:`tubedeck.solver.nextstation.clash`), then the pair bound, its last
+between two rounds' lines, :mod:`research.nextstation.clash`), then the pair bound, its last
 master's value (the relaxation's own value once settled; before, not a bound) and iterations, and
 the gaps (bound - game) / game. Every bound is checked never below the stored game (a bound below a
 real game is a bug: the run fails). Wall-clock figures move with the machine's load: compare runs
@@ -29,15 +29,15 @@ from typing import Any
 from bench_nextstation_branch import STORED, pct, stored_game  # (this folder: benchmarks run as scripts)
 from bench_nextstation_gap import seeds_of
 
+from research.nextstation.challenges import read_rows
+from research.nextstation.clash import CLASH_ROUNDS
+from research.nextstation.pairs import pair_bound, some_tables, table_bound
+from research.nextstation.whole import rounds_of
 from tubedeck.atomic import atomic_open
 from tubedeck.games.nextstation.challenge import CLASSIC
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import lines_of
 from tubedeck.games.nextstation.scoring import final_score
-from tubedeck.solver.nextstation.challenges import read_rows
-from tubedeck.solver.nextstation.clash import CLASH_ROUNDS
-from tubedeck.solver.nextstation.game import rounds_of
-from tubedeck.solver.nextstation.pairs import pair_bound, some_tables, table_bound
 
 
 def main(argv: list[str] | None = None) -> int:

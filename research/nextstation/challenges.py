@@ -1,8 +1,8 @@
 """The solo challenges' best games:
-``python -m tubedeck.solver.nextstation.challenges --seeds 0-9 [--map classic|SEED] [--time-limit 600]``.
+``python -m research.nextstation.challenges --seeds 0-9 [--map classic|SEED] [--time-limit 600]``.
 
 For each seed, the whole solo game on the seed's deal is solved by
-:func:`tubedeck.solver.nextstation.game.best_game`; OPTIMAL answers and FEASIBLE ones (the best game
+:func:`research.nextstation.whole.best_game`; OPTIMAL answers and FEASIBLE ones (the best game
 found, with the proven bound) are written to ``data/nextstation/challenges.csv``
 (``map,seed,score,status,bound,drawing``), which the challenge sheet prints on its answer strip
 ("best possible" only when proven). A row is replaced only by a better game, a proof, or a
@@ -97,7 +97,7 @@ def tightened(edition: Edition, seed: int, row: list[str], columns: int) -> list
     """A stored row with its bound tightened by the column bound from its own drawing (a bound
     that meets the score proves it)."""
     from .columns import column_bound
-    from .game import rounds_of
+    from .whole import rounds_of
 
     draws = stored_draws(edition, row)
     if draws is None or row[3] == "OPTIMAL":
@@ -120,8 +120,8 @@ def tabled(edition: Edition, seed: int, row: list[str], time_limit: float, progr
 
     from tubedeck.progress import Progress, ticking
 
-    from .game import rounds_of
     from .pairs import table_bound
+    from .whole import rounds_of
 
     draws = stored_draws(edition, row)
     if draws is None or row[3] == "OPTIMAL":
@@ -156,8 +156,8 @@ def branched(edition: Edition, seed: int, row: list[str], time_limit: float, pro
     from tubedeck.progress import Progress, ticking
 
     from .branch import branch_and_price
-    from .game import rounds_of
     from .pairs import some_tables
+    from .whole import rounds_of
 
     draws = stored_draws(edition, row)
     if draws is None or row[3] == "OPTIMAL":
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> None:
         raise UsageError(f"--map must be classic or a generated map's seed, got {args.map!r}")
     args.map = args.map if args.map == CLASSIC else str(int(args.map))  # as the challenge page names it
     try:  # imported here: this module loads without the whole-game solver
-        from .game import best_game
+        from .whole import best_game
     except ImportError as exc:
         raise UsageError(f"the whole-game solver is not available: {exc}") from None
     network = None

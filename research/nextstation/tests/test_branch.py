@@ -1,4 +1,4 @@
-"""Branch and price (:mod:`tubedeck.solver.nextstation.branch`): on reduced games it proves the exhaustive
+"""Branch and price (:mod:`research.nextstation.branch`): on reduced games it proves the exhaustive
 whole-game optimum and its game replays legally; a node's bound is never below the best game
 keeping its decisions (brute force), and its columns keep them; on a real seed, cut short, its
 bound stays above every game found (its own, the greedy bot's, random legal games) and its game
@@ -13,13 +13,7 @@ import time
 
 import pytest
 
-from tubedeck.games.nextstation.challenge import Move, replay
-from tubedeck.games.nextstation.edition import load
-from tubedeck.games.nextstation.lines import Line, legal_sections
-from tubedeck.games.nextstation.responses import lines_of
-from tubedeck.games.nextstation.scoring import final_score
-from tubedeck.progress import Progress
-from tubedeck.solver.nextstation.branch import (
+from research.nextstation.branch import (
     BranchResult,
     Snapshot,
     branch_and_price,
@@ -27,11 +21,17 @@ from tubedeck.solver.nextstation.branch import (
     integer_master,
     node_bound,
 )
-from tubedeck.solver.nextstation.columns import Column, Fixed, Master, Prices, _worth, lagrangian_bound
-from tubedeck.solver.nextstation.cuts import Relaxation, relaxation
+from research.nextstation.columns import Column, Fixed, Master, Prices, _worth, lagrangian_bound
+from research.nextstation.cuts import Relaxation, relaxation
+from research.nextstation.pairs import LineScan, some_tables
+from research.nextstation.whole import rounds_of
+from tubedeck.games.nextstation.challenge import Move, replay
+from tubedeck.games.nextstation.edition import load
+from tubedeck.games.nextstation.lines import Line, legal_sections
+from tubedeck.games.nextstation.responses import lines_of
+from tubedeck.games.nextstation.scoring import final_score
+from tubedeck.progress import Progress
 from tubedeck.solver.nextstation.exhaustive_game import sheets, small_games
-from tubedeck.solver.nextstation.game import rounds_of
-from tubedeck.solver.nextstation.pairs import LineScan, some_tables
 
 from ns_helpers import played, random_sheet, solved_small_game
 
@@ -248,8 +248,8 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
 def test_with_cuts_better_games_come_before_the_first_cuts(ed, monkeypatch):
     """A root that adds cuts between rounds' lines (``clash``) may take most of the time: the
     better-games search runs once the root first settles, before any cut, at prices with none."""
+    from research.nextstation.columns import MasterLP
     from tubedeck.solver.nextstation import branch
-    from tubedeck.solver.nextstation.columns import MasterLP
 
     monkeypatch.setattr(branch, "ROOT_WAIT", 1.0)
     rounds, _ = solved_small_game(ed, 4, 2, 4)
@@ -448,7 +448,7 @@ def test_a_master_kept_between_solves_is_the_master_built_afresh(ed, cuts):
     """Columns added to a kept master (:class:`.columns.MasterLP`) one iteration's worth at a time,
     solved in between: each solve has the value and the prices of the same master built from
     scratch (with a node's branching rows: y = 1, x = 1, and what the node filters)."""
-    from tubedeck.solver.nextstation.columns import MasterLP, solve_master
+    from research.nextstation.columns import MasterLP, solve_master
 
     (rounds,) = small_games(ed, [2], 2)
     _, sheet = max(sheets(ed.board, ed.book, rounds), key=lambda x: x[0])  # decisions a game keeps

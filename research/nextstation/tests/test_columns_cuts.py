@@ -1,4 +1,4 @@
-"""The column bound's cuts (:mod:`tubedeck.solver.nextstation.cuts`): every pattern a real game shows at a
+"""The column bound's cuts (:mod:`research.nextstation.cuts`): every pattern a real game shows at a
 station is kept (small games: every sheet of the brute force; real seeds: seeded random games
 and the stored challenge games, played through the rules engine), and the bound with them is never
 below a game found, while never looser than the bound without them at the same prices."""
@@ -10,16 +10,16 @@ from collections import defaultdict
 
 import pytest
 
+from research.nextstation.challenges import read_rows, stored_draws
+from research.nextstation.columns import Prices, column_bound, lagrangian_bound
+from research.nextstation.cuts import entries, relaxation, station_patterns
+from research.nextstation.pricing import entering_response
+from research.nextstation.whole import rounds_of
 from tubedeck.content import content
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import lines_of
 from tubedeck.games.nextstation.scoring import final_score, line_score
-from tubedeck.solver.nextstation.challenges import read_rows, stored_draws
-from tubedeck.solver.nextstation.columns import Prices, column_bound, lagrangian_bound
-from tubedeck.solver.nextstation.cuts import entries, relaxation, station_patterns
 from tubedeck.solver.nextstation.exhaustive_game import round_lines, sheets, small_games
-from tubedeck.solver.nextstation.game import rounds_of
-from tubedeck.solver.nextstation.pricing import entering_response
 
 from ns_helpers import random_sheet, solved_small_game
 

@@ -1,4 +1,4 @@
-"""Cuts between two rounds' lines (:mod:`tubedeck.solver.nextstation.clash`): every cut holds on every
+"""Cuts between two rounds' lines (:mod:`research.nextstation.clash`): every cut holds on every
 sheet of the brute force; a scan's masks are the rows' coefficients line by line; the Lagrangian
 bound with cut prices is never below the optimum at random prices; with cuts the root by tables
 proves the reduced games whose plain root stops above their optimum, and is never above the
@@ -11,14 +11,14 @@ import random
 import numpy as np
 import pytest
 
+from research.nextstation.branch import branch_and_price
+from research.nextstation.clash import block_of, clash, path_to, separate, station_sets
+from research.nextstation.columns import MasterLP, Prices, column_of, lagrangian_bound
+from research.nextstation.cuts import relaxation
+from research.nextstation.pairs import LineScan, some_tables, table_bound
 from tubedeck.games.nextstation.edition import load
 from tubedeck.solver.nextstation import clash as clash_module
-from tubedeck.solver.nextstation.branch import branch_and_price
-from tubedeck.solver.nextstation.clash import block_of, clash, path_to, separate, station_sets
-from tubedeck.solver.nextstation.columns import MasterLP, Prices, column_of, lagrangian_bound
-from tubedeck.solver.nextstation.cuts import relaxation
 from tubedeck.solver.nextstation.exhaustive_game import sheets, small_games
-from tubedeck.solver.nextstation.pairs import LineScan, some_tables, table_bound
 
 from ns_helpers import solved_small_game
 
@@ -127,7 +127,7 @@ def test_a_scan_s_masks_are_the_rows_coefficients(ed):
 def test_a_scan_s_masks_keep_to_their_bytes_and_price_alike(ed, monkeypatch):
     """A round of millions of lines made 4,000 cached masks 2.5 GB: the cache is bounded in bytes,
     the oldest let go first, and a mask let go is made again, alike."""
-    import tubedeck.solver.nextstation.pairs as pairs_module
+    import research.nextstation.pairs as pairs_module
 
     (rounds,) = small_games(ed, [4], 3)
     tabs = some_tables(ed.board, ed.book, rounds)
@@ -253,7 +253,7 @@ def test_a_master_solve_keeps_to_its_deadline(ed):
     open, cut by the time limit): with many cuts one solve of seed 0's root took minutes."""
     import time
 
-    from tubedeck.solver.nextstation.columns import OutOfTime
+    from research.nextstation.columns import OutOfTime
 
     rounds, _ = solved_small_game(ed, 4, 2, 4)
     lp = MasterLP(ed.board, ed.book, len(rounds), relaxation(ed.board, rounds, "entries", tourist=True))
@@ -268,8 +268,8 @@ def test_the_station_terms_are_each_choice_s_value(ed):
     """The bound's station terms (``columns._rest``, over :attr:`.cuts.Relaxation.tables`) equal
     each station's best choice valued one by one: interchange points less the rounds' station and
     entering prices and the prices of the station cuts with both rounds on it; random prices."""
-    from tubedeck.solver.nextstation.columns import _rest
-    from tubedeck.solver.nextstation.game import rounds_of
+    from research.nextstation.columns import _rest
+    from research.nextstation.whole import rounds_of
 
     rounds, _, _ = rounds_of(ed, 3)
     relax = relaxation(ed.board, rounds, "entries")
@@ -296,7 +296,7 @@ def test_cuts_priced_zero_are_let_go_and_come_back_when_broken(ed, monkeypatch):
     """MasterLP.separate first frees the rows of the cuts the master prices at 0 (the master's
     value stays: an optimum stays optimal without rows it does not price), and a freed cut
     separated again gets its own row back (no second row)."""
-    import tubedeck.solver.nextstation.columns as columns
+    import research.nextstation.columns as columns
 
     rounds, optimum, relax, lp, cols = _every_line_master(ed)
     m = lp.solve()
@@ -320,7 +320,7 @@ def test_a_stalled_master_solve_is_solved_again_by_the_fallback(ed, monkeypatch)
     """GLOP's primal simplex once stalled for minutes on a root with cuts. A solve past
     STALL_TIMES the slowest recent one (at least STALL_FLOOR s) is stopped and solved again by the
     dual simplex without presolve: the same optimum, the default parameters back afterwards."""
-    import tubedeck.solver.nextstation.columns as columns
+    import research.nextstation.columns as columns
 
     rounds, optimum, relax, lp, cols = _every_line_master(ed)
     m = lp.solve()

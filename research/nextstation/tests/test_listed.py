@@ -1,4 +1,4 @@
-"""Better games from the listed lines (:mod:`tubedeck.solver.nextstation.listed`): its candidates keep the
+"""Better games from the listed lines (:mod:`research.nextstation.listed`): its candidates keep the
 kept rounds' lines and are clear of them, its models are the best game of their lines, and from
 a poor start on reduced games it reaches the exhaustive optimum with a game the rules engine
 draws and scores alike."""
@@ -10,13 +10,13 @@ import random
 
 import pytest
 
+from research.nextstation.columns import Prices, column_of
+from research.nextstation.listed import candidates, improve, integer_master, neighbourhoods
+from research.nextstation.pairs import LineScan, tables
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import lines_of
 from tubedeck.games.nextstation.scoring import final_score
-from tubedeck.solver.nextstation.columns import Prices, column_of
 from tubedeck.solver.nextstation.exhaustive_game import sheets
-from tubedeck.solver.nextstation.listed import candidates, improve, integer_master, neighbourhoods
-from tubedeck.solver.nextstation.pairs import LineScan, tables
 
 from ns_helpers import solved_small_game
 

@@ -33,9 +33,9 @@ from tubedeck.games.nextstation.responses import Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 from tubedeck.solver.cpsat import configure, solve
+from tubedeck.solver.nextstation.game_model import _one_hot_at_most
 
 from .columns import Column, Prices, _gains, _worth
-from .game_model import _one_hot_at_most
 from .pairs import LineScan
 
 SIZE = 500  # candidate lines a freed round (seed 0: 500 and 1,000 found 193 in 120 s, 3,000 did not)

@@ -3,7 +3,7 @@
 The column bound (:mod:`.columns`) relaxes the game to mixes of whole lines per round; its LP
 mixes lines into interchanges no game has. Here that relaxation is the bound of each node of a
 search tree whose nodes fix what the LP mixes. `solve nextstation --game` runs it for the time
-CP-SAT leaves; ``python -m tubedeck.solver.nextstation.challenges --bounds-only --branch`` from stored games.
+CP-SAT leaves; ``python -m research.nextstation.challenges --bounds-only --branch`` from stored games.
 
 * **Pricing** is the exact round search, or, for a round whose every line is listed
   (``tables=``, :func:`.pairs.some_tables`), a scan of them (:class:`.pairs.LineScan`: the same
