@@ -15,7 +15,7 @@ solo: the mean score of each bot over N seeds, with its 95% interval, and the se
 
 Targets (issue 24; games are 2N): Keep London Moving (2 players, core) mcts vs greedy >= 60% over
 600 games; Keep Moving mcts vs greedy >= 60% over 600; Tube Dice (2 players) mcts vs lookahead
->= 55% over 600; One Day (2 players) mcts vs strong >= 50% over 200; Next Station solo classic
+>= 55% over 600; One Day (2 players) mcts vs lookahead >= 50% over 200; Next Station solo classic
 mean score >= 157 at <= 30 s a game.
 """
 
@@ -37,14 +37,14 @@ from tubedeck.stats import wilson  # noqa: E402
 
 SEARCH = "mcts"  # replaced by --mcts
 LADDER: list[tuple[str, int, dict[str, str], list[tuple[str, ...]]]] = [  # (game, players, edition options, [(bot, against)]): every pair; "mcts" is the --mcts spec
-    ("klm", 2, {"scope": "core"}, [("mcts", "greedy"), ("mcts", "strong"), ("mcts", "random"), ("strong", "greedy"),
-                                   ("strong", "random"), ("greedy", "random")]),
+    ("klm", 2, {"scope": "core"}, [("mcts", "greedy"), ("mcts", "lookahead"), ("mcts", "random"), ("lookahead", "greedy"),
+                                   ("lookahead", "random"), ("greedy", "random")]),
     ("keepmoving", 2, {}, [("mcts", "greedy"), ("mcts", "lookahead"), ("mcts", "random"), ("lookahead", "greedy"),
                            ("lookahead", "random"), ("greedy", "random")]),
     ("dice", 2, {}, [("mcts", "lookahead"), ("mcts", "greedy"), ("mcts", "random"), ("lookahead", "greedy"),
                      ("lookahead", "random"), ("greedy", "random")]),
-    ("oneday", 2, {}, [("mcts", "strong"), ("mcts", "greedy"), ("mcts", "random"), ("strong", "greedy"),
-                       ("strong", "random"), ("greedy", "random")]),
+    ("oneday", 2, {}, [("mcts", "lookahead"), ("mcts", "greedy"), ("mcts", "random"), ("lookahead", "greedy"),
+                       ("lookahead", "random"), ("greedy", "random")]),
     ("nextstation", 1, {}, [("mcts",), ("lookahead",), ("greedy",), ("random",)]),
 ]
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_play.py [--games 400] [--oneday-games 60]
 
-Keep London Moving with greedy players (default scope) and One Day in London with the strong
+Keep London Moving with greedy players (default scope) and One Day in London with the lookahead
 player, four players each, workers 1 and 2. Targets (issue 11): KLM >= 200 games/s and One Day
 >= 20 games/s on 2 cores.
 """
@@ -34,8 +34,8 @@ def main() -> None:
     ap.add_argument("--oneday-games", type=int, default=60)
     args = ap.parse_args()
     jobs = ((Simulation("tubedeck.solver.klm.simulate:PLAYING", 4, ("greedy",) * 4), args.games, "Keep London Moving, greedy"),
-            (Simulation("tubedeck.solver.oneday.simulate:PLAYING", 4, ("strong",) * 4), args.oneday_games,
-             "One Day in London, strong"))
+            (Simulation("tubedeck.solver.oneday.simulate:PLAYING", 4, ("lookahead",) * 4), args.oneday_games,
+             "One Day in London, lookahead"))
     for job, games, name in jobs:
         job.edition()  # built before timing, as a command does before its first game
         for workers in (1, 2):

@@ -27,11 +27,11 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from tubedeck.errors import UsageError
 from tubedeck.game import resolve
-from tubedeck.play import CHANCE, Action, Bot, determinize, sample
+from tubedeck.play import CHANCE, Action, Bot, BotFactory, determinize, sample
 
 NAME = "mcts"
 DEFAULT_ITERATIONS = 200
@@ -56,17 +56,6 @@ class Profile:
     budget: int = DEFAULT_ITERATIONS  # what a bare ``mcts`` means for this game (docs/play.md: the ladder)
 
 
-PROFILE = "tubedeck.solver.{game}.search_bot:SEARCH"  # each game's Profile, beside its bots
-
-
-def profile_of(game: str) -> Profile:
-    """The game's :class:`Profile` (``solver/<id>/search_bot.py``)."""
-    try:
-        return resolve(PROFILE.format(game=game))
-    except (ModuleNotFoundError, AttributeError) as exc:
-        raise UsageError(f"--bots: no search profile for {game!r}") from exc
-
-
 # -- the spec ---------------------------------------------------------------------------------------
 def is_spec(name: str) -> bool:
     """Whether a bot name asks for the search bot (``mcts`` or ``mcts:...``)."""
@@ -84,9 +73,8 @@ def parse_spec(name: str, default: int = DEFAULT_ITERATIONS) -> int:
     return int(text)
 
 
-def make_bot(game: str, name: str) -> Bot:
-    """The search bot ``name`` (``mcts[:ITERATIONS]``) for ``game``."""
-    profile = profile_of(game)
+def make_bot(profile: Profile, name: str) -> Bot:
+    """The search bot ``name`` (``mcts[:ITERATIONS]``) with a game's :class:`Profile`."""
     iterations = parse_spec(name, profile.budget)
     rollout: Bot = resolve(profile.rollout)
     evaluate: Evaluate | None = resolve(profile.evaluate) if profile.evaluate else None
@@ -97,6 +85,17 @@ def make_bot(game: str, name: str) -> Bot:
 
     bot.__name__ = f"mcts_{iterations}"
     return bot
+
+
+def roster(own: Mapping[str, Bot], profile: Profile) -> dict[str, BotFactory]:
+    """A game's bots as its declaration lists them (:attr:`tubedeck.game.Game.bots`): each of its
+    own by name, then the search bot, ``mcts[:ITERATIONS]``, with the game's profile."""
+    def given(bot: Bot) -> BotFactory:
+        return lambda spec: bot
+
+    out: dict[str, BotFactory] = {name: given(bot) for name, bot in own.items()}
+    out[NAME] = lambda spec: make_bot(profile, spec)
+    return out
 
 
 # -- the search ---------------------------------------------------------------------------------------

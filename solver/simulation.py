@@ -5,7 +5,7 @@ its bots, how a game starts, its record :class:`~tubedeck.records.Schema` and ho
 becomes a record, its final position in words, and (optionally) figures of its own folded beside
 the shared ones. Everything else is here and the same for all five games:
 
-* :func:`parse_bots`: ``"strong,greedy"`` -> one bot per seat (the list repeats to fill the table);
+* :func:`parse_bots`: ``"lookahead,greedy"`` -> one bot per seat (the list repeats to fill the table);
 * :class:`GameReport`: ``play GAME``: every move in the game's words (``describe``), under the
   game's clock (``turn 3``), then the final position and the record;
 * :class:`Simulation`: ``simulate GAME``: a picklable :class:`~solver.runner.DealCheck` over game
@@ -25,11 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from tubedeck.errors import UsageError
-from tubedeck.game import resolve
+from tubedeck.game import Game, resolve
 from tubedeck.play import CHANCE, Bot, Played, play_game
 from tubedeck.records import Fold, Schema, spread  # noqa: F401 (spread: the games' extra figures)
 from tubedeck.solver.mcts import is_spec as is_search
-from tubedeck.solver.mcts import make_bot as search_bot
 from tubedeck.solver.mcts import parse_spec as parse_search
 from tubedeck.words import plural
 
@@ -38,9 +37,10 @@ MAX_BOTS_TEXT = 1000
 
 @dataclass(frozen=True)
 class Playing:
-    """What one game adds to the driver.
+    """What one game adds to the driver. Its declaration (``game``, :class:`tubedeck.game.Game`)
+    starts each game (:meth:`~tubedeck.game.Game.new_game`, with the options of ``variant`` it
+    takes) and makes its bots (:meth:`~tubedeck.game.Game.bot`); the rest is here:
 
-    * ``start(edition, players, seed, **variant) -> State``: the game's ``new_game``;
     * ``measure(played, edition, **variant) -> dict``: a played game's record (the runner adds
       ``seed``); it must pass ``record.validate`` (a property test per game holds it);
     * ``edition(data, options) -> Edition``: the cached edition for a worker process;
@@ -53,11 +53,8 @@ class Playing:
       Station puts the sheet coordinate beside each station id).
     """
 
-    game: str
-    title: str
-    bots: Mapping[str, Bot]
+    game: Game
     record: Schema
-    start: Callable[..., Any]
     measure: Callable[..., dict]
     edition: Callable[[str | None, dict], Any]
     position: Callable[[Any], tuple[dict, list[str]]]
@@ -67,19 +64,34 @@ class Playing:
     action_json: Callable[[Any, Any], Any] = field(default=lambda state, action: jsonable(action))
     variant: tuple[str, ...] = ()  # the command's options that shape a game (not the edition's)
 
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    @property
+    def bots(self) -> Mapping[str, Any]:
+        """The game's bots by name (the first is the default), the search bot included."""
+        return self.game.bots
+
+    def start(self, edition: Any, players: int, seed: int, **variant: Any) -> Any:
+        """The game's first state (the engine takes the options of ``variant`` it declares)."""
+        return self.game.new_game(edition, players, seed, **{k: v for k, v in variant.items() if k in self.game.variant})
+
 
 MAX_SEATS = 64  # no game seats more; parse_bots refuses more before it makes a seat list
 
 
-def parse_bots(text: str, players: int, known: Mapping[str, Any]) -> tuple[str, ...]:
-    """``"strong,greedy"`` -> one bot per seat (the list repeats to fill the table)."""
+def parse_bots(text: str, players: int, known: Mapping[str, Any],
+               aliases: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """``"lookahead,greedy"`` -> one bot per seat (the list repeats to fill the table); an old name
+    in ``aliases`` becomes the name the game lists."""
     text = str(text)
     if len(text) > MAX_BOTS_TEXT:
         raise UsageError(f"--bots: over {MAX_BOTS_TEXT} characters")
     names = tuple(n.strip() for n in text.split(","))
     if text.strip() and not all(names):  # "greedy,,random" lost a seat's bot without a word
         raise UsageError(f"--bots: an empty name in {text!r} (one name per seat, separated by commas)")
-    names = tuple(n for n in names if n)
+    names = tuple((aliases or {}).get(n, n) for n in names if n)
     for n in names:
         if n not in known and is_search(n):
             parse_search(n)  # a bad budget (mcts:abc, mcts:-1) is a UsageError that says why
@@ -117,7 +129,7 @@ def play(rules: Playing, edition: Any, players: int, seed: int, bots: tuple[str,
 
 def bot_for(rules: Playing, name: str) -> Bot:
     """The game's bot ``name``, or the search bot (``mcts[:ITERATIONS]``, :mod:`tubedeck.solver.mcts`)."""
-    return rules.bots[name] if name in rules.bots else search_bot(rules.game, name)
+    return rules.game.bot(name)
 
 
 # -- play GAME ----------------------------------------------------------------------------------
@@ -138,7 +150,7 @@ class GameReport:
 
     def as_dict(self) -> dict:
         position, _ = self.rules.position(self.played.state)
-        return {"game": self.rules.game, "seed": self.seed, "players": self.played.state.players,
+        return {"game": self.rules.game.id, "seed": self.seed, "players": self.played.state.players,
                 "bots": list(self.bots), **self.record,
                 "log": [{"clock": m.clock, "seat": None if m.seat == CHANCE else m.seat + 1,
                          "action": self.rules.action_json(self.played.state, m.action), "words": m.words}
@@ -178,14 +190,14 @@ def result_lines(schema: Schema, record: dict, players: int) -> list[str]:
     return out
 
 
-def play_command(target: str) -> Callable[..., GameReport]:
-    """The registry's ``play GAME`` for the :class:`Playing` at ``target``."""
+def play_command(game: Game) -> Callable[..., GameReport]:
+    """The registry's ``play GAME`` for the game's :class:`Playing` (its declared driver)."""
 
     def play_one(edition: Any, players: int, seed: int = 0, bots: str | None = None, **variant: Any) -> GameReport:
-        rules: Playing = resolve(target)
+        rules: Playing = game.playing()
         if seed < 0:
             raise UsageError(f"--seed must be >= 0, got {seed}")
-        chosen = parse_bots(bots or next(iter(rules.bots)), players, rules.bots)
+        chosen = parse_bots(bots or next(iter(rules.bots)), players, rules.bots, dict(rules.game.aliases))
         played = play(rules, edition, players, seed, chosen, words=True, **variant)
         return GameReport(rules, edition, played, seed, chosen, tuple(sorted(variant.items())))
 
@@ -228,12 +240,12 @@ class Simulation:
     def results_name(self) -> str:
         rules = self.rules
         tag = rules.tag(self.edition(), dict(self.options), dict(self.variant))
-        name = f"{rules.game}-sim{'-' + tag if tag else ''}-{'-'.join(self.bots)}-p{self.players}"
+        name = f"{rules.game.id}-sim{'-' + tag if tag else ''}-{'-'.join(self.bots)}-p{self.players}"
         return name.replace("/", "_")
 
     @property
     def label(self) -> str:
-        return f"{self.rules.game} games"
+        return f"{self.rules.game.id} games"
 
     def summary(self) -> "SimSummary":
         rules = self.rules
@@ -247,14 +259,16 @@ class Simulation:
         return self.rules.record.validate(record, self.players)
 
 
-def simulate_command(target: str) -> Callable[..., Simulation]:
-    """The registry's ``simulate GAME`` for the :class:`Playing` at ``target``."""
+def simulate_command(game: Game) -> Callable[..., Simulation]:
+    """The registry's ``simulate GAME`` for the game's :class:`Playing` (its declared driver)."""
+    target = game.driver
+    assert target is not None, f"{game.id} declares no driver"
 
     def simulation(edition: Any, players: int, time_limit: float = 10.0, data: str | None = None,
                    bots: str | None = None, **options: Any) -> Simulation:
         rules: Playing = resolve(target)
         rules.start(edition, players, 0, **{k: v for k, v in options.items() if k in rules.variant})  # bad counts
-        chosen = parse_bots(bots or next(iter(rules.bots)), players, rules.bots)
+        chosen = parse_bots(bots or next(iter(rules.bots)), players, rules.bots, dict(rules.game.aliases))
         variant = {k: v for k, v in options.items() if k in rules.variant}
         own = {k: v for k, v in options.items() if k not in rules.variant and v is not None}
         return Simulation(target, players, chosen, data, tuple(sorted(own.items())), tuple(sorted(variant.items())))

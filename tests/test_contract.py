@@ -5,12 +5,14 @@ documents (real PDFs), the setup is seeded, and every check and solve runs its e
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pymupdf
 import pytest
 
 from tubedeck.content import data_root
+from tubedeck.errors import UsageError
 from tubedeck.game import edition, resolve
 from tubedeck.games import GAMES, registry
 
@@ -33,9 +35,12 @@ def test_the_registry_lists_every_game_folder_once():
 def test_declaration_is_whole(game):
     assert game.id in GAMES and game.title and game.rules and game.summary
     commands = game.checks + game.solves + game.plays + game.simulations
-    for target in [game.edition, game.faces, game.setup] + [c.target for c in commands]:
+    for target in [game.edition, game.faces, game.engine] + [c.target for c in commands]:
         if target:
             assert callable(resolve(target)), target
+    if game.engine:  # a played game starts from its own engine and lists its bots beside its models
+        assert game.engine.startswith(f"tubedeck.games.{game.id}.play:") and game.roster
+        assert game.roster.startswith(f"tubedeck.solver.{game.id}.")
     # one place per concern, named after the game
     if game.faces:
         assert game.faces.startswith(f"tubedeck.generator.{game.id}.")
@@ -68,13 +73,41 @@ def test_faces_print_exactly_the_declared_documents(game, tmp_path):
             assert pdf.page_count >= 1 and pdf[0].get_text().strip(), f.path
 
 
-def test_setup_is_seeded(game):
-    if game.setup is None:
-        pytest.skip(f"{game.id} deals nothing")
-    setup, ed = resolve(game.setup), edition(game)
-    players = game.players[0]
-    assert setup(ed, players, 11) == setup(ed, players, 11)
-    assert len({repr(setup(ed, players, s)) for s in range(5)}) > 1
+def test_a_game_starts_its_own_seeded_play(game):
+    """``game.new_game(edition, players, seed)``: the same seed the same first state, other seeds
+    other deals; the seat count and the options it takes are checked."""
+    if game.engine is None:
+        assert not game.bots and not game.plays
+        with pytest.raises(UsageError, match="not played"):
+            game.new_game(edition(game), 1, 0)
+        return
+    ed, players = edition(game), game.players[0]
+    assert repr(game.new_game(ed, players, 11)) == repr(game.new_game(ed, players, 11))
+    assert len({repr(game.new_game(ed, players, s)) for s in range(5)}) > 1
+    assert game.new_game(ed, players, 3).players == players
+    with pytest.raises(UsageError, match="--players"):
+        game.new_game(ed, game.players[1] + 1, 0)
+    with pytest.raises(UsageError, match="no option 'nonsense'"):
+        game.new_game(ed, players, 0, nonsense=True)
+
+
+def test_a_game_makes_every_bot_it_lists(game):
+    """``game.bots``: name -> factory, the search bot included; each makes a bot that moves; an
+    old name is an alias; an unknown name is refused with the known ones."""
+    if game.engine is None:
+        return
+    state = game.new_game(edition(game), game.players[0], 2)
+    while state.current_player() < 0:  # past opening chance (a first flip or roll)
+        state = state.apply(state.dealt_outcome() or state.chance_outcomes()[0][0])
+    assert "mcts" in game.bots and list(game.bots)[-1] == "mcts"
+    for name in list(game.bots) + ["mcts:3"] + [old for old, _ in game.aliases]:
+        assert game.bot(name)(state, random.Random(0)) in state.legal_actions(), name
+    for old, new in game.aliases:
+        assert game.bot_name(old) == new and new in game.bots
+    with pytest.raises(UsageError, match="unknown bot 'nobody'"):
+        game.bot("nobody")
+    with pytest.raises(UsageError, match="search budget"):
+        game.bot("mcts:x")
 
 
 def test_checks_and_solves_run_their_examples(game, tmp_path, capsys):

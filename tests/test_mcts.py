@@ -9,8 +9,9 @@ import pytest
 
 from tubedeck.errors import UsageError
 from tubedeck.game import resolve
+from tubedeck.games import get
 from tubedeck.play import CHANCE, chance_outcome, determinize, play_game
-from tubedeck.solver.mcts import DEFAULT_ITERATIONS, Node, make_bot, parse_spec, profile_of, search, utilities
+from tubedeck.solver.mcts import DEFAULT_ITERATIONS, Node, parse_spec, search, utilities
 from tubedeck.solver.simulation import bot_for, parse_bots
 from tubedeck.stats import wilson
 
@@ -21,7 +22,7 @@ GAMES = [("klm", 2), ("klm", 3), ("oneday", 2), ("nextstation", 1), ("nextstatio
 
 
 def rules_of(game: str):
-    rules = resolve(f"tubedeck.solver.{game}.simulate:PLAYING")
+    rules = get(game).playing()
     return rules, rules.edition(None, {})
 
 
@@ -96,7 +97,7 @@ def test_blind_to_what_the_seat_cannot_see(game, players):
 
 def test_a_whole_game_is_its_seed():
     rules, ed = rules_of("keepmoving")
-    bots = [bot_for(rules, "mcts:8"), rules.bots["greedy"]]
+    bots = [bot_for(rules, "mcts:8"), rules.game.bot("greedy")]
     a = play_game(rules.start(ed, 2, 5), bots, 5)
     b = play_game(rules.start(ed, 2, 5), bots, 5)
     assert [m.action for m in a.moves] == [m.action for m in b.moves]
@@ -106,7 +107,7 @@ def test_beats_random():
     """Keep Moving, mcts:16 against random, seats swapped: the 95% interval is above 1/2 (greedy
     beats random 96 times in 100)."""
     rules, ed = rules_of("keepmoving")
-    search_bot, rand = bot_for(rules, "mcts:16"), rules.bots["random"]
+    search_bot, rand = bot_for(rules, "mcts:16"), rules.game.bot("random")
     wins = games = 0
     for seed in range(6):
         for seat in (0, 1):
@@ -129,7 +130,7 @@ def test_memory_is_bounded_by_the_budget(monkeypatch):
     monkeypatch.setattr(Node, "__init__", counting)
     rules, _ = rules_of("dice")
     state = positions("dice", 2, 1)[0]
-    search(state, random.Random(0), 30, rules.bots["greedy"], 6)
+    search(state, random.Random(0), 30, rules.game.bot("greedy"), 6)
     assert len(made) <= 31
 
 
@@ -157,10 +158,10 @@ def test_specs():
 
 @pytest.mark.parametrize("game", sorted({g for g, _ in GAMES}))
 def test_a_bare_mcts_takes_the_games_own_budget(game):
-    budget = profile_of(game).budget
+    budget = resolve(f"{get(game).roster.rpartition(':')[0]}:SEARCH").budget  # the roster's module
     assert 1 <= budget <= 5_000  # docs/play.md: each game's budget, chosen by the ladder
-    assert make_bot(game, "mcts").__name__ == f"mcts_{budget}"
-    assert make_bot(game, "mcts:3").__name__ == "mcts_3"
+    assert get(game).bot("mcts").__name__ == f"mcts_{budget}"
+    assert get(game).bot("mcts:3").__name__ == "mcts_3"
     assert parse_bots("mcts:50,greedy", 2, {"greedy": None}) == ("mcts:50", "greedy")
 
 

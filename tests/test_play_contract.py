@@ -29,7 +29,7 @@ DESCRIBED = 40  # legal actions described per state (a sample where there are mo
 
 
 def playing(game):
-    return resolve(f"tubedeck.solver.{game.id}.simulate:PLAYING")
+    return game.playing()
 
 
 def seat_counts(game) -> list[int]:
@@ -53,7 +53,7 @@ def test_every_played_game_declares_its_playing():
     assert {g.id for g in PLAYED} == {"klm", "oneday", "keepmoving", "dice", "nextstation"}
     for g in PLAYED:
         rules = playing(g)
-        assert rules.game == g.id and rules.bots and isinstance(rules.record, Schema)
+        assert rules.game is g and rules.bots and isinstance(rules.record, Schema)
         assert rules.record.mode == "simulate" and rules.record.game == g.id
         assert any("records:SIMULATE" in r or r.endswith(":SIMULATE") for c in g.simulations for r in c.records)
         assert all(c.records for c in g.checks + g.simulations if c.kind == "deals"), g.id
@@ -101,7 +101,7 @@ def test_a_replay_gives_the_same_game_and_its_record_passes_the_declaration(gid,
     game = registry()[gid]
     rules, ed = playing(game), editions[gid]
     bot = next(iter(rules.bots))  # each game's first bot: random, fast
-    bots = [rules.bots[bot]] * players
+    bots = [rules.game.bot(bot)] * players
     a = play_game(rules.start(ed, players, 5), bots, 5, words=True)
     b = play_game(rules.start(ed, players, 5), bots, 5, words=True)
     assert a.moves == b.moves

@@ -16,7 +16,13 @@ The functions a declaration points to:
 * ``edition(network, **options) -> Edition``: build the game from a dataset (UsageError /
   DataError on bad options; NotApplicable when bundled content does not fit the dataset);
 * ``faces(edition, print_options) -> [generator.Deck | generator.Sheet]``, named ``documents``;
-* ``setup(edition, players, seed) -> Deal``: a seeded, machine-independent starting position;
+* ``engine``: the rules engine's ``new_game(edition, players, seed, **variant) -> State``
+  (:mod:`tubedeck.play`): a seeded, machine-independent first state, the deal inside it;
+  :meth:`Game.new_game` starts a game through it (OpenSpiel's ``load_game(...).new_initial_state()``);
+* ``driver``: what ``play`` and ``simulate`` add for the game (its record, measures, final
+  position: :class:`tubedeck.solver.simulation.Playing`), :meth:`Game.playing`;
+* ``roster``: the game's bots, ``{name: factory}`` (:data:`tubedeck.play.BotFactory`: the name as
+  typed, ``mcts:2000`` say, to the bot), the search bot included; :meth:`Game.bot` makes one;
 * a check of kind ``"deals"``: ``target(edition, players=, time_limit=, **options)`` returns a
   :class:`tubedeck.solver.runner.DealCheck` run over many seeds; a ``"report"`` check or a solve:
   ``target(edition, **options)`` returns an object with ``as_dict()`` and ``describe()``.
@@ -32,9 +38,10 @@ import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from .errors import UsageError
+from .play import Bot, BotFactory, State
 
 
 @dataclass(frozen=True)
@@ -117,7 +124,11 @@ class Game:
     options: tuple[Option, ...] = ()  # edition options, taken by build, check and solve
     faces: str | None = None
     documents: tuple[str, ...] = ()
-    setup: str | None = None
+    engine: str | None = None  # "module:new_game": (edition, players, seed, **variant) -> State
+    variant: tuple[str, ...] = ()  # the engine's options that shape a game (Next Station: objectives, powers)
+    roster: str | None = None  # "module:BOTS": {bot name: factory}, the search bot included
+    aliases: tuple[tuple[str, str], ...] = ()  # old bot names still accepted: (("strong", "lookahead"),)
+    driver: str | None = None  # "module:PLAYING": what play and simulate add (records, measures, the position)
     checks: tuple[Command, ...] = ()
     solves: tuple[Command, ...] = ()
     plays: tuple[Command, ...] = ()  # ``tubedeck play GAME``: one game by bots, turn by turn
@@ -130,7 +141,8 @@ class Game:
             "players": list(self.players) if self.players else None,
             "options": [o.as_dict() for o in self.options],
             "documents": list(self.documents),
-            "setup": self.setup is not None,
+            "played": self.engine is not None,
+            "bots": list(self.bots) if self.roster else [],
             "checks": [c.as_dict() for c in self.checks],
             "solves": [c.as_dict() for c in self.solves],
             "plays": [c.as_dict() for c in self.plays],
@@ -144,6 +156,51 @@ class Game:
             return ""
         lo, hi = self.players
         return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+    # -- play (OpenSpiel's Game: the factory of its own states) -----------------------------------
+    def new_game(self, edition: Any, players: int, seed: int = 0, **variant: Any) -> State[Any]:
+        """The first state of a seeded game for ``players`` seats (``variant``: the options in
+        :attr:`variant`; others are refused)."""
+        if self.engine is None:
+            raise UsageError(f"{self.title} is not played")
+        unknown = sorted(set(variant) - set(self.variant))
+        if unknown:
+            raise UsageError(f"{self.title} takes no option {unknown[0]!r} when a game starts")
+        self.check_players(players)
+        return resolve(self.engine)(edition, players, seed, **variant)
+
+    @property
+    def bots(self) -> Mapping[str, BotFactory]:
+        """``{name: factory}``: every bot of the game, the search bot (``mcts``) included, in the
+        order the game lists them (its first is the default)."""
+        if self.roster is None:
+            return {}
+        return resolve(self.roster)
+
+    def bot_name(self, name: str) -> str:
+        """The bot's name as the roster lists it: an alias resolved, ``mcts:2000`` kept."""
+        base, colon, budget = name.partition(":")
+        return dict(self.aliases).get(base, base) + colon + budget
+
+    def bot(self, name: str) -> Bot:
+        """The bot ``name`` (``greedy``, ``mcts``, ``mcts:2000``); UsageError naming the known ones."""
+        name = self.bot_name(name)
+        factory = self.bots.get(name.partition(":")[0])
+        if factory is None or (":" in name and not name.startswith("mcts:")):
+            raise UsageError(f"--bots: unknown bot {name!r} (known: {', '.join(self.bots)}, mcts[:ITERATIONS])")
+        return factory(name)
+
+    def playing(self) -> Any:
+        """What the game adds to the one driver of ``play`` and ``simulate``
+        (:class:`tubedeck.solver.simulation.Playing`: how a played game becomes its record)."""
+        if self.driver is None:
+            raise UsageError(f"{self.title} is not played")
+        return resolve(self.driver)
+
+    @property
+    def records(self) -> tuple[Any, ...]:
+        """Every record declaration (:class:`tubedeck.records.Schema`) the game's commands write."""
+        return tuple(resolve(r) for c in self.checks + self.simulations for r in c.records)
 
     def check_players(self, players: int, flag: str = "--players") -> int:
         if self.players is None:

@@ -21,16 +21,21 @@ Every game's rules engine (``tubedeck/games/<id>/play.py``) implements :class:`S
 
 Chance a deal fixes at setup (a shuffled stock drawn card by card) stays inside the engine and
 is part of the seed; chance nodes are what the game exposes. Seeded play resolves a chance node
-through one function, :func:`chance_outcome`. A bot is ``Bot = Callable[[State, Random],
+through one function, :func:`chance_outcome`. A bot is ``Bot[S] = Callable[[S, Random],
 Action]``; :func:`play_game` gives each seat its own seeded stream, so a game is its seed and
 its bots, and a replay of its actions gives the same log.
+
+The protocol is generic in the game's action type, and each engine binds itself to it in one
+line that mypy checks (``ENGINE: Engine[Action] = new_game`` in ``tubedeck/games/<id>/play.py``),
+so an engine that drifts from the contract fails ``make lint``. A game is started through its
+declaration, :meth:`tubedeck.game.Game.new_game`, and its bots are :meth:`tubedeck.game.Game.bot`.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Protocol, Sequence
+from typing import Any, Callable, Generic, Hashable, Protocol, Sequence, TypeVar
 
 from .errors import UsageError
 from .words import plural
@@ -39,26 +44,31 @@ CHANCE = -1  # current_player() at a chance node
 TERMINAL = -2  # current_player() once the game is over
 
 Action = Hashable
+A = TypeVar("A")  # a game's action type (its decisions and its chance outcomes)
+S = TypeVar("S", bound="State[Any]")
 
 
-class State(Protocol):
+class State(Protocol[A]):
     """One position of a game (see the module docstring for what each method promises)."""
 
-    players: int
+    @property
+    def players(self) -> int: ...  # the seats at the table
 
     def current_player(self) -> int: ...
-    def legal_actions(self) -> Sequence[Action]: ...
-    def chance_outcomes(self) -> Sequence[tuple[Action, float]]: ...
-    def dealt_outcome(self) -> Action | None: ...
-    def apply(self, action: Action) -> "State": ...
+    def legal_actions(self) -> Sequence[A]: ...
+    def chance_outcomes(self) -> Sequence[tuple[A, float]]: ...
+    def dealt_outcome(self) -> A | None: ...
+    def apply(self, action: A) -> "State[A]": ...
     def is_terminal(self) -> bool: ...
     def returns(self) -> tuple[float, ...]: ...
-    def describe(self, action: Action) -> str: ...
+    def describe(self, action: A) -> str: ...
     def clock(self) -> str: ...
     def observation(self, seat: int) -> dict: ...
 
 
-Bot = Callable[[Any, random.Random], Action]  # (state, the seat's random stream) -> an action
+Engine = Callable[..., State[A]]  # new_game(edition, players, seed, **variant) -> the first state
+Bot = Callable[[S, random.Random], Any]  # (state, the seat's random stream) -> an action
+BotFactory = Callable[[str], Bot]  # a bot's name as typed ("greedy", "mcts:2000") -> the bot
 
 
 def sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:
@@ -99,10 +109,10 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Played:
+class Played(Generic[S]):
     """A game played to its end: the final state and every move."""
 
-    state: Any
+    state: S
     moves: tuple[Move, ...]
 
     def decisions(self, seat: int | None = None) -> list[Move]:
@@ -118,18 +128,19 @@ def seat_streams(seed: int, players: int) -> tuple[random.Random, list[random.Ra
     return random.Random(f"{seed}:chance"), [random.Random(f"{seed}:seat{p}") for p in range(players)]
 
 
-def play_game(start: State, bots: Sequence[Bot], seed: int, words: bool = False) -> Played:
+def play_game(start: S, bots: Sequence[Bot[S]], seed: int, words: bool = False) -> Played[S]:
     """Play ``start`` to its end: each seat's bot decides with its own seeded stream, chance goes
     through :func:`chance_outcome`. With ``words``, each move keeps ``clock()`` and ``describe``."""
     if len(bots) != start.players:
         raise UsageError(f"{plural(len(bots), 'bot')} for {plural(start.players, 'seat')}")
     chance, streams = seat_streams(seed, start.players)
-    state, moves = start, []
+    state: S = start
+    moves: list[Move] = []
     while not state.is_terminal():
         seat = state.current_player()
         action = chance_outcome(state, chance) if seat == CHANCE else bots[seat](state, streams[seat])
         moves.append(Move(seat, action, state.clock(), state.describe(action)) if words else Move(seat, action))
-        state = state.apply(action)
+        state = state.apply(action)  # type: ignore[assignment]  # an engine's apply returns its own State
         if len(moves) > MAX_MOVES:
             raise RuntimeError(f"a game of over {MAX_MOVES} moves: the engine never ends")
     return Played(state, tuple(moves))

@@ -4,9 +4,9 @@ rolls at two players), then each sheet's score plus what its lines and zones in 
 from __future__ import annotations
 
 from tubedeck.games.dice.play import State
-from tubedeck.solver.mcts import Profile
+from tubedeck.solver.mcts import Profile, roster
 
-from .players import _line_value, _zone_value, tables
+from .players import PLAYERS, _line_value, _zone_value, tables
 
 
 def value(state: State) -> list[float]:
@@ -25,3 +25,6 @@ def value(state: State) -> list[float]:
 
 
 SEARCH = Profile("tubedeck.solver.dice.players:greedy_player", 6, "tubedeck.solver.dice.search_bot:value", 3.0, budget=100)
+
+# The game's bots (its declaration's roster): its own by name, then the search bot.
+BOTS = roster(PLAYERS, SEARCH)

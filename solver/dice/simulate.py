@@ -17,22 +17,16 @@ from dataclasses import dataclass, field
 
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
+from tubedeck.games.dice import GAME
 from tubedeck.games.dice.edition import Edition
-from tubedeck.games.dice.play import State, new_game
+from tubedeck.games.dice.play import State
 from tubedeck.games.dice.records import SIMULATE
 from tubedeck.play import Played
 from tubedeck.records import spread
 from tubedeck.solver.simulation import Playing, play_command, simulate_command
 from tubedeck.words import plural
 
-from .players import PLAYERS
-
 WIDTH = 76  # a position line, after the report's indent
-
-
-def start(edition: Edition, players: int, seed: int, **variant) -> State:
-    return new_game(edition, players, seed)
-
 
 def measure(played: Played, edition: Edition, **variant) -> dict:
     """A played game as its record: length, scores, winners, completions per line and zone."""
@@ -157,9 +151,9 @@ def extra(edition: Edition, variant: dict) -> Completions:
 
 
 PLAYING = Playing(
-    game="dice", title="Tube Dice", bots=PLAYERS, record=SIMULATE, start=start, measure=measure,
+    game=GAME, record=SIMULATE, measure=measure,
     edition=load_edition, position=position, facts=facts, extra=extra,
 )
 
-play_one = play_command("tubedeck.solver.dice.simulate:PLAYING")
-simulation = simulate_command("tubedeck.solver.dice.simulate:PLAYING")
+play_one = play_command(GAME)
+simulation = simulate_command(GAME)

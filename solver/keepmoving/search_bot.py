@@ -4,9 +4,9 @@ look-ahead bot's static value (life cubes, room off the lava, cards in hand)."""
 from __future__ import annotations
 
 from tubedeck.games.keepmoving.play import State
-from tubedeck.solver.mcts import Profile
+from tubedeck.solver.mcts import Profile, roster
 
-from .players import static_value
+from .players import PLAYERS, static_value
 
 
 def value(state: State) -> list[float]:
@@ -14,3 +14,6 @@ def value(state: State) -> list[float]:
 
 
 SEARCH = Profile("tubedeck.solver.keepmoving.players:greedy_player", 8, "tubedeck.solver.keepmoving.search_bot:value", 2.0, budget=400)
+
+# The game's bots (its declaration's roster): its own by name, then the search bot.
+BOTS = roster(PLAYERS, SEARCH)

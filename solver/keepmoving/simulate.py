@@ -16,22 +16,17 @@ from typing import Any
 
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
+from tubedeck.games.keepmoving import GAME
 from tubedeck.games.keepmoving.edition import Edition
-from tubedeck.games.keepmoving.play import State, card_name, new_game
+from tubedeck.games.keepmoving.play import State, card_name
 from tubedeck.games.keepmoving.records import SIMULATE
 from tubedeck.play import Played
 from tubedeck.solver.simulation import Playing, play_command, simulate_command, wrapped
 
-from .players import PLAYERS
 from .position import to_json
 
 BUNDLED_GROUND = "ground.csv"
 KIND_LETTER = {"lava": "L", "grassland": "G", "dry soil": "D"}
-
-
-def start(edition: Edition, players: int, seed: int, **variant: Any) -> State:
-    return new_game(edition, players, seed)
-
 
 def function_plays(played: Played, edition: Edition) -> Counter:
     """Function cards played by either player, and Protection each time it is used."""
@@ -110,8 +105,8 @@ def ended(ed: Edition, variant: dict) -> Ended:
     return Ended()
 
 
-PLAYING = Playing(game="keepmoving", title="Keep Moving", bots=PLAYERS, record=SIMULATE, start=start, measure=measure,
+PLAYING = Playing(game=GAME, record=SIMULATE, measure=measure,
                   edition=edition, position=position, facts=facts, tag=tag, extra=ended)
 
-play_one = play_command("tubedeck.solver.keepmoving.simulate:PLAYING")
-simulation = simulate_command("tubedeck.solver.keepmoving.simulate:PLAYING")
+play_one = play_command(GAME)
+simulation = simulate_command(GAME)

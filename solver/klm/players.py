@@ -2,7 +2,7 @@
 
 Every player is ``bot(state, rng) -> action`` (:data:`tubedeck.play.Bot`): the edition comes
 from the state, and ``rng`` is the seat's own seeded stream, so a game replays exactly. They never
-read the stocks' order; ``greedy`` and ``strong`` do read the other hands (the full state), which
+read the stocks' order; ``greedy`` and ``lookahead`` do read the other hands (the full state), which
 :meth:`~tubedeck.games.klm.play.State.observation` would hide.
 
 * ``random``: a uniformly random legal action, drawn from ``rng``.
@@ -11,7 +11,7 @@ read the stocks' order; ``greedy`` and ``strong`` do read the other hands (the f
   block their Connections); draw more cards; the Connection that makes the longest path (then
   the one touching the most own cards); protect a path of three or more; make an opponent discard
   a Fortune Card; end the turn. It discards the cards with the fewest links to its own cards.
-* ``strong``: a one-turn look-ahead. It scores every action by the state it leads to: how many
+* ``lookahead``: a one-turn look-ahead. It scores every action by the state it leads to: how many
   cards each player still lacks for the nearest winning path in the deck (its own cards count
   most when connected and Active, cards held by others count as lost), its own need against the
   nearest opponent's. Unlucky Hand, discards and Fast Gameplay takes follow ``greedy``.
@@ -159,7 +159,7 @@ def _hit(state: State, seat: int, fortune: dict[str, list[Action]]) -> Action | 
     return None
 
 
-# -- strong: one-turn look-ahead --------------------------------------------------------------
+# -- lookahead: one-turn look-ahead --------------------------------------------------------------
 
 @lru_cache(maxsize=4)
 def path_masks(table) -> tuple[dict[str, int], dict[str, tuple[int, ...]]]:
@@ -218,7 +218,7 @@ def _value(state: State, seat: int) -> float:
     return theirs - mine
 
 
-def strong_player(state: State, rng: random.Random) -> Action:
+def lookahead_player(state: State, rng: random.Random) -> Action:
     if state.phase != "play":
         return greedy_player(state, rng)
     me = state.to_move
@@ -232,4 +232,4 @@ def strong_player(state: State, rng: random.Random) -> Action:
     return best
 
 
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player, "strong": strong_player}
+PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}

@@ -4,9 +4,9 @@ then each seat's distance from a winning path (:func:`.players.need`)."""
 from __future__ import annotations
 
 from tubedeck.games.klm.play import State
-from tubedeck.solver.mcts import Profile
+from tubedeck.solver.mcts import Profile, roster
 
-from .players import need
+from .players import PLAYERS, need
 
 
 def value(state: State) -> list[float]:
@@ -15,3 +15,6 @@ def value(state: State) -> list[float]:
 
 
 SEARCH = Profile("tubedeck.solver.klm.players:greedy_player", 12, "tubedeck.solver.klm.search_bot:value", 1.0, budget=100)
+
+# The game's bots (its declaration's roster): its own by name, then the search bot.
+BOTS = roster(PLAYERS, SEARCH)

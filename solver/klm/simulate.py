@@ -14,18 +14,12 @@ import textwrap
 
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
+from tubedeck.games.klm import GAME
 from tubedeck.games.klm.edition import Edition
-from tubedeck.games.klm.play import State, new_game
+from tubedeck.games.klm.play import State
 from tubedeck.games.klm.records import MAX_TURNS, SIMULATE
 from tubedeck.play import Played
 from tubedeck.solver.simulation import Playing, play_command, simulate_command
-
-from .players import PLAYERS
-
-
-def start(edition: Edition, players: int, seed: int, **variant) -> State:
-    """The game of ``seed``; a game not won in :data:`MAX_TURNS` turns ends without a winner."""
-    return new_game(edition, players, seed, max_turns=MAX_TURNS)
 
 
 def fortune_decided(state: State, last: int = 3) -> bool:
@@ -113,8 +107,7 @@ def tag(ed: Edition, options: dict, variant: dict) -> str:
     return ed.scope.slug
 
 
-PLAYING = Playing(game="klm", title="Keep London Moving", bots=PLAYERS, record=SIMULATE, start=start,
-                  measure=measure, edition=edition, position=position, facts=facts, tag=tag)
+PLAYING = Playing(game=GAME, record=SIMULATE, measure=measure, edition=edition, position=position, facts=facts, tag=tag)
 
-play_one = play_command("tubedeck.solver.klm.simulate:PLAYING")
-simulation = simulate_command("tubedeck.solver.klm.simulate:PLAYING")
+play_one = play_command(GAME)
+simulation = simulate_command(GAME)

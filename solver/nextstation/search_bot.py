@@ -5,6 +5,11 @@ greedy rollouts use the powers and aim at the Shared Objectives (:mod:`.players`
 
 from __future__ import annotations
 
-from tubedeck.solver.mcts import Profile
+from tubedeck.solver.mcts import Profile, roster
+
+from .players import PLAYERS
 
 SEARCH = Profile("tubedeck.solver.nextstation.players:greedy_player", 200, budget=1000)
+
+# The game's bots (its declaration's roster): its own by name, then the search bot.
+BOTS = roster(PLAYERS, SEARCH)

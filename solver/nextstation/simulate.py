@@ -20,8 +20,9 @@ from typing import Any
 from tubedeck.errors import UsageError
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
+from tubedeck.games.nextstation import GAME
 from tubedeck.games.nextstation.edition import Edition, generated_maps
-from tubedeck.games.nextstation.play import State, drawn_objectives, new_game, station_json
+from tubedeck.games.nextstation.play import State, drawn_objectives, station_json
 from tubedeck.games.nextstation.records import SIMULATE
 from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.play import Played
@@ -29,15 +30,7 @@ from tubedeck.solver.cpsat import WALL_GUARD
 from tubedeck.solver.simulation import Playing, play_command, simulate_command, wrapped
 from tubedeck.stats import percentile
 
-from .players import PLAYERS
-
 CLASSIC_TITLE = "Classic London"  # data/nextstation/classic-map.toml's title
-
-
-def start(edition: Edition, players: int, seed: int, objectives: bool = False, powers: bool = False,
-          **_: Any) -> State:
-    return new_game(edition, players, seed, objectives=bool(objectives), powers=bool(powers))
-
 
 def winners(scores: list[int], best_lines: list[int]) -> list[int]:
     """1-based seats: highest total, then best single line; several share the win."""
@@ -281,12 +274,11 @@ def extra(ed: Edition, variant: dict) -> Clairvoyant:
     return Clairvoyant(where(ed))
 
 
-PLAYING = Playing(game="nextstation", title="Next Station: London", bots=PLAYERS, record=SIMULATE, start=start,
-                  measure=measure, edition=edition, position=position, facts=facts, tag=tag, extra=extra,
+PLAYING = Playing(game=GAME, record=SIMULATE, measure=measure, edition=edition, position=position, facts=facts, tag=tag, extra=extra,
                   variant=("objectives", "powers", "optimum"), action_json=lambda state, action: state.action_json(action))
 
-play_one = play_command("tubedeck.solver.nextstation.simulate:PLAYING")
-_simulation = simulate_command("tubedeck.solver.nextstation.simulate:PLAYING")
+play_one = play_command(GAME)
+_simulation = simulate_command(GAME)
 
 
 def simulation(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,

@@ -5,7 +5,7 @@ solver answers with the cards *in the game* as that player sees them: the whole 
 other players' racks. That is the **optimistic bound** (every card not in another rack counts as
 obtainable in time). At the deal it is also what the text gives: nothing is buried under a
 discard pile's top yet, so the two readings agree here; mid-game they differ, and ``solve
-oneday --buried`` and the strong bot follow the text (buried discards are not at hand). A result
+oneday --buried`` and the lookahead bot follow the text (buried discards are not at hand). A result
 records, per player, the minimum exchanges and whether any winning journey is reachable, the
 deal's status (the worst of the players') and the closest player; its shape is declared as
 :data:`tubedeck.games.oneday.records.CHECK`. The summary folds the results as they stream from

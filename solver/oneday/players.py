@@ -8,7 +8,7 @@ functions of the state, so a game is its seed and its bots and replays exactly:
 * ``greedy``: local and quick. It places and exchanges a card where it shares a line with a
   neighbouring slot that does not share one yet, takes a discard top only if it has such a place,
   and otherwise draws from the draw pile;
-* ``strong``: the minimum-exchange solver picks. Each turn it asks the exact engine
+* ``lookahead``: the minimum-exchange solver picks. Each turn it asks the exact engine
   (:func:`tubedeck.solver.oneday.exchanges.solve_rack`, ``auto``) for a target journey. What it can obtain
   follows the text: the draw pile and the tops of the discard piles, so the deck less the other
   racks and less the buried discards (not the optimistic bound of ``check oneday``). It takes
@@ -116,7 +116,7 @@ def _wrong_slot(state: State, target, station: str) -> int | None:
     return None
 
 
-def strong_player(state: State, rng: random.Random) -> Action:
+def lookahead_player(state: State, rng: random.Random) -> Action:
     if state.phase == "setup":
         return _place(state)
     target = _target(state) if state.phase in ("draw", "exchange") else None
@@ -132,4 +132,4 @@ def strong_player(state: State, rng: random.Random) -> Action:
 
 
 # the first is the default bot
-PLAYERS: dict[str, Player] = {"strong": strong_player, "greedy": greedy_player, "random": random_player}
+PLAYERS: dict[str, Player] = {"lookahead": lookahead_player, "greedy": greedy_player, "random": random_player}

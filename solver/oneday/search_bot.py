@@ -1,19 +1,19 @@
 """One Day in London for the search bot (:mod:`tubedeck.solver.mcts`): rollouts of 8 decisions by the
-strong bot, then each rack against the journey the strong bot's solver aims at."""
+lookahead bot, then each rack against the journey the lookahead bot's solver aims at."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from tubedeck.games.oneday.play import State
-from tubedeck.solver.mcts import Profile
+from tubedeck.solver.mcts import Profile, roster
 
-from .players import _linked, _target
+from .players import PLAYERS, _linked, _target
 
 
 def value(state: State) -> list[float]:
     """Per seat, the slots of its rack already holding the station of its target journey (the
-    strong bot's), else half the slots linked to a neighbour by a line."""
+    lookahead bot's), else half the slots linked to a neighbour by a line."""
     ed, out = state.edition, []
     for p, rack in enumerate(state.racks):
         target = _target(replace(state, to_move=p)) if state.phase != "setup" else None
@@ -24,4 +24,7 @@ def value(state: State) -> list[float]:
     return out
 
 
-SEARCH = Profile("tubedeck.solver.oneday.players:strong_player", 8, "tubedeck.solver.oneday.search_bot:value", 1.0, budget=100)
+SEARCH = Profile("tubedeck.solver.oneday.players:lookahead_player", 8, "tubedeck.solver.oneday.search_bot:value", 1.0, budget=100)
+
+# The game's bots (its declaration's roster): its own by name, then the search bot.
+BOTS = roster(PLAYERS, SEARCH)

@@ -21,17 +21,12 @@ from typing import Any
 
 from tubedeck.game import edition as cached_edition
 from tubedeck.games import get
+from tubedeck.games.oneday import GAME
 from tubedeck.games.oneday.edition import Edition
-from tubedeck.games.oneday.play import State, new_game
+from tubedeck.games.oneday.play import State
 from tubedeck.games.oneday.records import MAX_TURNS, SIMULATE
 from tubedeck.play import Action, Played
 from tubedeck.solver.simulation import GameReport, Playing, play_command, result_lines, simulate_command
-
-from .players import PLAYERS
-
-
-def start(edition: Edition, players: int, seed: int, **variant) -> State:
-    return new_game(edition, players, seed, max_turns=MAX_TURNS)
 
 
 def measure(played: Played, edition: Edition, **variant) -> dict:
@@ -131,11 +126,7 @@ def cap_count(edition: Edition, variant: dict) -> CapCount:
 
 
 PLAYING = Playing(
-    game="oneday",
-    title="One Day in London",
-    bots=PLAYERS,
-    record=SIMULATE,
-    start=start,
+    game=GAME, record=SIMULATE,
     measure=measure,
     edition=load_edition,
     position=position,
@@ -143,7 +134,7 @@ PLAYING = Playing(
     extra=cap_count,
 )
 
-_play_one = play_command("tubedeck.solver.oneday.simulate:PLAYING")
+_play_one = play_command(GAME)
 
 
 def play_one(edition: Any, players: int, seed: int = 0, bots: str | None = None, **variant: Any) -> Report:
@@ -152,4 +143,4 @@ def play_one(edition: Any, players: int, seed: int = 0, bots: str | None = None,
     return Report(**{f.name: getattr(report, f.name) for f in fields(report)})
 
 
-simulation = simulate_command("tubedeck.solver.oneday.simulate:PLAYING")
+simulation = simulate_command(GAME)

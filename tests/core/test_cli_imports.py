@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 RACK = ("Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,Elephant & Castle,"
         "King's Cross St Pancras,Waterloo,Edgware Road (Bakerloo)")
 HEAVY = ("ortools.sat.python.cp_model", "ortools", "pandas", "reportlab", "networkx")
@@ -43,3 +45,71 @@ def test_cp_sat_engine_still_imports_cp_sat():
     assert code == 0
     assert "(OPTIMAL, cp-sat)" in out
     assert "ortools.sat.python.cp_model" in loaded
+
+
+# -- every command of every game: what it loads, step by step ------------------------------------
+# The heavy libraries a command may load (docs/layout.md: "imported only where used"), by verb and
+# game, as measured: the network (networkx) where an edition reads it, numpy where an exact search
+# runs on arrays, CP-SAT (ortools, which brings pandas) where a model is solved, ortools' graph
+# assignment in Next Station's map generator, reportlab and PyMuPDF (contact sheets) only in a
+# build. Never: matplotlib (report only), Dask (--runner dask only), research/.
+STEPS = ("play", "simulate", "solve", "check")  # each allowed set holds the one before it for a game
+LIBRARIES = ("ortools", "numpy", "pandas", "matplotlib", "distributed", "dask", "reportlab", "pymupdf",
+             "networkx", "research")
+CP_SAT = {"numpy", "ortools", "pandas"}
+ALLOWED = {
+    "play": {"klm": {"networkx"}, "oneday": {"numpy"}, "dice": {"networkx"}, "keepmoving": set(),
+             "nextstation": set()},
+    "solve": {"klm": {"networkx"} | CP_SAT, "oneday": {"numpy"}, "dice": {"networkx"} | CP_SAT, "keepmoving": set(),
+              "nextstation": CP_SAT},
+    "check": {"klm": {"networkx"} | CP_SAT, "oneday": CP_SAT, "nextstation": CP_SAT},
+    "build": {"klm": {"networkx"}, "oneday": set(), "dice": {"networkx"}, "keepmoving": set(),
+              "nextstation": {"ortools"}, "sampler": set()},
+}
+ALLOWED["simulate"] = ALLOWED["play"]
+PRINTING = {"reportlab", "pymupdf"}
+
+STEPPED = """
+import json, sys
+from tubedeck.cli import main
+seen = set()
+for args in json.loads(sys.argv[1]):
+    try:
+        code = main(args)
+    except SystemExit as exc:
+        code = exc.code
+    loaded = {m.split(".")[0] for m in sys.modules} & set(%r)
+    print(json.dumps({"args": args, "code": code, "new": sorted(loaded - seen)}), file=sys.stderr)
+    seen |= loaded
+""" % (LIBRARIES,)
+
+
+def _steps(commands: list[list[str]]) -> list[dict]:
+    proc = subprocess.run([sys.executable, "-c", STEPPED, json.dumps(commands)], capture_output=True, text=True,
+                          timeout=900)
+    return [json.loads(line) for line in proc.stderr.splitlines() if line.startswith('{"args"')]
+
+
+@pytest.mark.parametrize("gid", ["klm", "oneday", "dice", "keepmoving", "nextstation", "sampler"])
+def test_every_command_imports_only_what_it_uses(gid, tmp_path):
+    """Each of the game's commands (its examples, as the contract test runs them) in a fresh
+    process, play first: what each step loads that no step before it did is in its allowed set."""
+    from tubedeck.games import get
+
+    game = get(gid)
+    commands = []
+    for verb in STEPS:
+        for c in {"play": game.plays, "simulate": game.simulations, "solve": game.solves, "check": game.checks}[verb]:
+            extra = ["--results", str(tmp_path / f"{verb}-{c.name}.jsonl"), "--no-progress"] if c.kind == "deals" else []
+            commands.append([verb, c.name, *c.example, *extra])
+    steps = _steps(commands) if commands else []
+    build = _steps([["build", gid, "--out", str(tmp_path / "out"), "--export", "pdf"]])
+    assert len(steps) == len(commands) and len(build) == 1
+    for step in steps + build:
+        verb = step["args"][0]
+        assert step["code"] == 0, step
+        new, allowed = set(step["new"]), ALLOWED[verb][gid] | (PRINTING if verb == "build" else set())
+        assert new <= allowed, f"{' '.join(step['args'][:2])} imports {sorted(new - allowed)}"
+        assert verb == "build" or not new & PRINTING, step
+    if game.plays:  # the rules engine and bots alone: no solver library, no print engine
+        assert not {"ortools", "pandas", "reportlab", "pymupdf"} & set(steps[0]["new"]), steps[0]

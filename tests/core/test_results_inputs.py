@@ -55,7 +55,7 @@ def _alarm():
 
 # -- 1. what is written passes the validator that reads it back --------------------------------------
 SEEDS = 150  # seeds per game, player count and bot (the four One Day seeds are added)
-FEWER = {("oneday", 4, "strong"): 50}  # 0.15 s a game: 150 took 23 s (tests/oneday covers it further)
+FEWER = {("oneday", 4, "lookahead"): 50}  # 0.15 s a game: 150 took 23 s (tests/oneday covers it further)
 
 
 def _cases():
@@ -75,7 +75,7 @@ def test_simulate_records_over_many_seeds_pass_their_declaration(gid, players, b
     ed = edition(game)
     seeds = list(range(FEWER.get((gid, players, bot), SEEDS)))
     for seed in seeds:
-        played = play_game(rules.start(ed, players, seed), [rules.bots[bot]] * players, seed)
+        played = play_game(rules.start(ed, players, seed), [rules.game.bot(bot)] * players, seed)
         record = {"seed": seed, **rules.measure(played, ed)}
         why = rules.record.validate(json.loads(json.dumps(record, sort_keys=True)), players)
         assert why is None, (gid, players, bot, seed, why, record)

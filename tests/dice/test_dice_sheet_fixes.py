@@ -173,7 +173,7 @@ def test_a_recipe_whose_own_map_nests_lines_is_refused(tmp_path):
     assert nested_lines(load(Network.load(), scope="zone 1 within 1.9 km").board)  # a player's --scope may
 
 
-def test_the_default_map_meets_the_recipes_measure_with_strong_bots():
+def test_the_default_map_meets_the_recipes_measure_with_lookahead_bots():
     """Item 10, played: lookahead players (the recipe's [measure] bots) on the default map and
     points, 40 games per table: zone completions in 10-40% of games, a long line completed in most.
     (docs/dice.md has the full measure, 600 games per table.) The 95% interval of each share must

@@ -182,5 +182,5 @@ def test_results_of_the_old_version_are_refused_with_what_to_do():
 
 def test_the_random_bot_draws_from_its_stream():
     s = position(ROW, pos=(5, 12), hands=(("one", "two", "three"), ()))
-    picks = {PLAYING.bots["random"](s, random.Random(k)) for k in range(20)}
+    picks = {PLAYING.game.bot("random")(s, random.Random(k)) for k in range(20)}
     assert len(picks) > 1 and picks <= set(s.legal_actions())

@@ -102,7 +102,7 @@ def test_the_perfect_foresight_win_is_never_later_than_a_played_win(core):
 
 def test_play_and_simulate_commands(capsys, tmp_path):
     code, out, err = run(capsys, "play", "klm", "--players", "2", "--seed", "3", "--scope", "zone 1",
-                         "--bots", "strong,greedy")
+                         "--bots", "lookahead,greedy")
     assert code == 0 and "winner: player" in out and "connects" in out
     res = tmp_path / "sim.jsonl"
     code, out, err = run(capsys, "simulate", "klm", "--games", "6", "--players", "3", "--scope", "zone 1",

@@ -44,7 +44,7 @@ def test_the_state_keeps_the_contract(ed):
     assert s.chance_outcomes() == () and s.dealt_outcome() is None
     s = new_game(ed, 3, 5, unlucky=False)
     assert s.current_player() == s.starter and s.clock() == "turn 1"
-    done = play_game(s, [PLAYING.bots["greedy"]] * 3, 5).state
+    done = play_game(s, [PLAYING.game.bot("greedy")] * 3, 5).state
     assert done.is_terminal() and done.current_player() == TERMINAL and done.legal_actions() == ()
     assert sorted(done.returns()) == [-1.0, -1.0, 1.0]
     assert "table" not in repr(s)  # the edition is bound, not shown or compared
@@ -80,7 +80,7 @@ def test_every_action_is_said_in_names(ed):
 
 
 def test_logged_moves_name_no_ids(core):
-    played = play(PLAYING, core, 4, 3, ("random", "greedy", "strong", "random"), words=True)
+    played = play(PLAYING, core, 4, 3, ("random", "greedy", "lookahead", "random"), words=True)
     t = played.state.table
     for m in played.moves:
         assert m.words and m.clock in ("before the first turn", *(f"turn {g}" for g in range(1, MAX_TURNS + 1)))
@@ -99,7 +99,7 @@ def test_logged_moves_name_no_ids(core):
 
 def test_a_seat_sees_its_own_hands_and_the_table_not_the_others_cards(core):
     s = new_game(core, 3, 2, unlucky=False)
-    s = play_game(s, [PLAYING.bots["greedy"]] * 3, 2).state  # a finished game: fields, effects, discards
+    s = play_game(s, [PLAYING.game.bot("greedy")] * 3, 2).state  # a finished game: fields, effects, discards
     for seat in range(3):
         o = s.observation(seat)
         json.dumps(o)
@@ -117,7 +117,7 @@ def test_a_seat_sees_its_own_hands_and_the_table_not_the_others_cards(core):
 def test_play_game_log_replays_to_an_equal_state(core):
     for players, seed in ((2, 1), (3, 4), (6, 7)):
         start = new_game(core, players, seed, max_turns=MAX_TURNS)
-        bots = [PLAYING.bots[("random", "greedy", "strong")[p % 3]] for p in range(players)]
+        bots = [PLAYING.game.bot(("random", "greedy", "lookahead")[p % 3]) for p in range(players)]
         played = play_game(start, bots, seed)
         assert replay(start, [m.action for m in played.moves]) == played.state
 

@@ -85,14 +85,14 @@ def test_the_state_protocol(ed):
         assert s.chance_outcomes() == [] and s.dealt_outcome() is None and PASS in s.legal_actions()
     with pytest.raises(UsageError):
         new_game(ed, 2, 9).apply(PASS)  # a card is flipped first
-    end = play_game(new_game(ed, 2, 9), [PLAYING.bots["random"]] * 2, 9).state
+    end = play_game(new_game(ed, 2, 9), [PLAYING.game.bot("random")] * 2, 9).state
     assert end.current_player() == TERMINAL and end.legal_actions() == [] and end.chance_outcomes() == []
     assert end.dealt_outcome() is None and all(r > 0 for r in end.returns())
 
 
 def test_seeded_flips_are_the_deals_own(ed):
     """A seeded game flips its deal's cards in their order (so stored answers replay as before)."""
-    played = play_game(new_game(ed, 3, 11), [PLAYING.bots["greedy"]] * 3, 11, words=True)
+    played = play_game(new_game(ed, 3, 11), [PLAYING.game.bot("greedy")] * 3, 11, words=True)
     flips: dict[int, list[str]] = {}
     for m in played.moves:
         if m.seat == CHANCE:
@@ -109,7 +109,7 @@ def test_chance_outcome_takes_the_deal(ed):
 
 def test_a_logged_game_replays_to_an_equal_state(ed):
     for players, seed in ((1, 3), (2, 8), (4, 1)):
-        bots = [PLAYING.bots[b] for b in ("greedy", "random", "lookahead", "random")[:players]]
+        bots = [PLAYING.game.bot(b) for b in ("greedy", "random", "lookahead", "random")[:players]]
         start = new_game(ed, players, seed, objectives=True, powers=seed % 2 == 0)
         played = play_game(start, bots, seed)
         again = replay(start, [m.action for m in played.moves])

@@ -1,4 +1,4 @@
-"""Bots for One Day in London as played: ``bot(state, rng)``, seeded and deterministic, the strong
+"""Bots for One Day in London as played: ``bot(state, rng)``, seeded and deterministic, the lookahead
 one wins games; ``play oneday`` logs every move in words; ``simulate oneday`` writes records its
 own validator reads back (the declared :data:`SIMULATE`), resumable, with seat win rates."""
 
@@ -29,7 +29,7 @@ def ed():
 
 
 def test_bots_are_deterministic(ed):
-    for bots in (("random", "greedy"), ("strong", "random")):
+    for bots in (("random", "greedy"), ("lookahead", "random")):
         a = play_game(new_game(ed, 2, 4, max_turns=60), [PLAYERS[b] for b in bots], 4)
         b = play_game(new_game(ed, 2, 4, max_turns=60), [PLAYERS[b] for b in bots], 4)
         assert a == b
@@ -41,25 +41,28 @@ def test_the_random_bot_draws_from_its_stream(ed):
     assert len(picks) > 1 and picks <= set(s.legal_actions())
 
 
-def test_the_strong_bot_wins_and_its_winning_rack_is_a_journey(ed):
+def test_the_lookahead_bot_wins_and_its_winning_rack_is_a_journey(ed):
     won = 0
     for seed in range(3):
-        state = play(PLAYING, ed, 3, seed, ("strong",) * 3).state
+        state = play(PLAYING, ed, 3, seed, ("lookahead",) * 3).state
         if state.winner is not None:
             won += 1
             assert state.has_journey(state.winner)
     assert won == 3
 
 
-def test_seeded_strong_games_count_the_turns_played():
+def test_seeded_lookahead_games_count_the_turns_played():
     """Seeds 0-2 at 2 players: 30, 29 and 32 turns played, the winning turn included."""
     ed = edition(get("oneday"))
-    assert [PLAYING.measure(play(PLAYING, ed, 2, s, ("strong", "strong")), ed)["turns"] for s in range(3)] == [30, 29, 32]
+    assert [PLAYING.measure(play(PLAYING, ed, 2, s, ("lookahead", "lookahead")), ed)["turns"] for s in range(3)] == [30, 29, 32]
 
 
 def test_bot_names_are_checked_and_repeat_to_fill_the_table():
-    assert parse_bots("strong,random", 3, PLAYERS) == ("strong", "random", "strong")
-    assert next(iter(PLAYING.bots)) == "strong"  # the default bot
+    assert parse_bots("lookahead,random", 3, PLAYERS) == ("lookahead", "random", "lookahead")
+    # "strong", the look-ahead's name before docs/glossary.md, is still taken
+    assert parse_bots("strong,random", 3, PLAYING.bots, dict(PLAYING.game.aliases)) == ("lookahead", "random",
+                                                                                       "lookahead")
+    assert next(iter(PLAYING.bots)) == "lookahead"  # the default bot
     with pytest.raises(UsageError, match="unknown bot"):
         parse_bots("clever", 2, PLAYERS)
 
@@ -77,7 +80,7 @@ def test_two_player_records_of_the_default_bot_pass_their_validator(ed, first):
     among them: 153 is a win on the winner's first turn with one exchange). Seeds 500-999 passed
     too; they took 22 s of the suite's time and found nothing the first 500 did not."""
     for seed in range(first, first + 100):
-        record = PLAYING.measure(play(PLAYING, ed, 2, seed, ("strong", "strong")), ed)
+        record = PLAYING.measure(play(PLAYING, ed, 2, seed, ("lookahead", "lookahead")), ed)
         assert SIMULATE.validate(record, 2) is None, (seed, record, SIMULATE.validate(record, 2))
         if record["winner"] is not None:
             assert record["exchanges"] <= -(-(record["turns"] - record["winner"] + 1) // 2)
@@ -90,9 +93,9 @@ def test_four_player_records_of_cheap_bots_pass_their_validator(ed):
         assert SIMULATE.validate(record, 4) is None, (seed, record)
 
 
-def test_four_player_records_of_the_strong_bot_pass_their_validator(ed):
+def test_four_player_records_of_the_lookahead_bot_pass_their_validator(ed):
     for seed in range(15):
-        record = PLAYING.measure(play(PLAYING, ed, 4, seed, ("strong",) * 4), ed)
+        record = PLAYING.measure(play(PLAYING, ed, 4, seed, ("lookahead",) * 4), ed)
         assert SIMULATE.validate(record, 4) is None, (seed, record)
         assert record["winner"] is not None
 
@@ -129,13 +132,13 @@ def test_play_logs_every_move_in_words(capsys):
 
 def test_simulate_resumes_and_reports_seat_rates(tmp_path, capsys):
     results = tmp_path / "sim.jsonl"
-    args = ["simulate", "oneday", "--games", "3", "--players", "2", "--bots", "strong", "--no-progress",
+    args = ["simulate", "oneday", "--games", "3", "--players", "2", "--bots", "lookahead", "--no-progress",
             "--results", str(results), "--json"]
     code, out, err = run_cli(capsys, *args)
     assert code == 0, err
     first = json.loads(out)
     assert first["games"] == 3 and set(first["wins_by_seat"]) == {"1", "2"}
-    assert first["no_winner"] == 0  # the strong bot wins these
+    assert first["no_winner"] == 0  # the lookahead bot wins these
     assert first["measures"]["turns"]["label"] == "turns played (to the winning turn or the cap)"
     assert first["capped"] == 0 and first["max_turns"] == MAX_TURNS
     header = json.loads(results.read_text().splitlines()[0])
@@ -182,10 +185,10 @@ def test_a_capped_game_says_it_stopped_at_the_cap(capsys):
 
 
 def test_a_won_game_names_its_winner_and_winning_turn(capsys):
-    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "strong", "--json")
+    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "lookahead", "--json")
     assert code == 0, err
     assert json.loads(out)["capped"] is False
-    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "strong")
+    code, out, err = run_cli(capsys, "play", "oneday", "--players", "2", "--seed", "1", "--bots", "lookahead")
     assert out.splitlines()[-5:-3] == ["winner: player 1", "turns played, the winning turn included: 29"]
     assert "cap" not in out
 

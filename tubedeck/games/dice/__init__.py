@@ -28,7 +28,9 @@ GAME = Game(
     ),
     faces="tubedeck.generator.dice.faces:documents",
     documents=("sheet",),
-    setup="tubedeck.games.dice.edition:setup",
+    engine="tubedeck.games.dice.play:new_game",
+    roster="tubedeck.solver.dice.search_bot:BOTS",
+    driver="tubedeck.solver.dice.simulate:PLAYING",
     solves=(
         Command("dice", "tubedeck.solver.dice.solve:solve_one",
                 help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), proven by an "

@@ -171,11 +171,3 @@ def solved(path: Path, scope: str, turns: int) -> dict[int, tuple[int, str]]:
     if problems:
         raise DataError(problems)
     return out
-
-
-def setup(edition: Edition, players: int, seed: int) -> Rolls:
-    """The registry's setup: the seeded roll sequence (a game's only chance)."""
-    lo, hi = edition.rules.players_min, edition.rules.players_max
-    if not lo <= players <= hi:
-        raise UsageError(f"--players must be {lo}-{hi}, got {players}")
-    return edition.rolls(seed)

@@ -56,7 +56,7 @@ from random import Random
 from typing import NamedTuple
 
 from tubedeck.errors import UsageError
-from tubedeck.play import CHANCE, TERMINAL
+from tubedeck.play import CHANCE, TERMINAL, Engine
 from tubedeck.words import plural
 
 from .board import Board
@@ -403,3 +403,7 @@ def new_game(edition: Edition, players: int, seed: int) -> State:
     rolls = edition.rolls(seed).turns
     return State(edition, players, tuple(blank_sheet(edition.board, rules.passes_of(p)) for p in range(players)),
                  rolls, seed, firsts=(0,) * (len(edition.lines) + len(edition.zones)))
+
+
+# The engine bound to the play contract (tubedeck.play.State): mypy checks every method, so drift fails `make lint`.
+ENGINE: Engine[Action] = new_game

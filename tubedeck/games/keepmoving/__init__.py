@@ -19,7 +19,9 @@ GAME = Game(
     options=(Option("ground", "A ground composition CSV (default: data/keepmoving/ground.csv).", "path"),),
     faces="tubedeck.generator.keepmoving.faces:documents",
     documents=("ground", "ground-fold", "movement", "function", "reference", "dice", "pieces"),
-    setup="tubedeck.games.keepmoving.play:setup",
+    engine="tubedeck.games.keepmoving.play:new_game",
+    roster="tubedeck.solver.keepmoving.search_bot:BOTS",
+    driver="tubedeck.solver.keepmoving.simulate:PLAYING",
     solves=(
         Command("keepmoving", "tubedeck.solver.keepmoving.survive:solve_one",
                 help="The play that maximises the chance of surviving your next N own turns (exact expectimax "

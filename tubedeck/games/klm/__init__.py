@@ -15,7 +15,7 @@ SCOPE = Option("scope", "Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,vict
 
 ENGINE = Option("engine", "cp-sat (CP-SAT decides every deal) or auto (exhaustive path search first, exact; "
                           "CP-SAT for graphs too large for it).", default="cp-sat", choices=("cp-sat", "auto"))
-BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, strong, mcts[:ITERATIONS] (the search bot)."
+BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead, mcts[:ITERATIONS] (the search bot)."
 
 GAME = Game(
     id="klm",
@@ -27,7 +27,10 @@ GAME = Game(
     options=(SCOPE,),
     faces="tubedeck.generator.klm.faces:documents",
     documents=("stations", "fortune", "reference", "play-field"),
-    setup="tubedeck.games.klm.edition:setup",
+    engine="tubedeck.games.klm.play:new_game",
+    aliases=(("strong", "lookahead"),),  # the one-turn look-ahead was "strong" here (docs/glossary.md)
+    roster="tubedeck.solver.klm.search_bot:BOTS",
+    driver="tubedeck.solver.klm.simulate:PLAYING",
     checks=(
         Command("klm", "tubedeck.solver.klm.check:deal_check", kind="deals",
                 help="Check seeded deals: can each player complete five continuous stations before the Station "
@@ -52,7 +55,7 @@ GAME = Game(
     ),
     plays=(
         Command("klm", "tubedeck.solver.klm.simulate:play_one",
-                help="Play one game with bots (random, greedy, strong), turn by turn.",
+                help="Play one game with bots (random, greedy, lookahead), turn by turn.",
                 options=(Option("players", "Players.", "int", 4, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", BOTS, default="greedy")),

@@ -57,8 +57,3 @@ def load(network: Network, scope: str | None = None) -> Edition:
     """The edition of ``scope`` (default: the scope marked default in ``data/klm/scopes.csv``)."""
     sc = parse_scope(scope if scope is not None else default_scope_recipe(), network)
     return Edition(network, sc, build_deck(network, sc), fortune_deck(load_fortune()), load_rules())
-
-
-def setup(edition: Edition, players: int, seed: int) -> Deal:
-    """The registry's setup: a seeded deal (see :mod:`.setup`)."""
-    return edition.deal(players, seed)

@@ -55,10 +55,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tubedeck.errors import UsageError
-from tubedeck.play import TERMINAL
+from tubedeck.play import TERMINAL, Engine
 
 from .effects import Effect, apply_fortune, fortune_actions
 from .field import PlayField, link
+from .records import MAX_TURNS  # the turn limit of every played game (play, simulate)
 from .setup import check_players
 from .table import Table
 
@@ -101,7 +102,7 @@ class State:
     reshuffles: int = 0
     fortune_plays: tuple[tuple[int, int, str], ...] = ()  # (turn, seat, card) of every Fortune Card played
     winner: int | None = None
-    max_turns: int = 2000
+    max_turns: int = MAX_TURNS
 
     # -- the play contract (:class:`tubedeck.play.State`) --------------------------------------
     def current_player(self) -> int:
@@ -436,7 +437,7 @@ class State:
 
 
 
-def new_game(edition, players: int, seed: int, max_turns: int = 2000, unlucky: bool = True) -> State:
+def new_game(edition, players: int, seed: int, max_turns: int = MAX_TURNS, unlucky: bool = True) -> State:
     """Deal ``edition`` for ``players`` with ``seed`` (:func:`tubedeck.games.klm.setup.deal`): the
     hands, both stocks and the rolls. ``unlucky=False`` skips the Unlucky Hand decisions."""
     table = edition.table
@@ -450,3 +451,7 @@ def new_game(edition, players: int, seed: int, max_turns: int = 2000, unlucky: b
                   fortune_hands=((),) * players, fields=(PlayField(),) * players, own_turns=(0,) * players,
                   unlucky=(False,) * players, max_turns=max_turns)
     return state if unlucky else state.evolve(to_move=d.starter)._begin()
+
+
+# The engine bound to the play contract (tubedeck.play.State): mypy checks every method, so drift fails `make lint`.
+ENGINE: Engine[Action] = new_game

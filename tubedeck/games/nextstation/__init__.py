@@ -28,7 +28,10 @@ GAME = Game(
                                  "with the best game known on a fold-under strip.", build_only=True)),
     faces="tubedeck.generator.nextstation.faces:documents",
     documents=("map", "stations", "objectives", "powers", "pencils", "reference", "score-pad"),
-    setup="tubedeck.games.nextstation.edition:setup",
+    engine="tubedeck.games.nextstation.play:new_game",
+    variant=("objectives", "powers"),
+    roster="tubedeck.solver.nextstation.search_bot:BOTS",
+    driver="tubedeck.solver.nextstation.simulate:PLAYING",
     checks=(
         Command("nextstation", "tubedeck.solver.nextstation.check:par_check", kind="deals", count_aliases=("--games",),
                 help="Par scores over N flip seeds: the proven best first round, or with --game the best "

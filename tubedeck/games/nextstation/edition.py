@@ -177,7 +177,3 @@ def deal(edition: Edition, players: int, seed: int) -> Deal:
         raise UsageError(f"--players must be {rules.players_min}-{rules.players_max}, got {players}")
     first, flips = shuffled(edition.book, seed)
     return Deal(seed, players, pencil_orders(rules, players, first), flips)
-
-
-def setup(edition: Edition, players: int, seed: int) -> Deal:
-    return deal(edition, players, seed)

@@ -21,7 +21,10 @@ GAME = Game(
     ),
     faces="tubedeck.generator.oneday.faces:documents",
     documents=("stations", "rules", "map", "racks"),
-    setup="tubedeck.games.oneday.edition:setup",
+    engine="tubedeck.games.oneday.play:new_game",
+    aliases=(("strong", "lookahead"),),  # the one-turn look-ahead was "strong" here (docs/glossary.md)
+    roster="tubedeck.solver.oneday.search_bot:BOTS",
+    driver="tubedeck.solver.oneday.simulate:PLAYING",
     checks=(
         Command("oneday", "tubedeck.solver.oneday.check:deal_check", kind="deals",
                 help="Deal N seeded games; per deal each player's minimum exchanges and reachability; a summary.",
@@ -49,19 +52,19 @@ GAME = Game(
     ),
     plays=(
         Command("oneday", "tubedeck.solver.oneday.simulate:play_one",
-                help="Play one game with bots (random, greedy, strong), turn by turn.",
+                help="Play one game with bots (random, greedy, lookahead), turn by turn.",
                 options=(Option("players", "Players.", "int", 4, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, strong, mcts[:ITERATIONS] (the search bot).", default="strong")),
-                example=("--players", "2", "--seed", "1", "--bots", "strong")),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="lookahead")),
+                example=("--players", "2", "--seed", "1", "--bots", "lookahead")),
     ),
     simulations=(
         Command("oneday", "tubedeck.solver.oneday.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, strong, mcts[:ITERATIONS] (the search bot).", default="strong"),),
-                example=("--games", "2", "--players", "2", "--bots", "strong"),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="lookahead"),),
+                example=("--games", "2", "--players", "2", "--bots", "lookahead"),
                 records=("tubedeck.games.oneday.records:SIMULATE",)),
     ),
 )

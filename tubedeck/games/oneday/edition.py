@@ -45,8 +45,3 @@ def load(network: Network, recipe: Path | str | None = None, copy_rule: str | No
         raise NotApplicable(f"the bundled One Day in London recipe does not fit the dataset {network.source} "
                             f"({first.message}); use `--data DIR --recipe FILE`") from None
     return Edition(board, build_deck(board))
-
-
-def setup(edition: Edition, players: int, seed: int) -> Deal:
-    """The registry's setup: a seeded deal (see :mod:`.setup`)."""
-    return edition.deal(players, seed)

@@ -35,14 +35,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tubedeck.errors import UsageError
-from tubedeck.play import TERMINAL
+from tubedeck.play import TERMINAL, Engine
 
 from .cards import StationCard
 from .edition import Edition
 from .journey import validate
+from .records import MAX_TURNS  # the turn cap of every played game (play, simulate): then drawn
 
 STOCK = "stock"
-MAX_TURNS = 2000  # new_game's default: a game not won by then ends drawn
 
 Action = tuple[str, Any]  # ("place", slot), ("draw", pile or STOCK), ("exchange", slot), ("keep", None), ("discard", pile)
 
@@ -257,3 +257,7 @@ def new_game(edition: Edition, players: int, seed: int, max_turns: int = MAX_TUR
     random.Random(seed).shuffle(cards)
     return State(players, tuple((None,) * rules.slots for _ in range(players)), (), tuple(cards), 0, "setup",
                  seed=seed, max_turns=max_turns, edition=edition)
+
+
+# The engine bound to the play contract (tubedeck.play.State): mypy checks every method, so drift fails `make lint`.
+ENGINE: Engine[Action] = new_game
