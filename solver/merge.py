@@ -22,8 +22,6 @@ from __future__ import annotations
 import contextlib
 import heapq
 import json
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
@@ -31,9 +29,8 @@ from typing import IO, Any, Callable, Iterator
 from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 from tubedeck.records import is_whole
+from tubedeck.results_file import MAX_LINE, BadLine, Line, lines, open_regular, players_of
 from tubedeck.words import plural
-
-from .results import MAX_LINE
 
 try:
     import fcntl
@@ -42,7 +39,6 @@ except ImportError:  # pragma: no cover
 
 MAX_SHARDS = 10**6  # as --shard allows
 MAX_SEED = 2**62
-MAX_PLAYERS = 64
 SHARD_KEYS = ("shard", "shard_of")  # a shard's own header keys; the merged header drops them
 EXAMPLES = 10  # missing seeds named in a message
 
@@ -128,17 +124,10 @@ class Merged:
 def _open_shard(path: Path) -> IO[bytes]:
     """Open a shard for reading: a regular file that no running check holds (a shared lock, kept
     for the merge, so none starts on it meanwhile)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
-    fh = os.fdopen(fd, "rb")
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        fh.close()
-        raise UsageError(f"{path}: not a regular file; results files are regular files")
+    fh = open_regular(path)
     if fcntl is not None:
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
             fh.close()
             raise UsageError(f"{path}: still being written (a running check holds its lock); "
@@ -147,9 +136,9 @@ def _open_shard(path: Path) -> IO[bytes]:
 
 
 def _header(path: Path, fh: IO[bytes]) -> tuple[dict, int, int, int, int]:
-    raw = fh.readline(MAX_LINE + 1)
+    raw = fh.readline(MAX_LINE + 1)  # the first line itself, blank or not: a shard starts with its header
     try:
-        header = json.loads(raw) if raw.endswith(b"\n") else None
+        header = json.loads(raw) if raw.endswith(b"\n") and len(raw) <= MAX_LINE else None
     except (ValueError, RecursionError):
         header = None
     if not isinstance(header, dict) or header.get("kind") != "header":
@@ -171,37 +160,26 @@ def _header(path: Path, fh: IO[bytes]) -> tuple[dict, int, int, int, int]:
     return header, k, n, of["first"], of["count"]
 
 
-def _players(path: Path, header: dict) -> int:
-    p = header.get("players", 1)  # a par file (solo rounds) names no players
-    if not is_whole(p, 1, MAX_PLAYERS):
-        raise UsageError(f"{path}:1: the header's 'players' must be a whole number 1-{MAX_PLAYERS}, got {p!r}")
-    return p
+def _shard_lines(shard: Shard) -> Iterator[Line]:
+    """The shard's records, line by line after its header (:func:`tubedeck.results_file.lines`),
+    a torn last line or one not of ours a UsageError naming it."""
+    torn = ("incomplete: the last line is cut short (a run killed mid-write?); delete that line and resume the "
+            "shard to finish it")
+    try:
+        for line in lines(shard.fh, number=1):
+            if not line.raw.endswith(b"\n"):
+                raise UsageError(f"{shard.path}:{line.number}: {torn}")
+            yield line
+    except BadLine as bad:
+        raise UsageError(f"{shard.path}:{bad.number}: {torn if bad.torn else bad.why + '; not a results file'}") from None
 
 
 def _records(shard: Shard, schema, players: int, gaps: Gaps) -> Iterator[tuple[int, bytes]]:
     """A shard's (seed, line) in order, each checked; seeds its slice lacks go into ``gaps``."""
     path, seeds = shard.path, shard.seeds
     expect = 0  # index in the slice of the next seed due
-    number = 1
-    while True:
-        raw = shard.fh.readline(MAX_LINE + 1)
-        if not raw:
-            break
-        number += 1
-        where = f"{path}:{number}"
-        if len(raw) > MAX_LINE:
-            raise UsageError(f"{where}: a line longer than {MAX_LINE} bytes; not a results file")
-        if not raw.endswith(b"\n"):
-            raise UsageError(f"{where}: incomplete: the last line is cut short (a run killed mid-write?); delete "
-                             "that line and resume the shard to finish it")
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw)
-        except (ValueError, RecursionError):
-            raise UsageError(f"{where}: not JSON; not a results file") from None
-        if not isinstance(record, dict):
-            raise UsageError(f"{where}: not a JSON object; not a results file")
+    for line in _shard_lines(shard):
+        raw, record, where = line.raw, line.record, f"{path}:{line.number}"
         if record.get("kind") == "header":
             raise UsageError(f"{where}: a second header line")
         seed = record.get("seed")
@@ -279,7 +257,7 @@ def merge_shards(out: Path, paths: list[Path], schema_of: Callable[[dict], Any],
             schema = schema_of({key: v for key, v in common.items() if key != "kind"})
         except UsageError as exc:
             raise UsageError(f"{first_path}:1: {exc}") from None
-        players = _players(first_path, common)
+        players = players_of(first_path, common)
         gaps = Gaps()
         absent: list[int] = []
         for k in _missing_shards(n, set(shards)):

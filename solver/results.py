@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from tubedeck.errors import UsageError
+from tubedeck.results_file import BadLine, lines
 from tubedeck.words import plural
 
 try:
@@ -29,7 +30,6 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 Validator = Callable[[dict], "str | None"]
-MAX_LINE = 1 << 20  # a results line longer than 1 MiB is not one of ours
 
 
 @dataclass(frozen=True)
@@ -158,73 +158,59 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
         fh = open(path, "rb")
     except OSError as exc:
         raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
-    with fh:
-        offset, number = 0, 0
-        while True:
-            raw = fh.readline(MAX_LINE + 1)
-            if not raw:
-                break
-            number += 1
-            here, offset = offset, offset + len(raw)
-            if len(raw) > MAX_LINE:
-                raise _corrupt(path, number, f"a line longer than {MAX_LINE} bytes")
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    try:
+        with fh:
+            for line in lines(fh):
+                number, here, raw, record = line.number, line.offset, line.raw, line.record
+                if record.get("kind") == "header":
+                    if found_header is not None or done:
+                        raise _corrupt(path, number, "a second header line")
+                    found_header = record
+                    theirs = {k: v for k, v in record.items() if k != "kind"}
+                    if theirs != header:
+                        diff = header_diff(theirs, header)
+                        if "version" in diff or "mode" in diff:
+                            raise UsageError(f"{path}:{number}: results of another record version ({', '.join(diff)}); "
+                                             "re-run: pass another --results path (or move this file away) to start anew")
+                        raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
+                                         "pass another --results path to start a new run")
+                    continue
+                if found_header is None:
+                    raise _corrupt(path, number, "a result before the header line")
+                seed = record.get("seed")
+                if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+                    raise _corrupt(path, number, "a result has no whole-number 'seed' >= 0")
+                if seed in done:
+                    raise _corrupt(path, number, f"seed {seed} again (first on line {line_of[seed]}): "
+                                                 "two runs wrote this file?")
                 if not raw.endswith(b"\n"):
-                    # The signature of a run killed mid-write. The file is never truncated for the
-                    # user: they decide whether to drop the torn line.
-                    raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete "
-                                     "(a run killed mid-write?); delete that line to resume, or pass another "
-                                     "--results path") from None
-                raise _corrupt(path, number, f"not JSON: {getattr(exc, 'msg', exc)}") from None
-            if not isinstance(record, dict):
-                raise _corrupt(path, number, "a line is not a JSON object")
-            if record.get("kind") == "header":
-                if found_header is not None or done:
-                    raise _corrupt(path, number, "a second header line")
-                found_header = record
-                theirs = {k: v for k, v in record.items() if k != "kind"}
-                if theirs != header:
-                    diff = header_diff(theirs, header)
-                    if "version" in diff or "mode" in diff:
-                        raise UsageError(f"{path}:{number}: results of another record version ({', '.join(diff)}); "
-                                         "re-run: pass another --results path (or move this file away) to start anew")
-                    raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "
-                                     "pass another --results path to start a new run")
-                continue
-            if found_header is None:
-                raise _corrupt(path, number, "a result before the header line")
-            seed = record.get("seed")
-            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-                raise _corrupt(path, number, "a result has no whole-number 'seed' >= 0")
-            if seed in done:
-                raise _corrupt(path, number, f"seed {seed} again (first on line {line_of[seed]}): "
-                                             "two runs wrote this file?")
-            if not raw.endswith(b"\n"):
-                raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete")
-            if validate is not None:
-                try:
-                    why = validate(record)
-                except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-                    why = f"malformed record ({type(exc).__name__}: {exc})"
-                if why:
-                    raise _corrupt(path, number, f"seed {seed}: {why}")
-            kind = run.kind(seed) if run is not None else "own"
-            if kind == "foreign":
-                assert run is not None
-                raise _corrupt(path, number, run.never(seed))
-            if kind == "wider" and wider is None:
-                wider = (number, seed)
-            if decided is not None and kind == "own" and not decided(record):
-                undecided.add(seed)
-            if seed < top:
-                ordered = False
-            top = max(top, seed)
-            done[seed] = here
-            line_of[seed] = number
+                    raise UsageError(f"{path}:{number}: corrupt results file: the last line is incomplete")
+                if validate is not None:
+                    try:
+                        why = validate(record)
+                    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                        why = f"malformed record ({type(exc).__name__}: {exc})"
+                    if why:
+                        raise _corrupt(path, number, f"seed {seed}: {why}")
+                kind = run.kind(seed) if run is not None else "own"
+                if kind == "foreign":
+                    assert run is not None
+                    raise _corrupt(path, number, run.never(seed))
+                if kind == "wider" and wider is None:
+                    wider = (number, seed)
+                if decided is not None and kind == "own" and not decided(record):
+                    undecided.add(seed)
+                if seed < top:
+                    ordered = False
+                top = max(top, seed)
+                done[seed] = here
+                line_of[seed] = number
+    except BadLine as bad:
+        if bad.torn:  # the signature of a run killed mid-write: the file is never truncated for the user,
+            # they decide whether to drop the torn line
+            raise UsageError(f"{path}:{bad.number}: corrupt results file: the last line is incomplete (a run killed "
+                             "mid-write?); delete that line to resume, or pass another --results path") from None
+        raise _corrupt(path, bad.number, bad.why) from None
     if done and found_header is None:
         raise UsageError(f"{path}: corrupt results file (no header line)")
     if wider is not None:
@@ -241,7 +227,7 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
 
 # -- running ----------------------------------------------------------------------------------
 @contextlib.contextmanager
-def _signals_blocked() -> Iterator[None]:
+def signals_blocked() -> Iterator[None]:
     """Hold SIGINT/SIGTERM (and the --time-limit's SIGALRM) while a record is written, so a line
     is whole or absent."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
@@ -254,8 +240,8 @@ def _signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _write(out, text: str) -> None:
-    with _signals_blocked():
+def write_line(out, text: str) -> None:
+    with signals_blocked():
         try:
             out.write(text)
             out.flush()
@@ -263,7 +249,7 @@ def _write(out, text: str) -> None:
             raise UsageError(f"cannot write results file {out.name}: {exc.strerror or exc}") from None
 
 
-def _open_locked(results: Path):
+def open_locked(results: Path):
     """Open ``results`` for appending, holding its lock. A run that finishes rewrites its file
     (:func:`sort_results`, ``--retry-unknown``) by renaming a new one onto the name while it holds
     the old one's lock: a lock taken on a file no longer at the name is let go and taken again on
@@ -297,9 +283,9 @@ def _same_file(fh: IO, path: Path) -> bool:
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
-def _drop_undecided(results: Path, resumed: Resumed) -> Resumed:
+def drop_undecided(results: Path, resumed: Resumed) -> Resumed:
     """Rewrite ``results`` (atomically) without its undecided records, for ``--retry-unknown``
-    (the caller holds the file's lock throughout, see :func:`_open_locked`)."""
+    (the caller holds the file's lock throughout, see :func:`open_locked`)."""
     from tubedeck.atomic import atomic_open
 
     with open(results, "rb") as src, atomic_open(results, "wb") as dst:
@@ -312,7 +298,7 @@ def _drop_undecided(results: Path, resumed: Resumed) -> Resumed:
 
 
 
-def _count(results: Path | None) -> int:
+def count_records(results: Path | None) -> int:
     if results is None or not results.exists():
         return 0
     with open(results, "rb") as fh:

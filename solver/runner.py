@@ -44,17 +44,16 @@ from tubedeck.signals import Terminated, exit_code  # noqa: F401 (re-exported: t
 from tubedeck.words import plural
 
 from .results import (  # noqa: F401 (re-exported: the results file is part of the runner's promise)
-    MAX_LINE,
     Resumed,
     Validator,
-    _count,
-    _drop_undecided,
-    _open_locked,
-    _signals_blocked,
-    _write,
     check_results_path,
+    count_records,
+    drop_undecided,
+    open_locked,
     read_results,
+    signals_blocked,
     sort_results,
+    write_line,
 )
 
 Evaluator = Callable[[int], dict]
@@ -98,7 +97,7 @@ class TimeUp(Exception):
 
     def __init__(self, summary: Summary | None, done: int, total: int | None, results: Path | None):
         self.summary, self.done, self.total, self.results = summary, done, total, results
-        where = f"{plural(_count(results), 'record')} stored in {results}; " if results else ""
+        where = f"{plural(count_records(results), 'record')} stored in {results}; " if results else ""
         seeds = f"{done} of {plural(total, 'seed')}" if total is not None else plural(done, "seed")
         super().__init__(f"time limit reached after {seeds}: {where}resume with the same command")
 
@@ -188,7 +187,7 @@ def run_check(check: DealCheck, seeds: Iterable[int], results: Path | None, work
     except Interrupted:
         raise
     except KeyboardInterrupt as exc:  # arrived while the summary was folding a record
-        raise Interrupted(_count(results), results, exit_code(exc)) from None
+        raise Interrupted(count_records(results), results, exit_code(exc)) from None
     return summary
 
 
@@ -248,22 +247,22 @@ def run_deals(
                 check_results_path(results)
             runner = cluster.enter_context(dask_executor(workers, runner.scheduler, runner.worker_wait))
         if results is not None:
-            out = _open_locked(results)
+            out = open_locked(results)
         resumed = read_results(results, header, validate, decided, seeds) if results else Resumed({}, None)
         if results is not None and resumed.undecided:
             assert out is not None  # opened above: results is given
-            _drop_undecided(results, resumed)  # with the lock held: no other run slips in
-            held, out = out, _open_locked(results)  # the new file (the old one's lock is on another file)
+            drop_undecided(results, resumed)  # with the lock held: no other run slips in
+            held, out = out, open_locked(results)  # the new file (the old one's lock is on another file)
             held.close()
             resumed = read_results(results, header, validate)  # (its seeds were checked above)
         if out is not None and resumed.header is None:
-            _write(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
+            write_line(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
         total = len(seeds) if isinstance(seeds, Sized) else None
         in_order = yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner, deadline)
         if out is not None and not in_order:  # complete, but gaps were filled: the file one run writes
             assert results is not None
             with _alarm_held():
-                sort_results(results)  # still holding the lock (see _open_locked)
+                sort_results(results)  # still holding the lock (see open_locked)
     except _Deadline:
         _caught()
         cluster.__exit__(*sys.exc_info())
@@ -273,7 +272,7 @@ def run_deals(
         raise
     except KeyboardInterrupt as exc:
         cluster.__exit__(*sys.exc_info())
-        raise Interrupted(_count(results), results, exit_code(exc)) from None
+        raise Interrupted(count_records(results), results, exit_code(exc)) from None
     finally:
         if out is not None:
             out.close()
@@ -304,7 +303,7 @@ def _pool(workers: int, factory: Callable[[], Evaluator]):
     """A worker pool whose helper threads and workers start with SIGINT/SIGTERM blocked, so a
     signal sent to the process always reaches the main thread (a signal landing on a helper
     thread would leave the main thread asleep in its wait: the hang Ctrl-C used to cause)."""
-    with _signals_blocked():
+    with signals_blocked():
         return mp.get_context("fork" if os.name == "posix" else "spawn").Pool(
             workers, initializer=_init_worker, initargs=(factory,))
 
@@ -381,7 +380,7 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
                 record = next(fresh)
                 record = {"seed": seed, **{k: v for k, v in record.items() if k != "seed"}}
                 if out is not None:
-                    _write(out, json.dumps(record, sort_keys=True) + "\n")
+                    write_line(out, json.dumps(record, sort_keys=True) + "\n")
                     in_order, top = in_order and seed > top, max(top, seed)
                 bar.advance(task)
                 if ticker is not None:

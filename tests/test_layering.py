@@ -158,3 +158,25 @@ def test_a_cycle_is_caught():
     sources = module_sources()
     sources["tubedeck.errors"] = "from tubedeck import names\n" + sources["tubedeck.errors"]
     assert any(v.startswith("import cycle:") and "tubedeck.errors" in v for v in violations(sources))
+
+
+def private_imports(sources: dict[str, str]) -> list[str]:
+    """Every ``from M import _name`` of a project module (a private name is its module's own)."""
+    out = []
+    for module, source in sources.items():
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom):
+                out += [f"{module}:{node.lineno} imports {'.' * node.level}{node.module or ''}.{a.name}"
+                        for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    return out
+
+
+def test_no_private_name_is_imported_across_modules():
+    sources = module_sources()
+    research = ROOT / "research"
+    for path in sorted(research.rglob("*.py")):
+        if "tests" not in path.parts:
+            sources[".".join(path.relative_to(ROOT).with_suffix("").parts)] = path.read_text(encoding="utf-8")
+    assert private_imports(sources) == []
+    sources["tubedeck.network"] = "from .errors import _hidden\n" + sources["tubedeck.network"]
+    assert private_imports(sources) == ["tubedeck.network:1 imports .errors._hidden"]

@@ -12,19 +12,15 @@ The engine layer does not read the registry: the caller hands over ``schema_of(h
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from tubedeck.errors import UsageError
 from tubedeck.records import Fold, Schema, is_whole
+from tubedeck.results_file import BadLine, header_of, lines, open_regular, players_of
 
-MAX_LINE = 1 << 20
-MAX_PLAYERS = 64
 SchemaOf = Callable[[dict], Schema]
 
 
@@ -116,79 +112,39 @@ def _pct(w: dict) -> str:
     return f"{100 * w['share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
 
 
-def _open_regular(path: Path):
-    """Open a results file for reading: a regular file only (a FIFO or /dev/zero would never end)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise UsageError(f"{path}: not a regular file; results files are regular files")
-    return os.fdopen(fd, "rb")
-
-
-def _players(path: Path, header: dict) -> int:
-    p = header.get("players", 1)  # a par file (solo rounds) names no players
-    if not is_whole(p, 1, MAX_PLAYERS):
-        raise UsageError(f"{path}:1: the header's 'players' must be a whole number 1-{MAX_PLAYERS}, got {p!r}")
-    return p
-
-
 def read_facts(path: Path, schema_of: SchemaOf) -> Facts:
     """Fold a results file; UsageError naming the file and line when it is not one of ours."""
     facts = None
-    with _open_regular(path) as fh:
-        number = 0
-        while True:
-            raw = fh.readline(MAX_LINE + 1)
-            if not raw:
-                break
-            number += 1
-            if not raw.strip():
-                continue
-            if len(raw) > MAX_LINE:
-                raise UsageError(f"{path}:{number}: not a results file (a line over 1 MiB)")
-            try:
-                obj = json.loads(raw)
-            except (ValueError, RecursionError):
-                raise UsageError(f"{path}:{number}: not a results file (not JSON)") from None
-            if not isinstance(obj, dict):
-                raise UsageError(f"{path}:{number}: not a results file (not a JSON object)")
-            if facts is None:
-                if obj.get("kind") != "header":
-                    raise UsageError(f"{path}:{number}: not a results file (no header line)")
-                header = {k: v for k, v in obj.items() if k != "kind"}
-                try:
-                    schema = schema_of(header)
-                except UsageError as exc:
-                    raise UsageError(f"{path}:{number}: {exc}") from None
-                facts = Facts(path, header, schema, Fold(schema, _players(path, header)))
-                continue
-            why = facts.schema.validate(obj, facts.players)
-            if why:
-                raise UsageError(f"{path}:{number}: not a record of {facts.schema.game} {facts.schema.mode} ({why})")
-            facts.add(obj)
+    with open_regular(path) as fh:
+        try:
+            for line in lines(fh):
+                obj, number = line.record, line.number
+                if facts is None:
+                    if obj.get("kind") != "header":
+                        raise UsageError(f"{path}:{number}: not a results file (no header line)")
+                    header = {k: v for k, v in obj.items() if k != "kind"}
+                    try:
+                        schema = schema_of(header)
+                    except UsageError as exc:
+                        raise UsageError(f"{path}:{number}: {exc}") from None
+                    facts = Facts(path, header, schema, Fold(schema, players_of(path, header)))
+                    continue
+                why = facts.schema.validate(obj, facts.players)
+                if why:
+                    raise UsageError(f"{path}:{number}: not a record of {facts.schema.game} {facts.schema.mode} ({why})")
+                facts.add(obj)
+        except BadLine as bad:
+            raise UsageError(f"{path}:{bad.number}: not a results file ({bad.why})") from None
     if facts is None:
         raise UsageError(f"{path}: empty results file")
     return facts
-
-
-def results_header(path: Path) -> dict | None:
-    """The header of a results file, or None when it is not one (for finding a game's latest run)."""
-    try:
-        with _open_regular(path) as fh:
-            first = json.loads(fh.readline(MAX_LINE))
-    except (OSError, ValueError, RecursionError, UsageError):
-        return None
-    return first if isinstance(first, dict) and first.get("kind") == "header" else None
 
 
 def latest_results(folder: Path, game: str) -> Path | None:
     """The newest results file in ``folder`` whose header names ``game`` (shards left out)."""
     found = []
     for p in folder.glob("*.jsonl") if folder.is_dir() else ():
-        h = results_header(p)
+        h = header_of(p)
         if h and h.get("game") == game and "shard" not in h:
             found.append((p.stat().st_mtime, p.name, p))
     return max(found)[2] if found else None

@@ -84,10 +84,10 @@ from .columns import (
     MasterLP,
     OutOfTime,
     Prices,
-    _mix,
-    _rest,
     column_of,
     lagrangian_bound,
+    mix,
+    rest_of,
 )
 from .cuts import Relaxation, relaxation
 from .goals import goals_of
@@ -250,7 +250,7 @@ def choose(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]], m: Ma
     return ("x", r, i)
 
 
-class _Search:
+class RoundSearch:
     def __init__(self, board: Board, book: RuleBook, rounds: tuple[Round, ...], deadline: float, cuts: str,
                  node_iterations: int, root_iterations: int, heuristic_every: int, heuristic_limit: float,
                  report: Callable[[Snapshot], None] | None, more: bool = True,
@@ -452,7 +452,7 @@ class _Search:
         each Lagrangian bound; returns the new lines the node admits (0: the master is settled),
         None if the time limit cut a pricing search."""
         self.iterations += 1
-        tries = [m.prices] if node.centre is None else [_mix(node.centre, m.prices, SMOOTH), m.prices]
+        tries = [m.prices] if node.centre is None else [mix(node.centre, m.prices, SMOOTH), m.prices]
         added = 0
         for prices in tries:
             more: list[list[Column]] | None = [[] for _ in self.rounds] if self.more else None
@@ -505,7 +505,7 @@ class _Search:
             assert got.bound is not None
             pars.append(got.bound)
         zero = Prices(tuple({} for _ in rounds), 0.0, {})
-        return sum(pars) + _rest(book, self.relax, zero, self.n)
+        return sum(pars) + rest_of(book, self.relax, zero, self.n)
 
     def children(self, node: _Node, choice: tuple[str, int, object], m: Master) -> list[_Node]:
         if not node.decisions and self.cuts:  # nodes keep the root's cuts its last master prices
@@ -550,7 +550,7 @@ def branch_and_price(board: Board, book: RuleBook, rounds: tuple[Round, ...], st
     every node keeps them."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
-    s = _Search(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
+    s = RoundSearch(board, book, rounds, deadline, cuts, node_iterations, root_iterations, heuristic_every,
                 heuristic_limit, _reporter(progress), more, tables, listed_share, objectives, clash)
     with ticking(progress if isinstance(progress, Progress) else None):
         s.run(_Node(s.seed(start, t0 + START_SHARE * time_limit)), max_nodes)
@@ -577,7 +577,7 @@ def node_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], decision
     """Column generation at one node of the tree (its ``decisions``), from the lines
     :func:`branch_and_price` starts with, for at most ``iterations`` pricing iterations, never
     pruned: what the tree computes at a node, for checking."""
-    s = _Search(board, book, rounds, math.inf, cuts, iterations, iterations, 0, 0.0, None, tables=tables)
+    s = RoundSearch(board, book, rounds, math.inf, cuts, iterations, iterations, 0, 0.0, None, tables=tables)
     node = _Node(s.seed(start, math.inf), tuple(decisions))
     fixed = Fixed.of(board, len(rounds), node.decisions)
     lag = fixed.restrict(board, s.relax)

@@ -282,7 +282,7 @@ class Scan(Protocol):
         ...
 
 
-def _gains(board: Board, mu: float, rho: Sequence[float]) -> list[float]:
+def gains_of(board: Board, mu: float, rho: Sequence[float]) -> list[float]:
     """What the tourist prices give a line for k tourist sites, k = 0, 1, ..."""
     sites = sum(s.tourist for s in board.stations)
     return [mu * k + sum(rho[:k]) for k in range(max(sites, 1) + 1)]
@@ -300,9 +300,9 @@ def _price_round(board: Board, book: RuleBook, rnd: Round, lam: dict[str, float]
     ``more``: gets up to :data:`MORE` other lines the search met that beat the floor (the last
     ones, the most valuable): more columns an iteration, for no extra search."""
     ts, dep = rnd
-    gain = _gains(board, mu, rho)
+    gain = gains_of(board, mu, rho)
     eta = eta or {}
-    worth = [(_worth(c, lam, mu, pen, eta) + sum(rho[:c.sites]), k) for k, c in enumerate(known)]
+    worth = [(worth_of(c, lam, mu, pen, eta) + sum(rho[:c.sites]), k) for k, c in enumerate(known)]
     floor, at = max(worth, default=(None, None))
     trail: list[tuple[tuple[int, str, str], ...]] | None = [] if more is not None else None
     value, line = entering_response(board, book, ts, dep, drawn, lam, eta, gain, _left(deadline), pen,
@@ -322,7 +322,7 @@ def _left(deadline: float | None) -> float:
     return GUARD if deadline is None else min(GUARD, deadline - time.perf_counter())
 
 
-def _worth(c: Column, lam: dict[str, float], mu: float, pen: dict[int, float],
+def worth_of(c: Column, lam: dict[str, float], mu: float, pen: dict[int, float],
            eta: dict[tuple[str, int], float] | None = None) -> float:
     return (c.score + sum(lam.get(s, 0.0) for s in c.stations) + mu * c.sites - sum(pen.get(i, 0.0) for i in c.sections)
             + sum((eta or {}).get(e, 0.0) for e in c.entering))
@@ -332,7 +332,7 @@ def _column(board: Board, book: RuleBook, rnd: Round, line) -> Column:
     return column_of(board, book, *line_of(board, rnd[1], line.draws), line.draws)
 
 
-def _rest(book: RuleBook, relax: Relaxation, prices: Prices, n: int, goals: dict[int, int] | None = None) -> float:
+def rest_of(book: RuleBook, relax: Relaxation, prices: Prices, n: int, goals: dict[int, int] | None = None) -> float:
     """The bound's terms beyond the rounds: each station's best interchange choice
     (:class:`.cuts.Relaxation`), tourist totals, sigma, the Shared Objectives' own terms
     (:func:`.goals.rest`; ``goals``: the values a node fixes)."""
@@ -398,7 +398,7 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
         scan = scans[r] if scans else None
         value: float | None
         if scan is not None:
-            value, found = scan.price(lam, eta, pen_r, _gains(board, prices.mu, rho), drawn, prices.clashes(r))
+            value, found = scan.price(lam, eta, pen_r, gains_of(board, prices.mu, rho), drawn, prices.clashes(r))
             col = found[0]
             if more is not None:
                 more[r].extend(found[1:])
@@ -411,7 +411,7 @@ def lagrangian_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], pr
         total = None if value is None or total is None else total + value
     if total is None:
         return None, best
-    return (total + _rest(book, relax, prices, len(rounds), dict(fixed.goals) if fixed else None)
+    return (total + rest_of(book, relax, prices, len(rounds), dict(fixed.goals) if fixed else None)
             - (fixed.constant(prices) if fixed else 0.0)), best
 
 
@@ -734,7 +734,7 @@ class MasterLP:
         return self.lp.Solve()
 
 
-def _mix(a: Prices, b: Prices, alpha: float) -> Prices:
+def mix(a: Prices, b: Prices, alpha: float) -> Prices:
     """alpha a + (1 - alpha) b: prices not negative stay so."""
     def mix(x: dict, y: dict) -> dict:
         return {k: alpha * x.get(k, 0.0) + (1 - alpha) * y.get(k, 0.0) for k in sorted(x.keys() | y.keys())}
@@ -814,7 +814,7 @@ def column_bound(board: Board, book: RuleBook, rounds: tuple[Round, ...], start=
         value, duals = _master(board, book, cols, master)
         # priced first towards the best prices so far (Wentges smoothing: steadier bounds); if that
         # finds no new line, at the LP's own prices, where no new line means the LP is done
-        tries = [duals] if centre is None else [_mix(centre, duals, SMOOTH), duals]
+        tries = [duals] if centre is None else [mix(centre, duals, SMOOTH), duals]
         added = 0
         for prices in tries:
             bound, lines = lagrangian_bound(board, book, rounds, prices, cols, deadline, relax)

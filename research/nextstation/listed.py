@@ -33,9 +33,9 @@ from tubedeck.games.nextstation.responses import Round, lines_of
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.games.nextstation.scoring import final_score
 from tubedeck.solver.cpsat import configure, solve
-from tubedeck.solver.nextstation.game_model import _one_hot_at_most
+from tubedeck.solver.nextstation.game_model import one_hot_at_most
 
-from .columns import Column, Prices, _gains, _worth
+from .columns import Column, Prices, gains_of, worth_of
 from .pairs import LineScan
 
 SIZE = 500  # candidate lines a freed round (seed 0: 500 and 1,000 found 193 in 120 s, 3,000 did not)
@@ -73,10 +73,10 @@ def integer_master(board: Board, book: RuleBook, cols: Sequence[Sequence[Column]
     obj: list = [c.score * pick[r][k] for r in range(n) for k, c in enumerate(cols[r])]
     for s in sorted(on):
         if len(on[s]) > 1:
-            obj.append(_one_hot_at_most(m, sum(on[s]), [table[min(j, len(table) - 1)] for j in range(n + 1)],
+            obj.append(one_hot_at_most(m, sum(on[s]), [table[min(j, len(table) - 1)] for j in range(n + 1)],
                                         f"ic_{s}"))
     marks = sum(c.sites * pick[r][k] for r in range(n) for k, c in enumerate(cols[r]))
-    obj.append(_one_hot_at_most(m, marks, [book.scores.tourist(k) for k in range(book.rules.tourist_marks_max + 1)],
+    obj.append(one_hot_at_most(m, marks, [book.scores.tourist(k) for k in range(book.rules.tourist_marks_max + 1)],
                                 "tourist"))
     m.maximize(sum(obj))
     if hint is not None:
@@ -106,7 +106,7 @@ def candidates(board: Board, scans: Sequence[LineScan | None], prices: Prices, g
         rho = prices.rho[r] if prices.rho else ()
         lines: list[Column] = []
         if r in free and scan is not None:
-            val = scan.values(prices.lam[r], prices.entering(r), pen, _gains(board, prices.mu, rho))
+            val = scan.values(prices.lam[r], prices.entering(r), pen, gains_of(board, prices.mu, rho))
             if kept:
                 val = np.where(scan.clear(kept), val, -np.inf)
             top = np.argpartition(-val, min(size, len(val) - 1))[:size] if len(val) > size else np.arange(len(val))
@@ -114,7 +114,7 @@ def candidates(board: Board, scans: Sequence[LineScan | None], prices: Prices, g
             lines = [scan.column(int(k)) for k in top if val[k] > -np.inf]
         elif r in free and r < len(pool):
             lam, eta = prices.lam[r], prices.entering(r)
-            worth = {c: _worth(c, lam, prices.mu, pen, eta) + sum(rho[:c.sites])  # (the scan's value of a line)
+            worth = {c: worth_of(c, lam, prices.mu, pen, eta) + sum(rho[:c.sites])  # (the scan's value of a line)
                      for c in pool[r] if not c.sections & blocked}
             lines = sorted(worth, key=lambda c: (-worth[c], sorted(c.sections)))[:size]
         if game[r].sections not in {c.sections for c in lines}:

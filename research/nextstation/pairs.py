@@ -59,7 +59,7 @@ from tubedeck.games.nextstation.scoring import final_score
 from tubedeck.solver.memory import available_memory
 
 from .clash import CLASH_MOST, Clash
-from .columns import SMOOTH, Column, MasterLP, OutOfTime, Prices, _mix, column_of, lagrangian_bound
+from .columns import SMOOTH, Column, MasterLP, OutOfTime, Prices, column_of, lagrangian_bound, mix
 from .cuts import relaxation, tourist_patterns
 
 EPS = 1e-6
@@ -276,7 +276,7 @@ class PairResult:
 
 
 @dataclass
-class _Duals:
+class PairDuals:
     """The master's prices (<= rows' clipped at 0): any such prices give a bound."""
 
     sigma: float  # the sheet rows' duals, summed (their right-hand sides are 1)
@@ -286,11 +286,11 @@ class _Duals:
     gamma: dict[int, np.ndarray]  # per pair: per station, its pair link row
     feat: dict[tuple[int, int], tuple[float, np.ndarray]]  # (pair, side) -> (score price, station prices + pad)
 
-    def mix(self, other: _Duals, alpha: float) -> _Duals:
+    def mix(self, other: PairDuals, alpha: float) -> PairDuals:
         """alpha self + (1 - alpha) other (Wentges smoothing: steadier bounds)."""
         def m(a, b):
             return alpha * a + (1 - alpha) * b
-        return _Duals(m(self.sigma, other.sigma), m(self.pen, other.pen),
+        return PairDuals(m(self.sigma, other.sigma), m(self.pen, other.pen),
                       [m(a, b) for a, b in zip(self.lam, other.lam)], [m(a, b) for a, b in zip(self.rho, other.rho)],
                       {k: m(v, other.gamma[k]) for k, v in self.gamma.items()},
                       {k: (m(v[0], other.feat[k][0]), m(v[1], other.feat[k][1])) for k, v in self.feat.items()})
@@ -302,7 +302,7 @@ MORE_PAIRS = 30  # pairs a pair of rounds adds an iteration
 CANDIDATES = 2000  # lines of each round whose pairs the cheap pricing scores (2000 x 2000 at most)
 
 
-class _Bound:
+class PairBound:
     """The master over pools of lines and pairs, and the Lagrangian bound at its prices."""
 
     def __init__(self, board: Board, book: RuleBook, rounds: Sequence[Round], tabs: list[RoundLines],
@@ -357,7 +357,7 @@ class _Bound:
         return True
 
     # -- the restricted master ------------------------------------------------------------------
-    def master(self) -> tuple[float, _Duals]:
+    def master(self) -> tuple[float, PairDuals]:
         board, book, tabs, n = self.board, self.book, self.tabs, self.n
         n_st, n_sec = len(board.stations), len(board.sections)
         lp = pywraplp.Solver.CreateSolver("GLOP")
@@ -469,9 +469,9 @@ class _Bound:
                 if si >= 0:
                     st[si] = pos(row)
             fd[pi, t] = (min(0.0, rows[-1].dual_value()), st)  # a >= row's price is never positive
-        return lp.Objective().Value(), _Duals(sigma, pen, lam, rho, gamma, fd)
+        return lp.Objective().Value(), PairDuals(sigma, pen, lam, rho, gamma, fd)
 
-    def rest(self, d: _Duals) -> float:
+    def rest(self, d: PairDuals) -> float:
         """The bound's terms beyond the lines and pairs: each station's best pattern net of its
         prices, the best tourist tuple net of its prices, the sheet rows' prices."""
         n, table = self.n, self.book.scores.interchange
@@ -485,7 +485,7 @@ class _Bound:
                            for t in self.tours)
 
     # -- the Lagrangian bound -------------------------------------------------------------------
-    def line_values(self, r: int, d: _Duals) -> np.ndarray:
+    def line_values(self, r: int, d: PairDuals) -> np.ndarray:
         """R_r over every line of round r."""
         tab = self.tabs[r]
         val = tab.score - tab.section_sum(d.pen) + tab.station_sum(d.lam[r]) + d.rho[r][tab.sites]
@@ -494,13 +494,13 @@ class _Bound:
                 val = val + ps * tab.score + tab.station_sum(pst)
         return val
 
-    def side_values(self, pi: int, t: int, d: _Duals) -> np.ndarray:
+    def side_values(self, pi: int, t: int, d: PairDuals) -> np.ndarray:
         """A pair's own value of each line of its side t: minus its feature prices."""
         tab = self.tabs[self.pair_list[pi][t]]
         ps, pst = d.feat[pi, t]
         return -(ps * tab.score + tab.station_sum(pst))
 
-    def best_pair(self, pi: int, d: _Duals, deadline: float, keep: int = MORE_PAIRS
+    def best_pair(self, pi: int, d: PairDuals, deadline: float, keep: int = MORE_PAIRS
                   ) -> tuple[float, list[tuple[float, int, int]], bool]:
         """max P over compatible pairs of lines (see the module): (its value or, stopped by the
         ``deadline`` (``time.perf_counter``), a bound on it; the best pairs met, best last;
@@ -551,7 +551,7 @@ class _Bound:
             inc = max(inc, float(A[k] + vals[j]))
         return inc, sorted(found), False
 
-    def candidate_pairs(self, pi: int, d: _Duals, size: int = CANDIDATES, keep: int = MORE_PAIRS
+    def candidate_pairs(self, pi: int, d: PairDuals, size: int = CANDIDATES, keep: int = MORE_PAIRS
                         ) -> list[tuple[int, int]]:
         """The best compatible pairs (best first) among each round's ``size`` most promising lines (by their
         value with every priced station shared, and a quarter as many by their own value): all
@@ -572,7 +572,7 @@ class _Bound:
         best = _best(flat, keep)
         return [(int(cr[i // len(cq)]), int(cq[i % len(cq)])) for i in best if flat[i] > -np.inf]
 
-    def best_lines(self, d: _Duals, more: int = MORE) -> tuple[list[float], list[list[int]]]:
+    def best_lines(self, d: PairDuals, more: int = MORE) -> tuple[list[float], list[list[int]]]:
         """Per round: the best line's value R_r (exact, every line) and its ``more`` best lines."""
         values, lines = [], []
         for r in range(self.n):
@@ -582,7 +582,7 @@ class _Bound:
             lines.append([int(k) for k in top[:more]])
         return values, lines
 
-    def bound(self, d: _Duals, deadline: float, more: int = MORE
+    def bound(self, d: PairDuals, deadline: float, more: int = MORE
               ) -> tuple[float, list[list[int]], list[list[tuple[int, int]]], bool]:
         """The Lagrangian bound at these prices; per round its best lines, per pair its best pairs;
         whether the clock cut a pair scan (its bound still holds)."""
@@ -611,7 +611,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
     ``scan``: seconds a pair's exact scan may take an iteration (stopped, its unscanned lines'
     largest bound stands in: the bound holds, looser). ``candidates``: where a round has more
     lines than that, once the pair rows are in, pairs are priced first over each round's
-    ``candidates`` most promising lines (:meth:`_Bound.candidate_pairs`, no bound: the master
+    ``candidates`` most promising lines (:meth:`PairBound.candidate_pairs`, no bound: the master
     rises far faster than between scans) until that adds nothing or the time left is what six
     scans may take; the exact scans then give the bound (and any pair the candidates missed).
     0: exact scans throughout (as where every line is a candidate: the scans are as cheap).
@@ -619,7 +619,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     tabs = tabs if tabs is not None else tables(board, book, rounds, time_limit=time_limit)
-    b = _Bound(board, book, rounds, tabs, pairs)
+    b = PairBound(board, book, rounds, tabs, pairs)
     b.scan = scan
     b.visits = visits
     best = -1
@@ -633,7 +633,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
         b.add_line(r, int(np.argmax(tab.score)))
     b.active = False  # first the master without pair rows: it settles in a few cheap iterations
     least, lp_value, settled, cut, it = math.inf, 0.0, False, False, 0
-    centre: _Duals | None = None
+    centre: PairDuals | None = None
     alpha = SMOOTH_PAIRS
     large = candidates > 0 and any(t.n > candidates for t in tabs)
     cheap = large  # with the pair rows in: candidate pricing first (again after each exact scan)
@@ -680,7 +680,7 @@ def pair_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Seq
             b.active = True
             if centre is not None:
                 n_st = len(board.stations)
-                centre = _Duals(centre.sigma, centre.pen, centre.lam, centre.rho,
+                centre = PairDuals(centre.sigma, centre.pen, centre.lam, centre.rho,
                                 {pi: np.zeros(n_st) for pi in range(len(b.pair_list))},
                                 {(pi, t): (0.0, np.zeros(n_st + 1)) for pi in range(len(b.pair_list)) for t in (0, 1)})
             for pi, (r, q) in enumerate(b.pair_list):  # every compatible pair of the lines so far
@@ -874,7 +874,7 @@ def table_bound(board: Board, book: RuleBook, rounds: Sequence[Round], start: Se
             break
         lp_value = m.value
         added = 0
-        for prices in ([m.prices] if centre is None else [_mix(centre, m.prices, SMOOTH), m.prices]):
+        for prices in ([m.prices] if centre is None else [mix(centre, m.prices, SMOOTH), m.prices]):
             more: list[list[Column]] = [[] for _ in rounds]
             total, lines = lagrangian_bound(board, book, rounds, prices, cols, deadline, relax, more=more, scans=scans)
             added += sum(keep(r, c) for r in range(n) for c in [lines[r], *more[r]])

@@ -75,7 +75,7 @@ def tables(edition: Edition) -> Tables:
     return hit[1]
 
 
-def _line_value(t: Tables, i: int, filled: int, marked: int, claimed: int) -> float:
+def line_value(t: Tables, i: int, filled: int, marked: int, claimed: int) -> float:
     m = t.edition.board.masks
     done = (m.line_stations[i] & filled).bit_count() + (m.line_connections[i] & marked).bit_count()
     award = t.edition.lines[i]
@@ -83,7 +83,7 @@ def _line_value(t: Tables, i: int, filled: int, marked: int, claimed: int) -> fl
     return pts * (done / t.sizes[0][i]) ** 2
 
 
-def _zone_value(t: Tables, i: int, filled: int, claimed: int) -> float:
+def zone_value(t: Tables, i: int, filled: int, claimed: int) -> float:
     zs = t.edition.board.masks.zone_stations[i]
     award = t.edition.zones[i]
     pts = award.low if claimed >> i & 1 else award.high
@@ -128,11 +128,11 @@ def options(edition: Edition, sheet: Sheet, claimed: tuple[int, int]) -> list[tu
         lines = t.lines_at[s]
         for i in lines:
             if i not in base:
-                base[i] = _line_value(t, i, filled, marked, cl)
+                base[i] = line_value(t, i, filled, marked, cl)
         zone_gain = 0.0
         if not fixed:
             z = t.zone_at[s]
-            zone_gain = _zone_value(t, z, new_filled, cz) - _zone_value(t, z, filled, cz)
+            zone_gain = zone_value(t, z, new_filled, cz) - zone_value(t, z, filled, cz)
         for k, mask in t.by_sections[s].items():
             gain = mask & ~marked
             if not gain and fixed:  # nothing new: reusing a station for no connection
@@ -140,7 +140,7 @@ def options(edition: Edition, sheet: Sheet, claimed: tuple[int, int]) -> list[tu
             new_marked = marked | gain
             v = CONNECTION_VALUE * gain.bit_count() + zone_gain
             for i in lines:
-                v += _line_value(t, i, new_filled, new_marked, cl) - base[i]
+                v += line_value(t, i, new_filled, new_marked, cl) - base[i]
             out.append((v, s, fixed, k))
     if len(_OPTIONS) > 64:
         _OPTIONS.clear()
@@ -228,4 +228,4 @@ def random_player(state: State, rng: random.Random) -> Action:
     return rng.choice(real or list(legal))
 
 
-PLAYERS: dict[str, Bot] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}
+PLAYERS: dict[str, Bot[State]] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}

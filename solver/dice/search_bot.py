@@ -6,7 +6,7 @@ from __future__ import annotations
 from tubedeck.games.dice.play import State
 from tubedeck.solver.mcts import Profile, roster
 
-from .players import PLAYERS, _line_value, _zone_value, tables
+from .players import PLAYERS, line_value, tables, zone_value
 
 
 def value(state: State) -> list[float]:
@@ -17,9 +17,9 @@ def value(state: State) -> list[float]:
     out = []
     for score, sheet in zip(state.scores(), state.sheets):
         v = float(score)
-        v += sum(_line_value(t, i, sheet.filled, sheet.marked, lines) for i in range(len(ed.lines))
+        v += sum(line_value(t, i, sheet.filled, sheet.marked, lines) for i in range(len(ed.lines))
                  if not sheet.lines >> i & 1)
-        v += sum(_zone_value(t, i, sheet.filled, zones) for i in range(len(ed.zones)) if not sheet.zones >> i & 1)
+        v += sum(zone_value(t, i, sheet.filled, zones) for i in range(len(ed.zones)) if not sheet.zones >> i & 1)
         out.append(v)
     return out
 

@@ -17,14 +17,13 @@ exactly.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from tubedeck.games.keepmoving.cards import MovementCard
 from tubedeck.games.keepmoving.play import State
-from tubedeck.play import CHANCE
+from tubedeck.play import CHANCE, Bot
 
 Action = tuple[Any, ...]  # ("play", card, ...), ("dir", -1|1), ("protect",) ...
-Player = Callable[[State, random.Random], Action]
 
 FUNCTION_BONUS = 0.4
 FIXED = {"stun": 0.5, "steal": 0.35, "lock-even": 0.45, "lock-odd": 0.45, "lock-low": 0.45, "lock-high": 0.45,
@@ -195,4 +194,4 @@ def lookahead_player(state: State, rng: random.Random) -> Action:
     return legal[max(scored)[1]]
 
 
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}
+PLAYERS: dict[str, Bot[State]] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}

@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Callable
 
 from tubedeck.games.klm.play import END, PASS, Action, State
-
-Player = Callable[[State, random.Random], Action]
+from tubedeck.play import Bot
 
 
 def random_player(state: State, rng: random.Random) -> Action:
@@ -232,4 +230,4 @@ def lookahead_player(state: State, rng: random.Random) -> Action:
     return best
 
 
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}
+PLAYERS: dict[str, Bot[State]] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}

@@ -31,7 +31,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from tubedeck.games.nextstation.best import RoundResult, _Search, line_of
+from tubedeck.games.nextstation.best import RoundResult, RoundSearch, line_of
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.flips import Turn
 from tubedeck.games.nextstation.rules import RuleBook
@@ -120,7 +120,7 @@ def ticking(progress: Progress | None, every: float | None = None) -> contextlib
     return _ticking(progress, TICK if every is None else every)
 
 
-class _Budgeted(_Search):
+class _Budgeted(RoundSearch):
     """The branch and bound with a node budget and progress; the search is the parent's."""
 
     node_limit: float = math.inf
@@ -135,7 +135,7 @@ class _Budgeted(_Search):
             self.next_look = self.nodes + 4096
             if self.budget is not None:
                 self.budget.update(best=int(self.best), bound=int(self.root_bound), nodes=self.nodes)
-        _Search.go(self, *args)
+        RoundSearch.go(self, *args)
 
 
 def bnb_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, budget: Budget,

@@ -41,7 +41,7 @@ from tubedeck.games.nextstation.scoring import FinalScore, final_score
 from tubedeck.solver.cpsat import configure, solve
 
 from .engines import Budget, Reporter
-from .model import _Model, build
+from .model import RoundModel, build
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Solved:
 @dataclass
 class _Game:
     m: cp_model.CpModel
-    rounds: list[_Model]
+    rounds: list[RoundModel]
     departures: list[str]
 
 
@@ -67,7 +67,7 @@ def _station_on(g: _Game, r: int, v: str):
     return g.rounds[r].on.get(v, 0)
 
 
-def _one_hot_at_most(m: cp_model.CpModel, value, values: list[int], name: str) -> cp_model.LinearExprT:
+def one_hot_at_most(m: cp_model.CpModel, value, values: list[int], name: str) -> cp_model.LinearExprT:
     """The points of the largest j with ``j <= value`` (``values[j]``, increasing): one-hot (the
     constant 0 when every value is 0)."""
     picks = [m.new_bool_var(f"{name}_{j}") for j in range(len(values))]
@@ -142,7 +142,7 @@ def build_game(board: Board, book: RuleBook, rounds: tuple[Round, ...], bounds: 
         if len(ons) > 1:
             multi += _interchange(m, count, a, scores.interchange[:len(ons) + 1], v)
     track = list(scores.tourist_track[:rules.tourist_marks_max + 1])
-    tourist = _one_hot_at_most(m, marks, track, "tourist_marks") if not isinstance(marks, int) else track[0]
+    tourist = one_hot_at_most(m, marks, track, "tourist_marks") if not isinstance(marks, int) else track[0]
     total += [tourist, multi]
     for o in objectives:
         reached = m.new_bool_var(f"objective_{o.id}")

@@ -50,7 +50,7 @@ from .engines import Budget, Reporter
 
 
 @dataclass
-class _Model:
+class RoundModel:
     m: cp_model.CpModel
     at: dict  # (v, t) -> Bool
     y: dict  # (u, v) -> (Bool, section index)
@@ -71,7 +71,7 @@ def _reachable(board: Board, turns: tuple[Turn, ...], departure: str, banned: se
 
 
 def build(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, drawn: frozenset[int],
-          m: cp_model.CpModel | None = None, tag: str = "") -> _Model:
+          m: cp_model.CpModel | None = None, tag: str = "") -> RoundModel:
     """The round's variables and rules, in a new model or added to ``m`` (names prefixed ``tag``:
     the whole-game model holds one round model per round)."""
     banned = set(drawn) | {j for i in drawn for j in board.crossing[i]}
@@ -130,7 +130,7 @@ def build(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
         counts.append(c)
         ons.append(o)
     thames = [var for var, i in y.values() if board.sections[i].thames]
-    return _Model(m, at, y, counts, ons, thames, on)
+    return RoundModel(m, at, y, counts, ons, thames, on)
 
 
 def _ends(m: cp_model.CpModel, turns, departure: str, at: dict, children: dict, tag: str = "") -> None:
@@ -172,12 +172,12 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     return _by_biggest(model, book.rules.thames_points, len(turns), departure, budget, workers)
 
 
-def _draws(model: _Model, solver: cp_model.CpSolver, var) -> tuple[tuple[int, str, str], ...]:
+def _draws(model: RoundModel, solver: cp_model.CpSolver, var) -> tuple[tuple[int, str, str], ...]:
     when = {v: t for (v, t), a in model.at.items() if solver.value(var(a.index))}
     return tuple(sorted((when[v], u, v) for (u, v), (b, _) in model.y.items() if solver.value(var(b.index))))
 
 
-def _by_biggest(model: _Model, points: int, turns: int, departure: str, budget: Budget,
+def _by_biggest(model: RoundModel, points: int, turns: int, departure: str, budget: Budget,
                 workers: int) -> RoundResult:
     """One linear model per value k of the biggest district: every count <= k and one count = k,
     so ``k x D + Thames`` is the score exactly. Each must beat the best score so far (infeasible:

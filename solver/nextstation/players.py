@@ -33,6 +33,7 @@ from tubedeck.games.nextstation.play import PASS, Line, State, legal_sections
 from tubedeck.games.nextstation.powers import power_actions
 from tubedeck.games.nextstation.rules import JOKER, Objective
 from tubedeck.games.nextstation.scoring import line_score
+from tubedeck.play import Bot
 
 
 @dataclass(frozen=True)
@@ -237,4 +238,4 @@ def lookahead_player(state: State, rng: random.Random | None = None) -> tuple:
     return pick
 
 
-PLAYERS = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}
+PLAYERS: dict[str, Bot[State]] = {"random": random_player, "greedy": greedy_player, "lookahead": lookahead_player}

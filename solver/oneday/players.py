@@ -23,14 +23,12 @@ the discard piles and the card they hold.
 from __future__ import annotations
 
 import random
-from typing import Callable
 
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.play import STOCK, Action, State
+from tubedeck.play import Bot
 
 from .exchanges import caps_for, solve_rack, space_of
-
-Player = Callable[[State, random.Random], Action]
 
 
 def random_player(state: State, rng: random.Random) -> Action:
@@ -47,7 +45,7 @@ def _fits(edition: Edition, rack, slot: int, station: str) -> bool:
     return False
 
 
-def _linked(edition: Edition, rack, slot: int) -> bool:
+def linked(edition: Edition, rack, slot: int) -> bool:
     card = rack[slot]
     return card is not None and _fits(edition, rack, slot, card.station)
 
@@ -64,7 +62,7 @@ def _place(state: State) -> Action:
 def _greedy_slot(state: State, card) -> int | None:
     edition, rack = state.edition, state.racks[state.to_move]
     for k in range(len(rack)):
-        if not _linked(edition, rack, k) and _fits(edition, rack, k, card.station):
+        if not linked(edition, rack, k) and _fits(edition, rack, k, card.station):
             return k
     return None
 
@@ -83,7 +81,7 @@ def greedy_player(state: State, rng: random.Random) -> Action:
     return state.legal_actions()[0]
 
 
-def _target(state: State) -> tuple[str, ...] | None:
+def target_journey(state: State) -> tuple[str, ...] | None:
     """The solver's target journey for the player to move (None when it finds none)."""
     edition = state.edition
     space = space_of(edition)
@@ -119,7 +117,7 @@ def _wrong_slot(state: State, target, station: str) -> int | None:
 def lookahead_player(state: State, rng: random.Random) -> Action:
     if state.phase == "setup":
         return _place(state)
-    target = _target(state) if state.phase in ("draw", "exchange") else None
+    target = target_journey(state) if state.phase in ("draw", "exchange") else None
     if state.phase == "draw":
         for i, pile in enumerate(state.piles):
             if pile and _wrong_slot(state, target, pile[-1].station) is not None:
@@ -132,4 +130,4 @@ def lookahead_player(state: State, rng: random.Random) -> Action:
 
 
 # the first is the default bot
-PLAYERS: dict[str, Player] = {"lookahead": lookahead_player, "greedy": greedy_player, "random": random_player}
+PLAYERS: dict[str, Bot[State]] = {"lookahead": lookahead_player, "greedy": greedy_player, "random": random_player}

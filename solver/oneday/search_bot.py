@@ -8,7 +8,7 @@ from dataclasses import replace
 from tubedeck.games.oneday.play import State
 from tubedeck.solver.mcts import Profile, roster
 
-from .players import PLAYERS, _linked, _target
+from .players import PLAYERS, linked, target_journey
 
 
 def value(state: State) -> list[float]:
@@ -16,11 +16,11 @@ def value(state: State) -> list[float]:
     lookahead bot's), else half the slots linked to a neighbour by a line."""
     ed, out = state.edition, []
     for p, rack in enumerate(state.racks):
-        target = _target(replace(state, to_move=p)) if state.phase != "setup" else None
+        target = target_journey(replace(state, to_move=p)) if state.phase != "setup" else None
         if target:
             out.append(float(sum(c is not None and c.station == t for c, t in zip(rack, target))))
         else:
-            out.append(0.5 * sum(_linked(ed, rack, k) for k in range(len(rack))))
+            out.append(0.5 * sum(linked(ed, rack, k) for k in range(len(rack))))
     return out
 
 

@@ -243,7 +243,7 @@ def test_a_full_disk_during_a_build_is_a_message_and_leaves_the_old_output(tmp_p
 
 
 def test_a_full_disk_during_a_check_is_a_message(tmp_path):
-    from tubedeck.solver.runner import _write
+    from tubedeck.solver.runner import write_line
 
     class Full:
         name = "r.jsonl"
@@ -252,7 +252,7 @@ def test_a_full_disk_during_a_check_is_a_message(tmp_path):
             raise OSError(errno.ENOSPC, "No space left on device")
 
     with pytest.raises(UsageError, match="No space left on device"):
-        _write(Full(), "{}\n")
+        write_line(Full(), "{}\n")
 
 
 # -- 5. temp files --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from tubedeck.cli.run import MAX_SHARDS as CLI_MAX_SHARDS
 from tubedeck.errors import UsageError
 from tubedeck.games import record_schema
 from tubedeck.solver.merge import MAX_SHARDS, merge_shards
-from tubedeck.solver.results import _open_locked
+from tubedeck.solver.results import open_locked
 
 from conftest import run_cli as run
 
@@ -105,7 +105,7 @@ def test_a_torn_last_line_says_so(shards, tmp_path, capsys):
 
 
 def test_a_shard_still_being_written_is_refused(shards, tmp_path, capsys):
-    held = _open_locked(shards[1])  # as a running check holds it
+    held = open_locked(shards[1])  # as a running check holds it
     try:
         msg = refused(capsys, tmp_path / "out.jsonl", *shards)
     finally:

@@ -17,7 +17,7 @@ import pytest
 import tubedeck.solver.results as results_mod
 from tubedeck.errors import UsageError
 from tubedeck.solver.merge import Merged
-from tubedeck.solver.results import _open_locked, sort_results
+from tubedeck.solver.results import open_locked, sort_results
 from tubedeck.solver.runner import Interrupted, TimeUp, _alarm_held, run_deals
 
 from conftest import run_cli as run
@@ -34,7 +34,7 @@ def _factory():
     return lambda seed: {"value": seed * 3}
 
 
-def _write(path: Path, seeds, header: dict = HEADER) -> bytes:
+def write_line(path: Path, seeds, header: dict = HEADER) -> bytes:
     text = json.dumps({"kind": "header", **header}, sort_keys=True) + "\n"
     text += "".join(json.dumps({"seed": s, "value": s * 3}, sort_keys=True) + "\n" for s in seeds)
     path.write_text(text)
@@ -65,7 +65,7 @@ def test_a_partial_merge_resumed_is_the_file_one_run_writes(tmp_path, capsys):
 
 def test_an_unfinished_run_leaves_its_appends_and_the_next_complete_one_orders_them(tmp_path):
     path = tmp_path / "r.jsonl"
-    _write(path, [0, 1, 4, 5])
+    write_line(path, [0, 1, 4, 5])
     # A run that stops early (the consumer stops, as a time limit does) leaves what it appended.
     gen = run_deals(_factory, range(8), HEADER, path, progress=False)
     assert [next(gen)["seed"] for _ in range(4)] == [0, 1, 2, 3]
@@ -73,7 +73,7 @@ def test_an_unfinished_run_leaves_its_appends_and_the_next_complete_one_orders_t
     assert _seeds(path) == ["hdr", 0, 1, 4, 5, 2, 3]
     # A complete run (nothing left to compute but 6 and 7) puts the whole file in order.
     assert [r["seed"] for r in run_deals(_factory, range(8), HEADER, path, progress=False)] == list(range(8))
-    assert path.read_bytes() == _write(tmp_path / "one.jsonl", range(8))
+    assert path.read_bytes() == write_line(tmp_path / "one.jsonl", range(8))
     # In order already: not rewritten (the same file, not a copy renamed onto it).
     inode = path.stat().st_ino
     list(run_deals(_factory, range(8), HEADER, path, progress=False))
@@ -82,10 +82,10 @@ def test_an_unfinished_run_leaves_its_appends_and_the_next_complete_one_orders_t
 
 def test_a_run_with_nothing_to_compute_orders_an_out_of_order_file(tmp_path):
     path = tmp_path / "r.jsonl"
-    _write(path, [3, 0, 2, 1])
+    write_line(path, [3, 0, 2, 1])
     calls = []
     list(run_deals(lambda: (lambda s: calls.append(s) or {}), range(4), HEADER, path, progress=False))
-    assert calls == [] and path.read_bytes() == _write(tmp_path / "one.jsonl", range(4))
+    assert calls == [] and path.read_bytes() == write_line(tmp_path / "one.jsonl", range(4))
 
 
 def test_retry_unknown_recomputes_in_place(tmp_path, capsys):
@@ -114,11 +114,11 @@ def test_the_external_sort_gives_the_in_memory_order(tmp_path, monkeypatch, chun
     seeds = list(range(0, 600, 2)) + list(range(1, 600, 2))
     random.Random(7).shuffle(seeds[:200])
     path = tmp_path / "r.jsonl"
-    _write(path, seeds)
+    write_line(path, seeds)
     with path.open("a") as fh:
         fh.write("\n")  # a blank line (skipped by a resume) is dropped
     sort_results(path)
-    assert path.read_bytes() == _write(tmp_path / "one.jsonl", range(600))
+    assert path.read_bytes() == write_line(tmp_path / "one.jsonl", range(600))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl", "r.jsonl"]
 
 
@@ -126,8 +126,8 @@ def test_a_lock_taken_on_a_file_renamed_away_is_taken_again_on_the_new_one(tmp_p
     """A finishing run renames its sorted file onto the name while holding the old one's lock; a
     run that opened the old file just before must not append to it (nobody reads it again)."""
     path, new = tmp_path / "r.jsonl", tmp_path / "new.jsonl"
-    _write(path, [1, 0])
-    _write(new, [0, 1])
+    write_line(path, [1, 0])
+    write_line(new, [0, 1])
     real = results_mod.fcntl.flock
     calls = []
 
@@ -138,7 +138,7 @@ def test_a_lock_taken_on_a_file_renamed_away_is_taken_again_on_the_new_one(tmp_p
         return real(fd, op)
 
     monkeypatch.setattr(results_mod.fcntl, "flock", flock)
-    out = _open_locked(path)
+    out = open_locked(path)
     try:
         assert os.fstat(out.fileno()).st_ino == path.stat().st_ino and len(calls) == 2
     finally:
@@ -201,7 +201,7 @@ def test_a_seed_no_run_from_this_seed_has_is_refused(tmp_path, capsys):
 
 def test_a_shard_refuses_a_seed_off_its_slice(tmp_path):
     path = tmp_path / "r.jsonl"
-    _write(path, [5, 6, 11])  # shard 1/3 of seeds 5-16 holds 5, 8, 11, 14
+    write_line(path, [5, 6, 11])  # shard 1/3 of seeds 5-16 holds 5, 8, 11, 14
     with pytest.raises(UsageError, match=r"r.jsonl:3: .*seed 6 is not one of this run's seeds \(5, 8, \.\.\. 14\) "
                                          r"and no run of this shard's slice \(5 \+ a multiple of 3\) has it"):
         list(run_deals(_factory, range(5, 17, 3), HEADER, path, progress=False))
@@ -209,10 +209,10 @@ def test_a_shard_refuses_a_seed_off_its_slice(tmp_path):
 
 def test_a_wider_run_is_read_only_when_it_holds_this_run(tmp_path):
     path = tmp_path / "r.jsonl"
-    before = _write(path, [0, 1, 2, 3, 4, 5])
+    before = write_line(path, [0, 1, 2, 3, 4, 5])
     assert [r["seed"] for r in run_deals(_factory, range(3), HEADER, path, progress=False)] == [0, 1, 2]
     assert path.read_bytes() == before
-    _write(path, [0, 2, 3, 4, 5])  # seed 1 of the run is not stored: 3-5 cannot be this run's
+    write_line(path, [0, 2, 3, 4, 5])  # seed 1 of the run is not stored: 3-5 cannot be this run's
     with pytest.raises(UsageError, match=r"r.jsonl:5: .*seed 4 is not one of this run's seeds \(0-3\), "
                                          r"and seed 1 of the run is not stored"):
         list(run_deals(_factory, range(4), HEADER, path, progress=False))
@@ -221,7 +221,7 @@ def test_a_wider_run_is_read_only_when_it_holds_this_run(tmp_path):
 # -- 3, 4. words --------------------------------------------------------------------------------
 def test_counts_of_one_are_singular(tmp_path):
     path = tmp_path / "r.jsonl"
-    _write(path, [0])
+    write_line(path, [0])
     assert str(Interrupted(1, path)).startswith("interrupted: 1 record stored in")
     assert str(Interrupted(2, path)).startswith("interrupted: 2 records stored in")
     assert str(TimeUp(None, 1, None, path)).startswith("time limit reached after 1 seed: 1 record stored")

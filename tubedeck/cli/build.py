@@ -275,11 +275,12 @@ CHECKS = Path("output") / "checks"  # where check and simulate put results by de
 def facts_source(game: Game, given: Path | None) -> Path:
     """The results file ``--facts`` reads: ``--facts-from`` (a results file of this game, or a folder
     to take its newest from), else the newest in ./output/checks/ (UsageError if none)."""
-    from tubedeck.generator.report.facts import latest_results, results_header
+    from tubedeck.generator.report.facts import latest_results
+    from tubedeck.results_file import header_of
 
     where = CHECKS if given is None else given
     if where.is_file():
-        header = results_header(where)
+        header = header_of(where)
         if not header or header.get("game") != game.id:
             raise UsageError(f"--facts-from {where}: not a results file of {game.id} (its header names "
                              f"{(header or {}).get('game', 'no game')!r})")

@@ -82,9 +82,14 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         tabs = [] if args.search else some_tables(board, book, rounds, time_limit=args.time_limit / 2)
         listed = time.perf_counter() - t0
+
+        def at_root(s: Snapshot, seen: list[Snapshot] = first) -> None:
+            if s.nodes <= 1:
+                seen.append(s)
+
         got = branch_and_price(board, book, rounds, games, time_limit=args.time_limit - listed,
                                root_iterations=args.root_iterations, cuts=args.cuts, tables=tabs, clash=args.clash,
-                               progress=lambda s, seen=first: seen.append(s) if s.nodes <= 1 else None)
+                               progress=at_root)
         root = got.root_bound if got.root_bound is not None else min((s.bound for s in first), default=got.bound)
         if got.bound < start or root < start:
             print(f"seed {seed}: a bound below a real game ({got.bound}, root {root} < {start})", file=sys.stderr)

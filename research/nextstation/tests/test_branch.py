@@ -21,7 +21,7 @@ from research.nextstation.branch import (
     integer_master,
     node_bound,
 )
-from research.nextstation.columns import Column, Fixed, Master, Prices, _worth, lagrangian_bound
+from research.nextstation.columns import Column, Fixed, Master, Prices, lagrangian_bound, worth_of
 from research.nextstation.cuts import Relaxation, relaxation
 from research.nextstation.pairs import LineScan, some_tables
 from research.nextstation.whole import rounds_of
@@ -190,7 +190,7 @@ def test_pricing_by_a_scan_of_every_line_is_the_search_s_at_any_node(ed, seed):
         assert searched is not None and scanned == pytest.approx(searched, abs=1e-6)
         for r, (a, b) in enumerate(zip(lines, found)):
             lam, eta, pen = fixed.terms(ed.board, r, prices, prices.penalty())
-            wa, wb = (_worth(c, lam, prices.mu, pen, eta) + sum(prices.rho[r][:c.sites]) for c in (a, b))
+            wa, wb = (worth_of(c, lam, prices.mu, pen, eta) + sum(prices.rho[r][:c.sites]) for c in (a, b))
             assert wb == pytest.approx(wa, abs=1e-6)
             assert not b.sections & fixed.blocked[r]
         checked += 1
@@ -219,7 +219,7 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
     rounds, optimum = solved_small_game(ed, 5, 3, 3)
     tabs = some_tables(ed.board, ed.book, rounds)
     calls: list[float] = []
-    real, method = branch.improve, branch._Search.improve
+    real, method = branch.improve, branch.RoundSearch.improve
     searches: list = []
 
     def holder(search, prices):
@@ -235,7 +235,7 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
         assert value == optimum  # (every line a candidate: the whole game)
         return value, cols
     monkeypatch.setattr(branch, "improve", spy)
-    monkeypatch.setattr(branch._Search, "improve", holder)
+    monkeypatch.setattr(branch.RoundSearch, "improve", holder)
     monkeypatch.setattr(branch, "integer_master", lambda *a, **k: None)  # (the pool's best game: not here)
     start = (tuple(() for _ in rounds),)  # every round passes
     got = branch_and_price(ed.board, ed.book, rounds, start, time_limit=60.0, tables=tabs, max_nodes=1,
@@ -280,7 +280,7 @@ def test_no_node_master_is_begun_past_the_deadline(ed, monkeypatch):
     from tubedeck.solver.nextstation import branch
 
     rounds, _ = solved_small_game(ed, 4, 2, 4)
-    s = branch._Search(ed.board, ed.book, rounds, time.perf_counter() - 1.0, "entries", 5, 5, 0, 0.0, None)
+    s = branch.RoundSearch(ed.board, ed.book, rounds, time.perf_counter() - 1.0, "entries", 5, 5, 0, 0.0, None)
     node = branch._Node(s.seed((), math.inf))
 
     def built(*a, **k):
@@ -369,13 +369,13 @@ def test_progress_never_shows_a_bound_below_the_optimum(ed, seed, turns, count, 
 
     rounds, optimum = solved_small_game(ed, seed, turns, count)
     at_heuristic: list[int] = []
-    heuristic = branch._Search.heuristic
+    heuristic = branch.RoundSearch.heuristic
 
     def looked(search) -> None:  # the tree's bound as the heuristic starts (what a better game would show)
         at_heuristic.append(search.bound())
         heuristic(search)
 
-    monkeypatch.setattr(branch._Search, "heuristic", looked)
+    monkeypatch.setattr(branch.RoundSearch, "heuristic", looked)
     seen: list[Snapshot] = []
     passing = tuple(() for _ in rounds)  # a poor start game: the tree has work to do
     got = branch_and_price(ed.board, ed.book, rounds, (passing,), time_limit=60.0, progress=seen.append, more=more)

@@ -265,10 +265,10 @@ def test_a_master_solve_keeps_to_its_deadline(ed):
 
 
 def test_the_station_terms_are_each_choice_s_value(ed):
-    """The bound's station terms (``columns._rest``, over :attr:`.cuts.Relaxation.tables`) equal
+    """The bound's station terms (``columns.rest_of``, over :attr:`.cuts.Relaxation.tables`) equal
     each station's best choice valued one by one: interchange points less the rounds' station and
     entering prices and the prices of the station cuts with both rounds on it; random prices."""
-    from research.nextstation.columns import _rest
+    from research.nextstation.columns import rest_of
     from research.nextstation.whole import rounds_of
 
     rounds, _, _ = rounds_of(ed, 3)
@@ -289,7 +289,7 @@ def test_the_station_terms_are_each_choice_s_value(ed):
                         - sum(eta[r].get((s, i), 0.0) for r, i in a)
                         - sum(p for c, p in cuts if c.station == s and c.on(z)) for z, a in choices)
         want += max(ed.book.scores.tourist(k) for k in range(ed.book.rules.tourist_marks_max + 1))
-        assert _rest(ed.book, relax, prices, 4) == pytest.approx(want, abs=1e-9)
+        assert rest_of(ed.book, relax, prices, 4) == pytest.approx(want, abs=1e-9)
 
 
 def test_cuts_priced_zero_are_let_go_and_come_back_when_broken(ed, monkeypatch):

@@ -144,7 +144,7 @@ def test_goal_prices_reach_pricing_and_the_bound_s_other_terms_exactly(ed):
     stations' terms: a choice with two lines or more gains each interchange goal's beta. The
     goals' own terms: a[g] (points - threshold beta[g]) at its best in {0, 1} or fixed, and
     per group t (weight beta[g] - alpha) at its best."""
-    from research.nextstation.columns import _rest, _worth
+    from research.nextstation.columns import rest_of, worth_of
     from research.nextstation.goals import choice_bonus, fold, rest
     from research.nextstation.whole import rounds_of
 
@@ -164,7 +164,7 @@ def test_goal_prices_reach_pricing_and_the_bound_s_other_terms_exactly(ed):
                        for (group, _), p in zip(goal.groups, gp.alpha[g]))
             want += sum(gp.beta[g] * sum(ed.board.sections[i].thames for i in col.sections)
                         for g, goal in enumerate(goals) if goal.kind == "thames")
-            assert _worth(col, lam, 0.0, {}, eta) - _worth(col, lam0, 0.0, {}, eta0) == pytest.approx(want)
+            assert worth_of(col, lam, 0.0, {}, eta) - worth_of(col, lam0, 0.0, {}, eta0) == pytest.approx(want)
     inter = sum(gp.beta[g] for g, goal in enumerate(goals) if goal.kind == "interchanges")
     assert inter > 0 and choice_bonus(goals, gp, 1) == 0 and choice_bonus(goals, gp, 2) == inter == choice_bonus(goals, gp, 4)
     relax = relaxation(ed.board, rounds, "patterns", goals=goals)
@@ -172,7 +172,7 @@ def test_goal_prices_reach_pricing_and_the_bound_s_other_terms_exactly(ed):
     zero = Prices(tuple({} for _ in rounds), 0.0, {})
     with_goals = Prices(zero.lam, 0.0, {}, goal=gp)
     stations_with_two = sum(1 for cs in relax.choices.values() if any(sum(z) >= 2 for z, _ in cs))
-    assert _rest(ed.book, relax, with_goals, 4) - _rest(ed.book, plain, zero, 4) == pytest.approx(
+    assert rest_of(ed.book, relax, with_goals, 4) - rest_of(ed.book, plain, zero, 4) == pytest.approx(
         stations_with_two * inter + rest(goals, gp, {}))  # (at zero prices the best choice has 2+ lines if any does)
     for fix in ({}, {0: 1}, {1: 0, 2: 1}):
         want = 0.0

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from research.nextstation.pairs import _Bound, _Duals, pair_bound, tables
+from research.nextstation.pairs import PairBound, PairDuals, pair_bound, tables
 from research.nextstation.whole import rounds_of
 from tubedeck.games.nextstation.best import every_line, line_of, line_table
 from tubedeck.games.nextstation.edition import load
@@ -77,7 +77,7 @@ def test_tables_score_lines_as_the_rules_do(ed):
     _check_table(ed, tab, random.Random(0).sample(range(tab.n), 300))
 
 
-def _random_duals(b: _Bound, rng: random.Random) -> _Duals:
+def _random_duals(b: PairBound, rng: random.Random) -> PairDuals:
     n_st, n_sec = len(b.board.stations), len(b.board.sections)
     def vec(size, lo=0.0, hi=3.0):
         return np.array([rng.uniform(lo, hi) for _ in range(size)] + [0.0])
@@ -86,7 +86,7 @@ def _random_duals(b: _Bound, rng: random.Random) -> _Duals:
         cum = np.zeros(b.site_cap[r] + 1)
         cum[1:] = np.cumsum([rng.uniform(0, 2) for _ in range(b.site_cap[r])])
         rho.append(cum)
-    return _Duals(rng.uniform(0, 5), vec(n_sec, 0, 1), [vec(n_st) for _ in range(b.n)], rho,
+    return PairDuals(rng.uniform(0, 5), vec(n_sec, 0, 1), [vec(n_st) for _ in range(b.n)], rho,
                   {pi: vec(n_st)[:-1] for pi in range(len(b.pair_list))},
                   {(pi, t): (rng.uniform(-0.5, 0.5), vec(n_st, -1.0, 1.0)) for pi in range(len(b.pair_list)) for t in (0, 1)})
 
@@ -96,7 +96,7 @@ def _pairs_at_random_prices(ed, seed: int):
     of rounds of a reduced game (3 turns x 4 rounds) at three random prices."""
     rng = random.Random(seed)
     rounds = _game(ed, 1, 3, 4)
-    b = _Bound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
+    b = PairBound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
     for _ in range(3):
         d = _random_duals(b, rng)
         for pi, (r, q) in enumerate(b.pair_list):
@@ -143,7 +143,7 @@ def test_the_bound_holds_at_any_prices(ed):
     for seed in (0, 4):
         rounds = _game(ed, seed, 2, 4)
         opt = _optimum(ed, rounds)
-        b = _Bound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
+        b = PairBound(ed.board, ed.book, rounds, tables(ed.board, ed.book, rounds), True)
         for _ in range(5):
             value, _, _, cut = b.bound(_random_duals(b, rng), math.inf)
             assert not cut and value >= opt - 1e-9

@@ -15,7 +15,7 @@ line's next section on turn t and, having passed, on every later turn; so a line
 equal or later turn was already searched at least as widely: it is skipped. A position is also
 cut when its **upper bound** cannot beat the best line found so far (the bound never grows as
 turns pass, so neither can a later turn's). The bound
-(:meth:`_Search.bound`) is admissible: each remaining turn adds at most one station and one Thames
+(:meth:`RoundSearch.bound`) is admissible: each remaining turn adds at most one station and one Thames
 section; a district gains at most as many stations as it has unvisited stations *and* remaining
 turns whose symbol one of them shows; the biggest district is tried as each district in turn with
 every number of stations it could gain, the other turns opening unvisited districts that could
@@ -52,7 +52,7 @@ class RoundResult:
                 "stations": list(self.stations), "seconds": round(self.wall, 4)}
 
 
-class _Search:
+class RoundSearch:
     def __init__(self, board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str,
                  drawn: frozenset[int], deadline: float):
         self.board, self.book, self.turns, self.deadline = board, book, turns, deadline
@@ -267,7 +267,7 @@ def best_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     """The best line for one round on a sheet where ``drawn`` sections already exist (as
     :func:`.model.best_round` returns it)."""
     t0 = time.perf_counter()
-    s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
+    s = RoundSearch(board, book, turns, departure, drawn, t0 + time_limit)
     s.run()
     draws = s.best_draws
     assert draws is not None  # only best_response's floor leaves no line: here the departure alone is one
@@ -299,7 +299,7 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     the search met that beat the best before it (the last is the answer; column generation adds
     the others as well)."""
     t0 = time.perf_counter()
-    s = _Search(board, book, turns, departure, drawn, t0 + time_limit)
+    s = RoundSearch(board, book, turns, departure, drawn, t0 + time_limit)
     s.trail = trail
     enter = entering or {}
     top: dict[str, float] = {}
@@ -339,10 +339,10 @@ def _collected(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure:
     """The search with its floor never raised: (sections as bits, stations' indices in the order
     reached, draws) of every line worth more than ``floor``, each line once, as bytes
     (:func:`line_table`); None past ``limit`` lines or ``time_limit``. ``valued``: (bonus, gain,
-    penalty) as :meth:`_Search.value_for_game`."""
+    penalty) as :meth:`RoundSearch.value_for_game`."""
     if len(board.stations) > 255 or len(turns) > 255:
         raise ValueError("listing lines needs at most 255 stations and turns (a byte each)")
-    s = _Search(board, book, turns, departure, drawn, time.perf_counter() + time_limit)
+    s = RoundSearch(board, book, turns, departure, drawn, time.perf_counter() + time_limit)
     if valued is not None:
         s.value_for_game(*valued)
     s.collect, s.limit, s.prune = {}, limit, floor is not None  # no floor: no bound worth computing
