@@ -23,7 +23,7 @@ from functools import partial
 
 from tubedeck.errors import UsageError
 
-from .document import Sheet
+from .document import Pages
 from .options import PrintOptions
 from .pen import Pen
 from .sizes import Paper, Rect
@@ -109,13 +109,13 @@ def back_page(pen: Pen, paper: Paper, duplex: str, offset: tuple[float, float]) 
         _scale(pen, *behind(paper, duplex, x, y, offset), name)
 
 
-def calibration_sheet(options: PrintOptions) -> Sheet:
-    """The two-page calibration Sheet for the build's paper (portrait), ``--duplex`` flip and
+def calibration_sheet(options: PrintOptions) -> Pages:
+    """The two-page calibration document for the build's paper (portrait), ``--duplex`` flip and
     current ``--back-offset``; its PDF asks the viewer for that duplex flip."""
     if options.duplex == "none":
         raise UsageError("--duplex none: the calibration sheet is printed double-sided; use --duplex long or short")
     paper = options.paper.portrait
     duplex, offset = options.duplex, options.back_offset
-    return Sheet("calibration", (partial(front_page, paper=paper, duplex=duplex, offset=offset),
+    return Pages("calibration", (partial(front_page, paper=paper, duplex=duplex, offset=offset),
                                  partial(back_page, paper=paper, duplex=duplex, offset=offset)),
                  title="tubedeck duplex calibration", paper=paper, landscape=False, duplex=True)

@@ -8,7 +8,7 @@
 * Small decks may **share sheets**: decks given the same ``share`` name (a sheet group) are
   packed onto common print-and-play sheets, written as one ``SHARE.pdf`` (each card keeps its
   own back); their other files (one-card PDF, PNG, SVG, contact sheet) stay per deck.
-* A :class:`Sheet` is a full-page document (play field, map, rack, score pad): one or more
+* A :class:`Pages` is a full-page document (play field, map, rack, score pad): one or more
   page-drawing callables ``draw(pen)`` in page millimetres; the engine adds the ruler and the
   print-at-100% note in a reserved strip at the bottom, outside ``pen.safe``.
 """
@@ -105,7 +105,7 @@ class Deck:
 
 
 @dataclass(frozen=True)
-class Sheet:
+class Pages:
     """A full-page document: ``pages`` are ``draw(pen)`` callables in page mm (origin bottom-left).
 
     ``paper`` fixes the paper (``None``: the build's ``--paper``/orientation options).

@@ -29,7 +29,7 @@ from tubedeck.errors import UsageError
 from tubedeck.progress import Progress
 
 from . import export, pdf
-from .document import Deck, Sheet
+from .document import Deck, Pages
 from .options import PrintOptions
 
 
@@ -105,7 +105,7 @@ class Steps:
         return tick
 
 
-def render(documents: list[Deck | Sheet], options: PrintOptions, out_dir: Path | str,
+def render(documents: list[Deck | Pages], options: PrintOptions, out_dir: Path | str,
            root: Path | str | None = None, progress: Progress | bool | None = None) -> Manifest:
     """Write every document's files under ``out_dir``; paths in the manifest are relative to
     ``root`` (default: ``out_dir``'s parent, so they read ``sampler/stations.pdf``).
@@ -141,7 +141,7 @@ def render(documents: list[Deck | Sheet], options: PrintOptions, out_dir: Path |
 
     sheet_pdfs: dict[str, bytes] = {}  # kept for --export tts, which rasterises them
     for doc in documents:
-        if isinstance(doc, Sheet):
+        if isinstance(doc, Pages):
             data, pages = pdf.sheet_pdf(doc, options, steps.at(f"{prefix}{doc.name}.pdf", "page"))
             write(f"{doc.name}.pdf", data, "sheet-pdf", pages, doc.name)
             sheet_pdfs[doc.name] = data
@@ -155,7 +155,7 @@ def render(documents: list[Deck | Sheet], options: PrintOptions, out_dir: Path |
     return manifest
 
 
-def _render_tts(documents: list[Deck | Sheet], options: PrintOptions, write, game: str, steps: Steps | None = None,
+def _render_tts(documents: list[Deck | Pages], options: PrintOptions, write, game: str, steps: Steps | None = None,
                 sheet_pdfs: dict[str, bytes] | None = None, prefix: str = "") -> None:
     """``tts/``: the Tabletop Simulator export of every document, built whole before any is written."""
     from .tts import faces_to_render, tts_files

@@ -1,4 +1,4 @@
-"""Sheet furniture: cut marks, crop crosses, rounded-corner guides and the fold line (the ruler
+"""Page furniture: cut marks, crop crosses, rounded-corner guides and the fold line (the ruler
 block is :mod:`tubedeck.generator.ruler`).
 
 **Nothing here is ever drawn nearer than** :data:`~generator.sizes.PRINTER_MARGIN` **(6.35 mm)

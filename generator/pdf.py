@@ -26,7 +26,7 @@ from tubedeck.errors import UsageError
 
 from . import fonts, marks, ruler
 from .colour import Mode
-from .document import Card, Deck, Face, Sheet
+from .document import Card, Deck, Face, Pages
 from .layout import DRIFT_ROOM, Layout, Slot, flips_rows, make_layout, orient
 from .options import PrintOptions
 from .pen import PdfPen
@@ -261,14 +261,14 @@ def deck_cards_pdf(deck: Deck, options: PrintOptions, bleed: float, step: Step |
     return buf.getvalue(), len(faces)
 
 
-def sheet_paper(sheet: Sheet, options: PrintOptions) -> Paper:
+def sheet_paper(sheet: Pages, options: PrintOptions) -> Paper:
     paper = sheet.paper or options.paper
     if sheet.landscape is not None:
         return paper.landscape if sheet.landscape else paper.portrait
     return paper.landscape if options.orientation == "landscape" else paper.portrait
 
 
-def sheet_pdf(sheet: Sheet, options: PrintOptions, step: Step | None = None) -> tuple[bytes, int]:
+def sheet_pdf(sheet: Pages, options: PrintOptions, step: Step | None = None) -> tuple[bytes, int]:
     """A full-page document: each page drawn in page mm, ruler and note in the bottom strip;
     ``step(page, pages)`` before each page."""
     paper = sheet_paper(sheet, options)

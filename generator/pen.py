@@ -84,7 +84,7 @@ class Pen(ABC):
     """The drawing surface handed to faces. Subclasses are backends; faces use only this API."""
 
     def __init__(self, trim: Rect, bleed_box: Rect, safe: Rect, mode: Mode, label: str = "card"):
-        self.trim = trim  #: the finished card (or the whole page for a Sheet)
+        self.trim = trim  #: the finished card (or the whole page for a Pages)
         self.bleed_box = bleed_box  #: trim grown by the bleed: where backgrounds must reach
         self.safe = safe  #: where text belongs
         self.mode = mode  #: the colour mode; colours are mapped for you

@@ -286,17 +286,17 @@ def place(paper: Paper, slots: tuple[Slot, ...], label: str, marks: str = "short
     return placed
 
 
-SHEET_STRIP = 10.0  # mm kept at the bottom of a Sheet page (inside the margin) for the block
+SHEET_STRIP = 10.0  # mm kept at the bottom of a full-page document (inside the margin) for the block
 
 
 def sheet_safe(paper: Paper) -> Rect:
-    """Where a Sheet may draw: the printable area above the ruler strip."""
+    """Where a full-page document may draw: the printable area above the ruler strip."""
     return Rect(PRINTER_MARGIN, PRINTER_MARGIN + SHEET_STRIP, paper.width - 2 * PRINTER_MARGIN,
                 paper.height - 2 * PRINTER_MARGIN - SHEET_STRIP)
 
 
 def sheet_ruler(pen: Pen, paper: Paper, label: str) -> None:
-    """The block in a Sheet's bottom strip, :data:`CLEAR` below ``sheet_safe``."""
+    """The block in a full-page document's bottom strip, :data:`CLEAR` below ``sheet_safe``."""
     strip = Strip(Rect(PRINTER_MARGIN, PRINTER_MARGIN, paper.width - 2 * PRINTER_MARGIN, SHEET_STRIP - CLEAR),
                   "bottom")
     draw(pen, plan([strip], label) or [])

@@ -42,7 +42,7 @@ from typing import Callable
 
 import pymupdf
 
-from .document import Card, Deck, Sheet
+from .document import Card, Deck, Pages
 from .options import PrintOptions
 from .pdf import card_faces, deck_cards_pdf, deck_size, sheet_pdf
 from .sizes import CardSize
@@ -272,7 +272,7 @@ def _deck_object(deck: Deck, options: PrintOptions, sheets: list[SheetPlan], ent
                    Hands=False, DeckIDs=[c["CardID"] for c in cards], CustomDeck=entries, ContainedObjects=cards)
 
 
-def _board_pages(sheet: Sheet, options: PrintOptions, tick, data: bytes | None = None) -> list[bytes]:
+def _board_pages(sheet: Pages, options: PrintOptions, tick, data: bytes | None = None) -> list[bytes]:
     """Each page of the sheet's PDF (``data``, or drawn now) as a PNG of at most ``BOARD_DPI``."""
     if data is None:
         data, _ = sheet_pdf(sheet, options)
@@ -290,7 +290,7 @@ def _board_pages(sheet: Sheet, options: PrintOptions, tick, data: bytes | None =
 def faces_to_render(documents: list) -> int:
     """How many rasterisations :func:`tts_files` makes (a progress bar's total): every front, each
     distinct back once, every sheet page."""
-    return sum(len(d.pages) if isinstance(d, Sheet)
+    return sum(len(d.pages) if isinstance(d, Pages)
                else len(d.cards) + len({id(d.back_of(c)) for c in d.cards if d.back_of(c) is not None})
                for d in documents)
 
@@ -315,7 +315,7 @@ def tts_files(documents: list, options: PrintOptions, game: str, tick=None,
         scale = deck_size(deck, options).width / POKER[0]
         x = (i - (len(decks) - 1) / 2) * DECK_SPACING * max(1.0, scale)
         objects.append(_deck_object(deck, options, sheets, entries, x, guid, game))
-    pages = [(sheet, p, len(sheet.pages), png) for sheet in documents if isinstance(sheet, Sheet)
+    pages = [(sheet, p, len(sheet.pages), png) for sheet in documents if isinstance(sheet, Pages)
              for p, png in enumerate(_board_pages(sheet, options, tick, sheet_pdfs.get(sheet.name)), 1)]
     for j, (sheet, p, n, png) in enumerate(pages):
         name = f"{sheet.name}.png" if n == 1 else f"{sheet.name}-page-{p}.png"

@@ -18,7 +18,7 @@ from functools import partial
 
 from tubedeck.errors import UsageError
 
-from .document import Deck, Sheet
+from .document import Deck, Pages
 from .options import PrintOptions
 from .pen import Pen
 from .ruler import sheet_safe
@@ -179,10 +179,10 @@ def _label(pen: Pen, at, angle: float, panel, text: str, size: float, field: str
                  align="centre", angle=angle, field=field)
 
 
-def tuckbox_sheet(deck: Deck, options: PrintOptions) -> Sheet:
-    """The one-page Sheet with the deck's tuck box net."""
+def tuckbox_sheet(deck: Deck, options: PrintOptions) -> Pages:
+    """The one-page document with the deck's tuck box net."""
     net, boxes, paper, turned = plan(deck, options)
-    return Sheet(f"{deck.name}-tuckbox", (partial(_page, deck=deck, net=net, boxes=boxes, turned=turned),),
+    return Pages(f"{deck.name}-tuckbox", (partial(_page, deck=deck, net=net, boxes=boxes, turned=turned),),
                  title=f"{deck.title or deck.name}: tuck box", paper=paper, landscape=paper.width > paper.height)
 
 

@@ -139,7 +139,7 @@ def test_the_project_keeps_its_layers():
     ("tubedeck.games.klm.cards", "from tubedeck.generator.klm import faces\n",
      "imports tubedeck.generator.klm.faces (faces)"),
     ("tubedeck.network", "import tubedeck.solver.runner\n", "imports tubedeck.solver.runner (toolkit)"),
-    ("tubedeck.generator.pen", "from tubedeck.games.oneday.board import GameMap\n", "(engine) imports tubedeck.games.oneday.board"),
+    ("tubedeck.generator.pen", "from tubedeck.games.oneday.board import Board\n", "(engine) imports tubedeck.games.oneday.board"),
     ("tubedeck.solver.klm.model", "from tubedeck.games.oneday.cards import StationCard\n", "of another game (oneday)"),
     ("tubedeck.generator.oneday.map", "from tubedeck.cli import main\n", "imports tubedeck.cli (cli)"),
     ("tubedeck.games.klm.setup", "from . import cards\n", None),

@@ -15,7 +15,7 @@ The functions a declaration points to:
 
 * ``edition(network, **options) -> Edition``: build the game from a dataset (UsageError /
   DataError on bad options; NotApplicable when bundled content does not fit the dataset);
-* ``faces(edition, print_options) -> [generator.Deck | generator.Sheet]``, named ``documents``;
+* ``faces(edition, print_options) -> [generator.Deck | generator.Pages]``, named ``documents``;
 * ``engine``: the rules engine's ``new_game(edition, players, seed, **variant) -> State``
   (:mod:`tubedeck.play`): a seeded, machine-independent first state, the deal inside it;
   :meth:`Game.new_game` starts a game through it (OpenSpiel's ``load_game(...).new_initial_state()``);
@@ -57,6 +57,7 @@ class Option:
     default: Any = None
     choices: tuple[str, ...] = ()
     short: str = ""  # e.g. "-p"
+    aliases: tuple[str, ...] = ()  # older names still taken (solve dice --rolls: "--turns")
     required: bool = False
     build_only: bool = False  # an edition option only ``build`` takes (what to print: --sheets)
 

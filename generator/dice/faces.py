@@ -17,7 +17,7 @@ from functools import partial
 
 from tubedeck.games.dice.edition import Edition
 from tubedeck.games.dice.recipe import ordinal, pass_groups
-from tubedeck.generator import PrintOptions, Sheet, fonts
+from tubedeck.generator import Pages, PrintOptions, fonts
 from tubedeck.generator.linestyle import cased, draw_line
 from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import Rect
@@ -242,7 +242,7 @@ def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:
     if ch.best is not None:
         answer, credit = text.answer.format(best=ch.best), text.answer_credit
     else:
-        answer, credit = "Best score: ask the computer", f"tubedeck solve dice --seed {ch.rolls.seed} --turns {len(ch.rolls.turns)}"
+        answer, credit = "Best score: ask the computer", f"tubedeck solve dice --seed {ch.rolls.seed} --rolls {len(ch.rolls.turns)}"
     pen.text(box.right, box.y + box.h / 2 + 1.5, answer, size=7, colour=INK, angle=180, field="answer")
     pen.text(box.right, box.y + box.h / 2 + 4.5, credit, size=6, colour=MUTED, angle=180, field="note")
 
@@ -252,4 +252,4 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     pages = tuple(partial(page, edition=edition) for _ in range(edition.sheets))
     if edition.challenge is not None:  # --challenge S: the solo challenge page follows the pad
         pages += (partial(page, edition=edition, challenge=True),)
-    return [Sheet("sheet", pages, title=f"{edition.recipe.text.title}: player map sheet", landscape=True)]
+    return [Pages("sheet", pages, title=f"{edition.recipe.text.title}: player map sheet", landscape=True)]

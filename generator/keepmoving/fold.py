@@ -14,7 +14,7 @@ from typing import Iterator
 
 from tubedeck.games.keepmoving.cards import GroundCard
 from tubedeck.games.keepmoving.edition import Edition
-from tubedeck.generator.document import Sheet
+from tubedeck.generator.document import Pages
 from tubedeck.generator.options import PrintOptions
 from tubedeck.generator.pen import DRIFT, Pen
 from tubedeck.generator.ruler import sheet_safe
@@ -106,7 +106,7 @@ def grid(paper, w: float, h: float) -> tuple[bool, int, int]:
     return best
 
 
-def fold_sheet(edition: Edition, options: PrintOptions, face) -> Sheet:
+def fold_sheet(edition: Edition, options: PrintOptions, face) -> Pages:
     """As many pairs a page as fit the printable area, in whichever orientation holds more (A4 poker:
     2 x 2 on a landscape page)."""
     w, h = options.card.width, options.card.height
@@ -114,4 +114,4 @@ def fold_sheet(edition: Edition, options: PrintOptions, face) -> Sheet:
     per, cards = cols * rows, edition.ground
     pages = tuple(partial(fold_page, cards=cards[i:i + per], w=w, h=h, cols=cols,
                           title=f"{edition.texts.title} ground cards", face=face) for i in range(0, len(cards), per))
-    return Sheet("ground-fold", pages, title=f"{edition.texts.title}: ground cards, fold-over", landscape=landscape)
+    return Pages("ground-fold", pages, title=f"{edition.texts.title}: ground cards, fold-over", landscape=landscape)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import partial
 
 from tubedeck.games.keepmoving.edition import Edition
-from tubedeck.generator.document import Sheet
+from tubedeck.generator.document import Pages
 from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import Rect
 from tubedeck.generator.theme import BOLD, INK, MUTED, RED, WHITE
@@ -82,8 +82,8 @@ def sticker_page(pen: Pen, edition: Edition) -> None:
                      field="face")
 
 
-def dice_sheet(edition: Edition) -> Sheet:
-    return Sheet("dice", (partial(dice_page, edition=edition), partial(sticker_page, edition=edition)),
+def dice_sheet(edition: Edition) -> Pages:
+    return Pages("dice", (partial(dice_page, edition=edition), partial(sticker_page, edition=edition)),
                  title=f"{edition.texts.title}: dice nets and stickers", landscape=False)
 
 
@@ -119,6 +119,6 @@ def pieces_page(pen: Pen, edition: Edition) -> None:
         heart(pen, x + tok / 2, y + tok / 2 + 0.5, tok * 0.6, RED)
 
 
-def pieces_sheet(edition: Edition) -> Sheet:
-    return Sheet("pieces", (partial(pieces_page, edition=edition),), title=f"{edition.texts.title}: meeples and life cubes",
+def pieces_sheet(edition: Edition) -> Pages:
+    return Pages("pieces", (partial(pieces_page, edition=edition),), title=f"{edition.texts.title}: meeples and life cubes",
                  landscape=False)

@@ -15,7 +15,7 @@ from itertools import combinations
 
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Texts
-from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.document import Card, Deck, Pages
 from tubedeck.generator.emblem import emblem_in
 from tubedeck.generator.options import PrintOptions
 from tubedeck.generator.pen import DRIFT, Pen, pile_back
@@ -161,6 +161,6 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                                         for i, (t, lines) in enumerate(reference_cards(texts, safe))),
                      back=r_back, title="Keep London Moving: quick reference", share="fortune-and-reference",
                      back_bleed=DRIFT)
-    field = Sheet("play-field", (partial(play_field, card_w=card_mm[0], card_h=card_mm[1], texts=texts),),
+    field = Pages("play-field", (partial(play_field, card_w=card_mm[0], card_h=card_mm[1], texts=texts),),
                   title=texts.play_field_title, landscape=True)
     return [stations, fortunes, reference, field]

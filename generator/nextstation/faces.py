@@ -14,7 +14,7 @@ from functools import partial
 from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
 from tubedeck.games.nextstation.rules import Card as StationCard
-from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.document import Card, Deck, Pages
 from tubedeck.generator.emblem import emblem_in
 from tubedeck.generator.options import PrintOptions
 from tubedeck.generator.pen import DRIFT, Pen, pile_back
@@ -177,7 +177,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     pencils = [Card(f"pencil-{p}", sized(partial(pencil_front, pencil=p, edition=edition), size), label=f"{p} pencil")
                for p in book.rules.pencils]
     return [
-        Sheet("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps)))
+        Pages("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps)))
               + challenge_pages(edition, NAMES, DECK_NAMES),  # --challenge S: the solo challenge page
               title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
                                                              if len(edition.sheet_maps) > 1 else "")),
@@ -192,5 +192,5 @@ def documents(edition: Edition, options: PrintOptions) -> list:
              title=f"{title}: pencil cards", share="cards", back_bleed=DRIFT),
         Deck("reference", tuple(rules), back=sized(partial(aid_back, text="RULES"), size),
              title=f"{title}: rules reference", share="cards", back_bleed=DRIFT),
-        Sheet("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),
+        Pages("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),
     ]

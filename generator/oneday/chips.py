@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from tubedeck.games.oneday.board import GameMap
+from tubedeck.games.oneday.board import Board
 from tubedeck.generator import fonts
 from tubedeck.generator.colour import MIN_CONTRAST, contrast, hex_of, reads_in_grey, rgb
 from tubedeck.generator.icons import DIGIT_HEIGHT, badge_size
@@ -19,7 +19,7 @@ CHIP_GAP = 0.5  # mm between two chips in a row
 CHIP_OUTLINE = 0.2  # mm, the chip's ink outline (centred on its edge: half of it lies outside)
 
 
-def line_letters(gmap: GameMap) -> dict[str, str]:
+def line_letters(gmap: Board) -> dict[str, str]:
     """Each line's chip letter(s): the first letter of its name; lines that share one get their
     words' initials ("Hammersmith & City": HC), and where those still clash, their first two
     letters. Distinct letters keep the chips apart in greyscale, where the colours are not."""

@@ -2,7 +2,7 @@
 :mod:`tubedeck.generator.oneday.map`).
 
 Every face draws the game's own objects (:class:`tubedeck.games.oneday.cards.StationCard`, the
-:class:`~tubedeck.games.oneday.board.GameMap`); nothing about the game is restated here.
+:class:`~tubedeck.games.oneday.board.Board`); nothing about the game is restated here.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import math
 from dataclasses import dataclass, field
 from functools import partial
 
-from tubedeck.games.oneday.board import GameMap
+from tubedeck.games.oneday.board import Board
 from tubedeck.games.oneday.cards import StationCard, StationDeck
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.generator import fonts
 from tubedeck.generator.colour import reads_in_grey
-from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.document import Card, Deck, Pages
 from tubedeck.generator.emblem import emblem_in
 from tubedeck.generator.icons import DIGIT_HEIGHT, badge, badge_size
 from tubedeck.generator.options import PrintOptions
@@ -63,7 +63,7 @@ def _bands(card: StationCard, top: float, bottom: float, label: str, size: str) 
     return band_h, gap, pt, top - (avail - block) / 2
 
 
-def _line_names(card: StationCard, gmap: GameMap, s: Rect, band_h: float, pt: float):
+def _line_names(card: StationCard, gmap: Board, s: Rect, band_h: float, pt: float):
     """(numbers' size, chip width, [(line name as printed, its fit)]): the biggest numbers (down to
     7 pt) that leave every line's name room between them (full, else abbreviated), at 7 pt or
     more if any numbers' size allows it, else at 6."""
@@ -90,7 +90,7 @@ def _line_names(card: StationCard, gmap: GameMap, s: Rect, band_h: float, pt: fl
     return None
 
 
-def card_front(pen: Pen, card: StationCard, gmap: GameMap, size: str = "", deck: StationDeck | None = None) -> None:
+def card_front(pen: Pen, card: StationCard, gmap: Board, size: str = "", deck: StationDeck | None = None) -> None:
     """The name strip on top (:func:`strip`: the whole name and a chip per line, all a rack leaves
     in view), one band per line (before, line, after) sized to the number of lines, copy mark and
     legend at the foot. ``deck``: the cards the strip is worked out for (default: this card alone)."""
@@ -263,7 +263,7 @@ def rack_limit(card_h: float, slots: int) -> float:
 _STRIPS: dict[tuple, Strip] = {}
 
 
-def strip(gmap: GameMap, deck: StationDeck, card_w: float, card_h: float) -> Strip:
+def strip(gmap: Board, deck: StationDeck, card_w: float, card_h: float) -> Strip:
     """The name strip of this deck on cards of this size: the largest name size (``NAME_PT`` down to
     7 pt) at which every card's whole name and line chips fit a strip no taller than the rack
     sheet allows on every paper (and ``PITCH_SHARE`` of the card). The pitch is the tallest card's
@@ -297,7 +297,7 @@ def strip(gmap: GameMap, deck: StationDeck, card_w: float, card_h: float) -> Str
     return found
 
 
-def rack_page(pen: Pen, gmap: GameMap, card_w: float, card_h: float, pitch: float, first: int, count: int) -> None:
+def rack_page(pen: Pen, gmap: Board, card_w: float, card_h: float, pitch: float, first: int, count: int) -> None:
     """A rack mat per player, true card size plus room for a sleeve: the player lays their cards
     top to bottom, slot 1 first, each over the one above at ``pitch`` mm (the cards' name strip,
     :func:`strip`), so every card's name and line chips stay in view. Slot numbers stand left
@@ -325,7 +325,7 @@ def rack_page(pen: Pen, gmap: GameMap, card_w: float, card_h: float, pitch: floa
                      colour=RED_TEXT, align="right", field="slot")
 
 
-def rack_sheet(edition: Edition, card_w: float, card_h: float, landscape: bool = False) -> Sheet:
+def rack_sheet(edition: Edition, card_w: float, card_h: float, landscape: bool = False) -> Pages:
     """As many rack mats per page as fit, pages for every player the game allows; the slots are
     the cards' name strip apart (:func:`strip`)."""
     gmap = edition.board
@@ -336,7 +336,7 @@ def rack_sheet(edition: Edition, card_w: float, card_h: float, landscape: bool =
     per_page = 2 if 2 * (card_w + SLEEVE) + 18 <= 197 else 1
     pages = tuple(partial(rack_page, gmap=gmap, card_w=card_w, card_h=card_h, pitch=pitch, first=p + 1,
                           count=min(per_page, players - p)) for p in range(0, players, per_page))
-    return Sheet("racks", pages, title=f"{gmap.recipe.name}: racks", landscape=landscape)
+    return Pages("racks", pages, title=f"{gmap.recipe.name}: racks", landscape=landscape)
 
 
 def documents(edition: Edition, options: PrintOptions) -> list:
@@ -356,6 +356,6 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     return [
         Deck("stations", tuple(cards), back=back, title=f"{name}: {len(cards)} station cards", back_bleed=DRIFT),
         Deck("rules", tuple(rules), back=sized(partial(aid_back, title=name), size), title=f"{name}: rules summary"),
-        Sheet("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
+        Pages("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
         rack_sheet(edition, options.card.width, options.card.height, landscape=False),
     ]

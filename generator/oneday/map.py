@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from tubedeck.games.oneday.board import GameMap
+from tubedeck.games.oneday.board import Board
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.generator.linestyle import WIDTH, cased, draw_line
 from tubedeck.generator.pen import Pen
@@ -50,7 +50,7 @@ CHIP_CLEAR = 0.4  # mm between a line chip on the map and any other mark
 CHIP_STEPS = tuple(k * sign for k in range(0, 16) for sign in ((1,) if k == 0 else (-1, 1)))  # mm from the middle
 
 
-def project(gmap: GameMap, box: Rect) -> dict[str, Point]:
+def project(gmap: Board, box: Rect) -> dict[str, Point]:
     """Stations to page millimetres: equirectangular at the network's mean latitude, fitted into ``box``."""
     lat_mid = sum(st.lat for st in gmap.stations.values()) / max(1, len(gmap.stations))
     k = math.cos(math.radians(lat_mid))
@@ -75,7 +75,7 @@ def segment_distance(p: Point, a: Point, b: Point) -> tuple[float, float, float]
     return d, nx / d, ny / d
 
 
-def relax(gmap: GameMap, at: dict[str, Point], clear: float = 2.6, cap: float = 6.0,
+def relax(gmap: Board, at: dict[str, Point], clear: float = 2.6, cap: float = 6.0,
           rounds: int = 60) -> dict[str, Point]:
     """Nudge stations so no line passes within ``clear`` mm of a station it does not serve.
 
@@ -103,12 +103,12 @@ def relax(gmap: GameMap, at: dict[str, Point], clear: float = 2.6, cap: float = 
     return pos
 
 
-def strokes(gmap: GameMap, at: dict[str, Point]) -> list[tuple[str, Point, Point]]:
+def strokes(gmap: Board, at: dict[str, Point]) -> list[tuple[str, Point, Point]]:
     """Every line stroke as drawn: (line, from, to); lines sharing a segment sit side by side."""
     return [(line, p, q) for line, _, p, q in _strokes(gmap, at)]
 
 
-def _strokes(gmap: GameMap, at: dict[str, Point]) -> list[tuple[str, frozenset[str], Point, Point]]:
+def _strokes(gmap: Board, at: dict[str, Point]) -> list[tuple[str, frozenset[str], Point, Point]]:
     """:func:`strokes`, each with the two stations it joins."""
     shared: dict[frozenset, list[str]] = {}
     for line in sorted(gmap.runs):
@@ -127,7 +127,7 @@ def _strokes(gmap: GameMap, at: dict[str, Point]) -> list[tuple[str, frozenset[s
     return out
 
 
-def stretches(gmap: GameMap, line: str) -> list[list[tuple[str, str]]]:
+def stretches(gmap: Board, line: str) -> list[list[tuple[str, str]]]:
     """A line's run cut at every station another line serves too: the stretches along which a
     player cannot take a wrong turn, as lists of (station, next station)."""
     run = gmap.runs[line].stations
@@ -144,7 +144,7 @@ def chip_box(centre: Point, size: tuple[float, float]) -> Rect:
     return Rect(centre[0] - w / 2, centre[1] - h / 2, w, h)
 
 
-def place_chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], area: Rect,
+def place_chips(gmap: Board, at: dict[str, Point], labels: dict[str, Label], area: Rect,
                 size: tuple[float, float]) -> list[tuple[str, Point]]:
     """Where each line's chip sits on its own stroke, one on every stretch (:func:`stretches`) where
     one fits: the letter names the line in greyscale, where several lines print the same grey
@@ -166,7 +166,7 @@ def place_chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], a
         blocked |= partial
 
 
-def _chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], area: Rect, size: tuple[float, float],
+def _chips(gmap: Board, at: dict[str, Point], labels: dict[str, Label], area: Rect, size: tuple[float, float],
            by: dict[tuple[str, frozenset], tuple[Point, Point]],
            blocked: set[frozenset]) -> list[tuple[str, Point, frozenset]]:
     """One placement pass of :func:`place_chips`, the ``blocked`` segments left without chips."""
@@ -200,7 +200,7 @@ def _chips(gmap: GameMap, at: dict[str, Point], labels: dict[str, Label], area: 
     return out
 
 
-def marker_radius(gmap: GameMap, station: str) -> float:
+def marker_radius(gmap: Board, station: str) -> float:
     return 1.1 if len(gmap.lines_at(station)) > 1 else 0.8
 
 
@@ -291,7 +291,7 @@ def _candidates(x: float, y: float, r: float, name: str, size: float,
     return out
 
 
-def place_labels(text_width: Callable[[str, str, float], float], gmap: GameMap, at: dict[str, Point],
+def place_labels(text_width: Callable[[str, str, float], float], gmap: Board, at: dict[str, Point],
                  drawn: list[tuple[str, Point, Point]], size: float, area: Rect) -> dict[str, Label]:
     """A label for every station: the best-scoring candidate spot (see the module docstring).
 
@@ -386,14 +386,14 @@ class MapLayout:
     chips: tuple[tuple[str, Point], ...] = ()  # (line, centre) of each line chip on a stroke
 
 
-def _legend_shape(gmap: GameMap, width: float) -> tuple[int, int]:
+def _legend_shape(gmap: Board, width: float) -> tuple[int, int]:
     """(columns, rows) of the legend: every line and the station marker, in rows across the page."""
     items = len(gmap.runs) + 1
     cols = max(1, min(items, int(width // LEGEND_COL)))
     return cols, -(-items // cols)
 
 
-def layout(gmap: GameMap, safe: Rect, text_width: Callable[[str, str, float], float]) -> MapLayout:
+def layout(gmap: Board, safe: Rect, text_width: Callable[[str, str, float], float]) -> MapLayout:
     """The map inside ``safe`` (a page's printable area): title on top, legend strip at the foot."""
     _, rows = _legend_shape(gmap, safe.w)
     strip = rows * LEGEND_ROW + 9
@@ -408,10 +408,10 @@ def layout(gmap: GameMap, safe: Rect, text_width: Callable[[str, str, float], fl
     return MapLayout(at, drawn, labels, area, legend, crossed, tuple(chips))
 
 
-_LAYOUTS: dict[tuple[int, Rect], tuple[GameMap, MapLayout]] = {}
+_LAYOUTS: dict[tuple[int, Rect], tuple[Board, MapLayout]] = {}
 
 
-def page_layout(gmap: GameMap, safe: Rect) -> MapLayout:
+def page_layout(gmap: Board, safe: Rect) -> MapLayout:
     """:func:`layout` measured with the fonts, once per map and page area in this process (the map
     is kept with its layout, so its id cannot be reused for another map meanwhile)."""
     from tubedeck.generator import fonts

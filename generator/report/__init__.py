@@ -3,7 +3,7 @@
 The page has each run's header (game, edition, options, seeds, engine, time limit), the
 headline figures with 95% intervals (:mod:`.facts`) and the plots (:mod:`.plots`, matplotlib).
 The HTML fetches nothing: styles inline, plots as inline SVG. The PDF goes through the print
-engine (an A4 :class:`~generator.document.Sheet`, plots placed as 200-dpi PNGs), so it carries the
+engine (an A4 :class:`~tubedeck.generator.document.Pages`, plots placed as 200-dpi PNGs), so it carries the
 engine's fonts, ruler and print settings like every other sheet.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from tubedeck.atomic import write_bytes
 from tubedeck.errors import UsageError
 
-from ..document import Sheet
+from ..document import Pages
 from ..options import PrintOptions
 from .facts import Facts, SchemaOf, read_facts
 from .plots import Plot, plots
@@ -88,13 +88,13 @@ def _figures_page(r: Facts, title: str):
     return figures
 
 
-def facts_sheet(results: Path, schema_of: SchemaOf) -> Sheet:
+def facts_sheet(results: Path, schema_of: SchemaOf) -> Pages:
     """``build GAME --facts``: one page of a results file's run and headline figures."""
     r = read_facts(results, schema_of)
-    return Sheet("deck-facts", (_figures_page(r, f"Deck facts: {r.label}"),), title="Deck facts")
+    return Pages("deck-facts", (_figures_page(r, f"Deck facts: {r.label}"),), title="Deck facts")
 
 
-def report_sheet(runs: list[Facts], charts: list[Plot]) -> Sheet:
+def report_sheet(runs: list[Facts], charts: list[Plot]) -> Pages:
     """An A4 sheet: a page of figures per file, then two plots per page."""
     pages = [_figures_page(r, f"{TITLE}, file {i}: {r.label}") for i, r in enumerate(runs, 1)]
     for k in range(0, len(charts), 2):
@@ -107,7 +107,7 @@ def report_sheet(runs: list[Facts], charts: list[Plot]) -> Sheet:
                 h = min(108.0, w * 0.45)
                 pen.image(pen.safe.x + 4, y - 4 - h, w, h, c.png)
         pages.append(two)
-    return Sheet("report", tuple(pages), title=TITLE)
+    return Pages("report", tuple(pages), title=TITLE)
 
 
 def write_report(paths: list[Path], out: Path, schema_of: SchemaOf) -> tuple[list[Path], list[Facts]]:

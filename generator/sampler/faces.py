@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 
 from tubedeck.generator.colour import MIN_CONTRAST, ColourSpec, Mode, as_rgb, contrast, luminance, resolve
-from tubedeck.generator.document import Card, Deck, Sheet
+from tubedeck.generator.document import Card, Deck, Pages
 from tubedeck.generator.emblem import emblem
 from tubedeck.generator.options import PrintOptions
 from tubedeck.generator.pen import Pen
@@ -125,7 +125,7 @@ def sampler_deck(network: Network) -> Deck:
 
 
 def lines_page(pen: Pen, network: Network) -> None:
-    """A full-page sheet: every line with its colour and station count (proves the Sheet path)."""
+    """A full-page sheet: every line with its colour and station count (proves the Pages path)."""
     s = pen.safe
     pen.text_box(Rect(s.x, s.top - 14, s.w, 14), "tubedeck sampler: the lines", font="sans-bold", size=20,
                  min_size=10, colour=INK, align="left", field="title")
@@ -140,8 +140,8 @@ def lines_page(pen: Pen, network: Network) -> None:
             break
 
 
-def documents(network: Network, options: PrintOptions) -> list[Deck | Sheet]:
+def documents(network: Network, options: PrintOptions) -> list[Deck | Pages]:
     """The sampler's documents (its edition is the network itself): the station deck and a
     one-page lines sheet."""
-    return [sampler_deck(network), Sheet("lines", (partial(lines_page, network=network),),
+    return [sampler_deck(network), Pages("lines", (partial(lines_page, network=network),),
                                          title="tubedeck sampler: lines")]

@@ -1,4 +1,4 @@
-"""``tubedeck solve dice --seed S [--turns T] [--engine auto|cp-sat] [--time-limit S] [--det-limit D]``:
+"""``tubedeck solve dice --seed S [--rolls T] [--engine auto|cp-sat] [--time-limit S] [--det-limit D]``:
 the best solo score for a seeded roll sequence.
 
 ``auto`` (the default): the exact target search of :mod:`.bnb` (on the 22-station map it proves
@@ -86,7 +86,7 @@ class SoloSolution:
     def as_dict(self) -> dict:
         b = self.edition.board
         r = self.result
-        return {"seed": self.seed, "turns": len(self.rolls), "status": r.status, "score": r.score,
+        return {"seed": self.seed, "status": r.status, "score": r.score,
                 "bound": r.bound, "engine": self.engine,
                 "engines": [{"engine": st.engine, "status": st.result.status, "score": st.result.score,
                              "bound": st.result.bound, "wall": round(st.result.wall, 3)} for st in self.steps],
@@ -99,7 +99,7 @@ class SoloSolution:
         head = {"OPTIMAL": f"best score {r.score} (proven optimal)",
                 "FEASIBLE": f"score {r.score} found; best possible at most {r.bound:g} (budget reached: not proven)",
                 }.get(r.status, f"{r.status}: no answer within the budget (bound {r.bound:g})")
-        out = [f"Tube Dice solo, seed {self.seed}, {len(self.rolls)} turns: {head}"]
+        out = [f"Tube Dice solo, seed {self.seed}, {len(self.rolls)} rolls: {head}"]
         out += [f"  {st.describe()}" for st in self.steps]
         if r.score is None:  # no play found: listing every roll as "no use" read as a plan
             out.append("  no play to show: give a longer --time-limit, or --engine auto (the default)")
@@ -147,7 +147,7 @@ def _then_cp_sat(first: ModelResult, cp: ModelResult) -> ModelResult:
     return ModelResult(status, line.score, float(max(bound, line.score or 0)), line.moves, wall, det)
 
 
-def solve_rolls(edition: Edition, seed: int, turns: int, time_limit: float = 10.0, engine: str = "auto",
+def solve_rolls(edition: Edition, seed: int, rolls: int, time_limit: float = 10.0, engine: str = "auto",
                 det_limit: float | None = None, progress: Progress | None = None,
                 start: float | None = None) -> SoloSolution:
     """``time_limit``: wall-clock seconds from ``start`` (``time.perf_counter()``; default: now);
@@ -156,13 +156,13 @@ def solve_rolls(edition: Edition, seed: int, turns: int, time_limit: float = 10.
     if engine not in ENGINES:
         raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     check_seed(seed)
-    if not 1 <= turns <= min(MAX_SOLVE_TURNS, edition.rules.max_turns):
-        raise UsageError(f"--turns must be 1-{min(MAX_SOLVE_TURNS, edition.rules.max_turns)}, got {turns}")
+    if not 1 <= rolls <= min(MAX_SOLVE_TURNS, edition.rules.max_turns):
+        raise UsageError(f"--rolls must be 1-{min(MAX_SOLVE_TURNS, edition.rules.max_turns)}, got {rolls}")
     check_time_limit(time_limit)
     if det_limit is not None:
         check_time_limit(det_limit, "--det-limit")  # the same checks, in deterministic seconds
     deadline = start + time_limit
-    rolls = edition.rolls(seed, turns).turns
+    sequence = edition.rolls(seed, rolls).turns
     steps: list[Step] = []
 
     def left() -> float:
@@ -172,30 +172,30 @@ def solve_rolls(edition: Edition, seed: int, turns: int, time_limit: float = 10.
         work = math.inf if det_limit is None else det_limit * AUTO_SHARE * bnb.WORK_PER_SECOND
         # with a deterministic budget the wall clock only guards: the search may take all of it
         wall = left() * AUTO_SHARE if det_limit is None else left()
-        result = bnb.best_sequence(edition, rolls, wall, work=work, progress=progress)
+        result = bnb.best_sequence(edition, sequence, wall, work=work, progress=progress)
         steps.append(Step("bnb", result))
         if result.status != "OPTIMAL" and deadline - time.perf_counter() >= CP_SAT_MIN:
             if progress is not None:
                 progress.update(best=result.score, bound=result.bound, engine="CP-SAT")
             det = None if det_limit is None else max(det_limit - result.det, 0.001)
             with ticking(progress):
-                cp = solve_sequence(edition, rolls, left(), hint=result.moves, det_limit=det)
+                cp = solve_sequence(edition, sequence, left(), hint=result.moves, det_limit=det)
             steps.append(Step("cp-sat", cp))
             result = _then_cp_sat(result, cp)
     else:
         with ticking(progress):
-            result = solve_sequence(edition, rolls, left(), det_limit=det_limit)
+            result = solve_sequence(edition, sequence, left(), det_limit=det_limit)
         steps.append(Step("cp-sat", result))
     if result.score is not None:
-        got = replay(edition, seed, rolls, result.moves)
+        got = replay(edition, seed, sequence, result.moves)
         if got != result.score:
             raise AssertionError(f"{engine} scored {result.score} but the rules engine replays {got}")
-    return SoloSolution(edition, seed, rolls, result, tuple(steps))
+    return SoloSolution(edition, seed, sequence, result, tuple(steps))
 
 
-def solve_one(edition: Edition, seed: int = 0, turns: int = 20, time_limit: float = 10.0,
+def solve_one(edition: Edition, seed: int = 0, rolls: int = 20, time_limit: float = 10.0,
               engine: str = "auto", det_limit: float | None = None) -> SoloSolution:
     """The registry's ``solve dice``: progress on stderr when it runs over 2 s."""
     start = time.perf_counter()
     with Progress(f"solve dice seed {seed}") as progress:
-        return solve_rolls(edition, seed, turns, time_limit, engine, det_limit, progress, start)
+        return solve_rolls(edition, seed, rolls, time_limit, engine, det_limit, progress, start)

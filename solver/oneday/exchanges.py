@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import numpy as np
 
 from tubedeck.errors import UsageError
-from tubedeck.games.oneday.board import GameMap, parse_stations
+from tubedeck.games.oneday.board import Board, parse_stations
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.journey import Journey, Verdict, validate
 from tubedeck.solver.cpsat import check_time_limit
@@ -94,7 +94,7 @@ class StateSpace:
         return self._cache[key]
 
 
-def state_space(gmap: GameMap, slots: int | None = None) -> StateSpace:
+def state_space(gmap: Board, slots: int | None = None) -> StateSpace:
     """Enumerate the states and the legal steps between them."""
     stations = tuple(sorted(gmap.stations))
     idx = {s: i for i, s in enumerate(stations)}
@@ -242,7 +242,7 @@ def _stations(space: StateSpace, states: Sequence[int]) -> list[int]:
     return [states[0]] + [int(space.hop_station[h]) for h in states[1:]]
 
 
-def _journey(gmap: GameMap, space: StateSpace, stations: Sequence[int]) -> Journey:
+def _journey(gmap: Board, space: StateSpace, stations: Sequence[int]) -> Journey:
     """The journey through the chosen stations, described with the validator's fewest rides."""
     stops = [space.stations[s] for s in stations]
     verdict = validate(gmap, stops, space.slots)
@@ -259,7 +259,7 @@ def caps_for(space: StateSpace, copies: Mapping[str, int], others: Sequence[str]
     return caps
 
 
-def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.ndarray,
+def solve_rack(gmap: Board, space: StateSpace, rack: Sequence[str], caps: np.ndarray,
                engine: str = "cp-sat", time_limit: float = 10.0, wall: float | None = None) -> Solution:
     """Fewest exchanges for ``rack`` (station ids) with the given engine (module docstring);
     ``wall``: a wall-clock cap on CP-SAT as well (see :func:`.model.solve_model`)."""
@@ -285,7 +285,7 @@ def solve_rack(gmap: GameMap, space: StateSpace, rack: Sequence[str], caps: np.n
     return _cp_sat(gmap, space, tpl, r, caps, time_limit, "cp-sat+bound", hint, value, wall)
 
 
-def _cp_sat(gmap: GameMap, space: StateSpace, tpl: JourneyTemplate, r: np.ndarray, caps: np.ndarray,
+def _cp_sat(gmap: Board, space: StateSpace, tpl: JourneyTemplate, r: np.ndarray, caps: np.ndarray,
             time_limit: float, label: str, hint: Sequence = (), upper: int | None = None,
             wall: float | None = None) -> Solution:
     """Build, solve, extract; the status as CP-SAT reports it (UNKNOWN is never INFEASIBLE)."""
@@ -314,7 +314,7 @@ ENGINES = ("cp-sat", "auto")
 class RackReport:
     """``tubedeck solve oneday``: the rack's verdict and the fewest exchanges, with names."""
 
-    gmap: GameMap
+    gmap: Board
     rack: tuple[str, ...]
     verdict: Verdict
     solution: Solution

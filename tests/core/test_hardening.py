@@ -303,8 +303,8 @@ def test_a_failing_build_keeps_the_previous_output_whole(tmp_path, monkeypatch, 
         def broken(pen):
             raise UsageError("a face failed half-way")
 
-        from tubedeck.generator import Sheet
-        return docs + [Sheet("zzz", (broken,))]  # fails after the first documents are rendered
+        from tubedeck.generator import Pages
+        return docs + [Pages("zzz", (broken,))]  # fails after the first documents are rendered
 
     monkeypatch.setattr(build_cmd, "documents_of", half)
     code, _, err = run(capsys, "build", "sampler", "--data", tiny, "--out", str(out), "--mode", "greyscale")

@@ -240,7 +240,7 @@ def test_challenge_page_prints_the_rolls_and_the_proven_best(paper, tmp_path):
     render(documents(unknown, opts), opts, tmp_path / "unknown")
     with pymupdf.open(tmp_path / "unknown" / "sheet.pdf") as pdf:
         text = " ".join(pdf[1].get_text().split())
-        assert f"tubedeck solve dice --seed 999 --turns {ed.rules.challenge_turns}" in text
+        assert f"tubedeck solve dice --seed 999 --rolls {ed.rules.challenge_turns}" in text
 
 
 def _pass_track(page):

@@ -78,10 +78,10 @@ def test_an_answer_with_no_play_prints_no_plan():
 
 
 def test_cli_solve_and_bad_input(capsys):
-    code, out, _ = run_cli(capsys, "solve", "dice", "--seed", "2", "--turns", "3", "--json")
+    code, out, _ = run_cli(capsys, "solve", "dice", "--seed", "2", "--rolls", "3", "--json")
     payload = json.loads(out)
     assert code == 0 and payload["status"] == "OPTIMAL" and len(payload["rolls"]) == 3
-    for args in (("--seed", "-1"), ("--turns", "0"), ("--turns", "999"), ("--time-limit", "0")):
+    for args in (("--seed", "-1"), ("--rolls", "0"), ("--turns", "999"), ("--time-limit", "0")):  # --turns: the older name
         code, _, err = run_cli(capsys, "solve", "dice", *args)
         assert code == 2 and err
     with pytest.raises(UsageError):

@@ -396,7 +396,7 @@ def test_ruler_note_and_label_stay_printable_and_off_the_cards(paper, bleed):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_sheet_ruler_stays_printable_and_below_the_safe_area(paper):
-    from tubedeck.generator import Sheet
+    from tubedeck.generator import Pages
     from tubedeck.generator.pdf import sheet_pdf
 
     seen = {}
@@ -405,7 +405,7 @@ def test_sheet_ruler_stays_printable_and_below_the_safe_area(paper):
         seen["safe"] = pen.safe
         pen.rect(pen.safe.x, pen.safe.y, pen.safe.w, pen.safe.h, fill="#0a1030")
 
-    data, _ = sheet_pdf(Sheet("s", (page,), title="a sheet"), PrintOptions.parse(paper=paper))
+    data, _ = sheet_pdf(Pages("s", (page,), title="a sheet"), PrintOptions.parse(paper=paper))
     assert_clear_of_edges_cards_and_marks(open_pdf(data)[0], parse_paper(paper), [seen["safe"]])
 
 

@@ -27,7 +27,7 @@ from tubedeck import generator
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
 from tubedeck.generator.colour import contrast
-from tubedeck.generator.document import Deck, Sheet
+from tubedeck.generator.document import Deck, Pages
 from tubedeck.generator.pen import Written, recording
 from tubedeck.generator.sizes import MM
 
@@ -192,7 +192,7 @@ def built(game_id: str, size: str, tmp: Path) -> Report:
         generator.render([d for d in docs if isinstance(d, Deck)], options, tmp / "full")
         report = Report()
         for doc in docs:
-            part = doc if isinstance(doc, Sheet) else sample(doc, game_id)
+            part = doc if isinstance(doc, Pages) else sample(doc, game_id)
             with recording() as log:
                 generator.render([part], options, tmp / doc.name)
             one = inspect(next((tmp / doc.name).glob("*.pdf")), log, doc.name, isinstance(doc, Deck))

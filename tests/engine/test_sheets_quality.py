@@ -1,4 +1,4 @@
-"""Sheet-level print quality, read back from the real files (PyMuPDF / pypdf), one part per item:
+"""Full-page print quality, read back from the real files (PyMuPDF / pypdf), one part per item:
 
 1. no cut mark (or crop cross, corner guide, fold line) nearer than 6.35 mm to the paper edge,
    and every cut line still marked at both ends, over papers x orientations x cards x bleed/gap;
@@ -23,7 +23,7 @@ import pytest
 from pypdf import PdfReader
 
 from tubedeck.errors import UsageError
-from tubedeck.generator import Card, Deck, PrintOptions, Sheet, render
+from tubedeck.generator import Card, Deck, Pages, PrintOptions, render
 from tubedeck.generator.layout import cut_lines, flips_rows
 from tubedeck.generator.marks import CROSS_ARM, MIN_MARK
 from tubedeck.generator.pdf import deck_layout, deck_sheets_pdf, sheet_pdf
@@ -190,7 +190,7 @@ def test_sheet_pdfs_have_trim_bleed_boxes_and_the_duplex_preference(args, expect
         box = [float(v) for v in page.mediabox]
         assert [float(v) for v in page.trimbox] == box and [float(v) for v in page.bleedbox] == box
     assert viewer_duplex(deck_sheets_pdf(deck_of(3, back=False), PrintOptions.parse())[0]) == "/Simplex"
-    single, _ = sheet_pdf(Sheet("s", (lambda pen: None,)), PrintOptions.parse(**args))
+    single, _ = sheet_pdf(Pages("s", (lambda pen: None,)), PrintOptions.parse(**args))
     assert viewer_duplex(single) == "/Simplex"
     assert [float(v) for v in PdfReader(io.BytesIO(single)).pages[0].trimbox] == \
         [float(v) for v in PdfReader(io.BytesIO(single)).pages[0].mediabox]
@@ -340,7 +340,7 @@ def test_render_reports_the_file_and_page_it_draws_and_writes_the_same_bytes(tmp
     from tubedeck.progress import Progress
 
     deck = Deck("d", [Card(f"c{k}", lambda pen: None) for k in range(3)], back=lambda pen: None)
-    sheet = Sheet("s", (lambda pen: None, lambda pen: None))
+    sheet = Pages("s", (lambda pen: None, lambda pen: None))
     options = PrintOptions.parse(export="pdf,png,svg,contact")
     render([deck, sheet], options, tmp_path / "a", progress=True)
     assert capsys.readouterr().err == ""  # a quick render off a terminal: silent

@@ -22,7 +22,7 @@ import pytest
 from tubedeck.errors import UsageError
 from tubedeck.game import edition, resolve
 from tubedeck.games import registry
-from tubedeck.generator import CARD_SIZES, Card, Deck, PrintOptions, Sheet, render
+from tubedeck.generator import CARD_SIZES, Card, Deck, Pages, PrintOptions, render
 from tubedeck.generator.options import EXPORTS
 from tubedeck.generator.tts import MAX_SIDE_PX, PER_SHEET, card_pixels, plan_sheets, sheet_grid
 
@@ -122,7 +122,7 @@ def check_export(save: dict, root: Path, game: str, docs: list) -> dict[str, lis
     assert len({o["GUID"] for o in objects for o in [o, *o.get("ContainedObjects", [])]}) == \
         sum(1 + len(o.get("ContainedObjects", [])) for o in objects), "GUIDs are unique"
     decks = [d for d in docs if isinstance(d, Deck)]
-    sheets = [s for s in docs if isinstance(s, Sheet)]
+    sheets = [s for s in docs if isinstance(s, Pages)]
     deck_objs, boards = objects[:len(decks)], objects[len(decks):]
     assert len(boards) == sum(len(s.pages) for s in sheets)
     out: dict[str, list[dict]] = {}
@@ -231,7 +231,7 @@ def synthetic() -> list:
                 size=CARD_SIZES["poker"].landscape)
     def page(pen):
         pen.rect(20, 20, 50, 50, fill="#123456")
-    return [unique, shared, Sheet("board", (page, page), title="Two pages"), single, wide]
+    return [unique, shared, Pages("board", (page, page), title="Two pages"), single, wide]
 
 
 def test_synthetic_export_follows_the_format_and_puts_every_card_in_its_cell(tmp_path):

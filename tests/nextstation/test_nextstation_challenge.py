@@ -28,7 +28,7 @@ from tubedeck.games.nextstation.challenge import (
     which_map,
 )
 from tubedeck.games.nextstation.edition import load
-from tubedeck.generator.document import Sheet
+from tubedeck.generator.document import Pages
 from tubedeck.generator.nextstation.challenge import card_name, challenge_pages, coordinate
 from tubedeck.generator.nextstation.faces import DECK_NAMES, NAMES, documents
 from tubedeck.generator.pen import recording
@@ -87,7 +87,7 @@ def render_challenge(ed, tmp: Path, paper: str = "a4", challenge=None):
     if challenge is None:
         sheet = next(d for d in documents(ed, opts) if d.name == "map")
     else:
-        sheet = Sheet("map", challenge_pages(ed, NAMES, DECK_NAMES, challenge))
+        sheet = Pages("map", challenge_pages(ed, NAMES, DECK_NAMES, challenge))
     with recording() as log:
         generator.render([sheet], opts, tmp)
     pdf = pymupdf.open(tmp / "map.pdf")

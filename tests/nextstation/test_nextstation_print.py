@@ -13,7 +13,7 @@ from tubedeck import generator
 from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.generate import river_path
-from tubedeck.generator.document import Deck, Sheet
+from tubedeck.generator.document import Deck, Pages
 from tubedeck.generator.fonts import text_width
 from tubedeck.generator.nextstation.faces import documents
 from tubedeck.generator.nextstation.map import (
@@ -61,7 +61,7 @@ def sheets(request, ed, tmp_path_factory):
     tmp = tmp_path_factory.mktemp(f"ns-{request.param}")
     out = {}
     for doc in documents(ed, opts):
-        if isinstance(doc, Sheet):
+        if isinstance(doc, Pages):
             with recording() as log:
                 generator.render([doc], opts, tmp / doc.name)
             page = pymupdf.open(next((tmp / doc.name).glob("*.pdf")))[0]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tubedeck.cli import main
-from tubedeck.games.oneday.board import GameMap, GameStation, Run, derive_map
+from tubedeck.games.oneday.board import Board, GameStation, Run, derive_map
 from tubedeck.games.oneday.cards import build_deck
 from tubedeck.games.oneday.journey import validate
 from tubedeck.games.oneday.recipe import load_recipe
@@ -23,7 +23,7 @@ from tubedeck.solver.oneday.exchanges import caps_for, solve_rack, state_space
 TOY_RUNS = {"red": "abcde", "blue": "fcgh", "m": "bgh", "p": "ebgh"}
 
 
-def toy_map(slots: int, toy_runs: dict[str, str] = TOY_RUNS) -> GameMap:
+def toy_map(slots: int, toy_runs: dict[str, str] = TOY_RUNS) -> Board:
     names = sorted(set("".join(toy_runs.values())))
     lines_at = {s: tuple(sorted(l for l, r in toy_runs.items() if s in r)) for s in names}
     stations = {s: GameStation(s, s.upper(), 51.5, -0.1, (s,), lines_at[s]) for s in names}
@@ -31,7 +31,7 @@ def toy_map(slots: int, toy_runs: dict[str, str] = TOY_RUNS) -> GameMap:
     runs = {l: Run(l, tuple(r)) for l, r in toy_runs.items()}
     shared = ((("m", "p"), "toy"),) if {"m", "p"} <= set(toy_runs) else ()
     recipe = dataclasses.replace(load_recipe(), slots=slots, shared_track=shared)
-    return GameMap(stations, lines, runs, tuple(frozenset(ls) for ls, _ in shared), recipe)
+    return Board(stations, lines, runs, tuple(frozenset(ls) for ls, _ in shared), recipe)
 
 
 def random_runs(rng: random.Random) -> dict[str, str]:
@@ -83,7 +83,7 @@ def exhaustive_best(runs: dict[str, str], rack: str, caps: dict[str, int]) -> in
     return best
 
 
-def check_against_exhaustive(gmap: GameMap, runs: dict[str, str], rack: str, caps: dict[str, int]) -> None:
+def check_against_exhaustive(gmap: Board, runs: dict[str, str], rack: str, caps: dict[str, int]) -> None:
     space = state_space(gmap)
     n = len(rack)
     expected = exhaustive_best(runs, rack, caps)

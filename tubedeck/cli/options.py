@@ -33,7 +33,7 @@ def declared(option: Option) -> inspect.Parameter:
     if option.type in ("str", "float") and option.default is None and not option.required:
         kind = Optional[kind]  # no default: the option may be left off (None)
     help_ = option.help + (f" One of: {', '.join(option.choices)}." if option.choices else "")
-    names = [option.flag] + ([option.short] if option.short else [])
+    names = [option.flag, *option.aliases] + ([option.short] if option.short else [])
     opt = typer.Option(*names, help=help_, dir_okay=False) if option.type == "path" else \
         typer.Option(*names, help=help_)
     return parameter(option.name, Annotated[kind, opt],

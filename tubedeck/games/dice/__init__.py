@@ -36,7 +36,8 @@ GAME = Game(
                 help="The best solo score for a seeded roll sequence (keep any 2 of 5 dice each turn), proven by an "
                      "exact target search (CP-SAT taking over where it cannot prove); the answer names the engine.",
                 options=(Option("seed", "The roll sequence's seed.", "int", 0, short="-s"),
-                         Option("turns", "Turns (rolls) to plan for.", "int", 20),
+                         Option("rolls", "Rolls to plan for (a turn is one roll; --turns is an older name).",
+                                "int", 20, aliases=("--turns",)),
                          Option("time_limit", "Wall-clock seconds for the whole command; a cut-short answer is "
                                               "reported FEASIBLE or UNKNOWN with its bound.", "float", 10.0),
                          Option("det_limit", "Also a deterministic budget (search nodes, CP-SAT deterministic "
@@ -45,7 +46,7 @@ GAME = Game(
                          Option("engine", "auto (the exact target search; CP-SAT takes over where it cannot prove "
                                           "in half the budget) or cp-sat (the CP-SAT model alone).", default="auto",
                                 choices=("auto", "cp-sat"))),
-                example=("--seed", "1", "--turns", "4")),
+                example=("--seed", "1", "--rolls", "4")),
     ),
     plays=(
         Command("dice", "tubedeck.solver.dice.simulate:play_one",

@@ -92,7 +92,7 @@ def roll_sequence(rules: Rules, seed: int, turns: int) -> Rolls:
     is a prefix of any longer one for the same seed)."""
     check_seed(seed)
     if not 1 <= turns <= rules.max_turns:
-        raise UsageError(f"--turns must be 1-{rules.max_turns}, got {turns}")
+        raise UsageError(f"--rolls must be 1-{rules.max_turns}, got {turns}")
     draw = random.Random(seed).random  # C-fast; 1 + int(6u) is a fair die
     return Rolls(seed, tuple(tuple(1 + int(6 * draw()) for _ in range(rules.dice)) for _ in range(turns)))
 

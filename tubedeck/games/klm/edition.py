@@ -12,7 +12,7 @@ from .cards import FortuneCard, StationDeck, build_deck, fortune_deck, load_fort
 from .rules import RuleBook, load_rules
 from .scope import Scope, default_scope_recipe, parse_scope
 from .setup import Deal, deal
-from .table import Table
+from .table import CardLinks
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Edition:
     @cached_property
     def table(self):
         """What the play engine reads (:mod:`.table`), built once."""
-        return Table.of(self)
+        return CardLinks.of(self)
 
     @cached_property
     def scope_network(self) -> Network:

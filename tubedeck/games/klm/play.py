@@ -61,7 +61,7 @@ from .effects import Effect, apply_fortune, fortune_actions
 from .field import PlayField, link
 from .records import MAX_TURNS  # the turn limit of every played game (play, simulate)
 from .setup import check_players
-from .table import Table
+from .table import CardLinks
 
 # The kind, then its arguments, whose types follow the kind (seats int, cards and lines str, a bool
 # for "unlucky"; see above): Any, as the checker cannot narrow them by the kind in action[0].
@@ -75,7 +75,7 @@ _NONE: frozenset[str] = frozenset()
 class State:
     """Everything on the table. Stocks list their top card first; discard piles list it last."""
 
-    table: Table = field(repr=False, compare=False)
+    table: CardLinks = field(repr=False, compare=False)
     seed: int
     players: int
     rolls: tuple[int, ...] = field(repr=False)  # the deal's turn rolls

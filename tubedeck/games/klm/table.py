@@ -10,7 +10,7 @@ from .rules import Rules
 
 
 @dataclass(frozen=True, eq=False)  # one per edition: compared and hashed by identity
-class Table:
+class CardLinks:
     rules: Rules
     adjacency: dict[str, tuple[str, ...]]  # Station Card -> cards sharing a Connection Number
     termini: frozenset[str]
@@ -20,7 +20,7 @@ class Table:
     line_names: dict[str, str] = field(default_factory=dict)  # line id -> its name ("Victoria"), for logs
 
     @classmethod
-    def of(cls, edition) -> "Table":
+    def of(cls, edition) -> "CardLinks":
         return cls(edition.rules, edition.adjacency, edition.termini,
                    {c.station: c.lines for c in edition.deck.cards},
                    {c.station: c.name for c in edition.deck.cards},

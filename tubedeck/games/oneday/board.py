@@ -71,7 +71,7 @@ class Run:
 
 
 @dataclass(frozen=True)
-class GameMap:
+class Board:
     """The game's network: stations, lines (with colours) and one run per line."""
 
     stations: Mapping[str, GameStation]
@@ -207,7 +207,7 @@ def _walk(g: dict[str, set[str]], end: str) -> list[str]:
         path.append(nxt[0])
 
 
-def derive_map(net: Network, recipe: Recipe) -> GameMap:
+def derive_map(net: Network, recipe: Recipe) -> Board:
     """Apply the recipe to the dataset: zone scope, exclusions, merges, one run per line."""
     problems = _unknown_names(net, recipe)
     if problems:
@@ -289,7 +289,7 @@ def derive_map(net: Network, recipe: Recipe) -> GameMap:
                            if sid not in in_game))
     branches = {l: tuple(b.stations for b in net.branches if b.line == l) for l in sorted(runs)}
     data_names = {s: net.stations[s].name for bs in branches.values() for b in bs for s in b}
-    return GameMap(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe, outside,
+    return Board(stations, {l: net.lines[l] for l in sorted(runs)}, runs, shared, recipe, outside,
                    branches, data_names)
 
 
@@ -308,12 +308,12 @@ def _why_outside(net: Network, recipe: Recipe, ident: str, runs: Mapping[str, Ru
     return f"its lines ({', '.join(lines)}) are not in the game" if lines else "on no line of the game"
 
 
-def load_map(data: Path | str | None = None, recipe: Path | str | None = None, copy_rule: str | None = None) -> GameMap:
+def load_map(data: Path | str | None = None, recipe: Path | str | None = None, copy_rule: str | None = None) -> Board:
     """The game's map from a dataset directory and a recipe (the bundled ones by default)."""
     return derive_map(Network.load(data), load_recipe(recipe, copy_rule))
 
 
-def parse_stations(gmap: GameMap, text: str | Sequence[str], what: str = "slot") -> tuple[str, ...]:
+def parse_stations(gmap: Board, text: str | Sequence[str], what: str = "slot") -> tuple[str, ...]:
     """Station ids from comma-separated names (forgiving: case, St/St./Street, &/and, a unique
     leading part such as "kings cross"; merged members' names such as "Aldgate East" too).
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from tubedeck.errors import UsageError
 
-from .board import GameMap
+from .board import Board
 from .recipe import COPY_RULES
 
 
@@ -56,7 +56,7 @@ class StationDeck:
         return out
 
 
-def copies_of(gmap: GameMap, station: str, rule: str | None = None) -> int:
+def copies_of(gmap: Board, station: str, rule: str | None = None) -> int:
     """How many cards a station gets under ``rule`` (the recipe's by default)."""
     rule = rule or gmap.recipe.copy_rule
     groups = gmap.track_groups_at(station)
@@ -69,7 +69,7 @@ def copies_of(gmap: GameMap, station: str, rule: str | None = None) -> int:
     raise UsageError(f"unknown copy rule {rule!r} (known: {', '.join(COPY_RULES)})")
 
 
-def build_deck(gmap: GameMap, rule: str | None = None) -> StationDeck:
+def build_deck(gmap: Board, rule: str | None = None) -> StationDeck:
     """Every card of the game, stations in name order, copies together."""
     cards = []
     for st in sorted(gmap.stations.values(), key=lambda s: (s.name, s.id)):

@@ -9,7 +9,7 @@ from pathlib import Path
 from tubedeck.errors import DataError, NotApplicable
 from tubedeck.network import Network
 
-from .board import GameMap, derive_map
+from .board import Board, derive_map
 from .cards import StationDeck, build_deck
 from .recipe import Recipe, load_recipe
 from .setup import Deal, deal
@@ -19,7 +19,7 @@ from .setup import Deal, deal
 class Edition:
     """Everything one game of One Day in London is played with."""
 
-    board: GameMap
+    board: Board
     deck: StationDeck
 
     @property

@@ -16,7 +16,7 @@ The written rules, as this module applies them to the stops ``s1 .. s10`` of a r
   Reversing needs a change through a line that is not on that track (Met east to King's Cross,
   Northern to Euston, Victoria back to King's Cross, then the H&C west is fine). Directions on
   two lines of one track are compared through the order of their shared stations
-  (:meth:`GameMap.reverses`). The printed rules card says so.
+  (:meth:`Board.reverses`). The printed rules card says so.
 
 Each hop may be ridden on any line the two stations share; the validator searches all choices
 (a small dynamic programme over (line, direction) of the last hop) and, of the valid ones,
@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .board import GameMap
+from .board import Board
 
 RULES = {
     "length": "a rack holds exactly {slots} cards",
@@ -57,14 +57,14 @@ class Leg:
     stops: tuple[str, ...]
     calls: tuple[str, ...]
 
-    def stop_name(self, gmap: GameMap, k: int) -> str:
+    def stop_name(self, gmap: Board, k: int) -> str:
         """The stop's game name, and where the line calls if that is another station there
         ("Aldgate (at Aldgate East)"; not "Paddington (Bakerloo & District)": the same Paddington)."""
         name = gmap.name(self.stops[k])
         called = gmap.data_names.get(self.calls[k], name)
         return name if _base(called) == _base(name) else f"{name} (at {called})"
 
-    def describe(self, gmap: GameMap) -> str:
+    def describe(self, gmap: Board) -> str:
         names = [self.stop_name(gmap, k) for k in range(len(self.stops))]
         via = f" through {', '.join(names[1:-1])}" if len(names) > 2 else ""
         towards = gmap.data_names.get(self.towards) or gmap.name(self.towards)
@@ -90,7 +90,7 @@ class Ride:
     stops: tuple[str, ...]
     legs: tuple[Leg, ...]
 
-    def describe(self, gmap: GameMap) -> str:
+    def describe(self, gmap: Board) -> str:
         """The legs, one per line of text: "District towards Upminster: Blackfriars through ..."."""
         return "\n".join(leg.describe(gmap) for leg in self.legs)
 
@@ -99,11 +99,11 @@ class Ride:
                 "legs": [leg.as_dict() for leg in self.legs]}
 
 
-def _members_on(gmap: GameMap, station: str, on: set[str]) -> list[str]:
+def _members_on(gmap: Board, station: str, on: set[str]) -> list[str]:
     return [m for m in gmap.stations[station].members if m in on] or list(gmap.stations[station].members)
 
 
-def legs(gmap: GameMap, line: str, stops: Sequence[str]) -> tuple[Leg, ...]:
+def legs(gmap: Board, line: str, stops: Sequence[str]) -> tuple[Leg, ...]:
     """A ride's legs (see :class:`Ride`): its stretch of the game run, edge by edge, on the
     dataset branch that carries each edge (the one already ridden when several do), cut wherever
     the branch or the direction along it changes; the cut station (Earl's Court, Euston) ends one
@@ -176,19 +176,19 @@ class Verdict:
 Hop = tuple[str, int]  # (line, direction)
 
 
-def hop_options(gmap: GameMap, a: str, b: str) -> tuple[Hop, ...]:
+def hop_options(gmap: Board, a: str, b: str) -> tuple[Hop, ...]:
     """Every (line, direction) that carries a rider from ``a`` to ``b``."""
     if a == b:
         return ()
     return tuple((l, gmap.direction(l, a, b)) for l in gmap.common_lines(a, b))
 
 
-def compatible(gmap: GameMap, prev: Hop | None, nxt: Hop) -> bool:
+def compatible(gmap: Board, prev: Hop | None, nxt: Hop) -> bool:
     """The backtracking rule between two consecutive hops (see the module docstring)."""
     return prev is None or not gmap.reverses(prev, nxt)
 
 
-def _rides(gmap: GameMap, stations: Sequence[str], hops: Sequence[Hop]) -> tuple[Ride, ...]:
+def _rides(gmap: Board, stations: Sequence[str], hops: Sequence[Hop]) -> tuple[Ride, ...]:
     rides: list[Ride] = []
     start = 0
     for i in range(1, len(hops) + 1):
@@ -200,7 +200,7 @@ def _rides(gmap: GameMap, stations: Sequence[str], hops: Sequence[Hop]) -> tuple
     return tuple(rides)
 
 
-def validate(gmap: GameMap, stations: Sequence[str], slots: int | None = None) -> Verdict:
+def validate(gmap: Board, stations: Sequence[str], slots: int | None = None) -> Verdict:
     """Check a rack (station ids, slot 1 first) against the rules; see the module docstring."""
     slots = gmap.recipe.slots if slots is None else slots
     if len(stations) != slots:
@@ -233,6 +233,6 @@ def validate(gmap: GameMap, stations: Sequence[str], slots: int | None = None) -
     return Verdict(True, journey, None, None, "a valid journey")
 
 
-def journey_of(gmap: GameMap, stations: Sequence[str], hops: Sequence[Hop]) -> Journey:
+def journey_of(gmap: Board, stations: Sequence[str], hops: Sequence[Hop]) -> Journey:
     """A journey from stops and the (line, direction) of every hop (for solvers)."""
     return Journey(tuple(stations), _rides(gmap, stations, hops))
