@@ -240,13 +240,29 @@ def signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def write_line(out, text: str) -> None:
+def write_line(out, text: str, kept: int | None = None) -> None:
+    """Append one line (a record or the header) whole or not at all: written straight to the file
+    with signals held; should the disk fill (or any write fail) part-way, the file is cut back to
+    where the line began, so it ends with its last whole record and the same command resumes it.
+    ``kept``: the records the file holds before this line, for the message."""
+    data = text.encode("utf-8")
     with signals_blocked():
+        out.flush()  # (nothing buffered: every line goes through here)
+        fd = out.fileno()
+        start = os.lseek(fd, 0, os.SEEK_END)
         try:
-            out.write(text)
-            out.flush()
-        except OSError as exc:  # a full disk: the line may be torn; the next resume names it
-            raise UsageError(f"cannot write results file {out.name}: {exc.strerror or exc}") from None
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, start)
+                cut = "cut back to its last whole record"
+            except OSError:  # pragma: no cover - a file that cannot be truncated: resume names the torn line
+                cut = "its last line may be torn"
+            held = f"{plural(kept, 'record')}" if kept is not None else "every record written before this one"
+            raise UsageError(f"cannot write results file {out.name}: {exc.strerror or exc}; the file keeps {held} "
+                             f"({cut}): free space and run the same command to resume") from None
 
 
 def open_locked(results: Path):

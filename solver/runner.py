@@ -256,7 +256,7 @@ def run_deals(
             held.close()
             resumed = read_results(results, header, validate)  # (its seeds were checked above)
         if out is not None and resumed.header is None:
-            write_line(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n")
+            write_line(out, json.dumps({"kind": "header", **header}, sort_keys=True) + "\n", kept=len(resumed.done))
         total = len(seeds) if isinstance(seeds, Sized) else None
         in_order = yield from _run(factory, seeds, total, resumed, out, workers, progress, label, runner, deadline)
         if out is not None and not in_order:  # complete, but gaps were filled: the file one run writes
@@ -344,6 +344,7 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
                    disable=not (progress and tty), transient=True)
     pool = None
     in_order, top = resumed.ordered, resumed.top
+    stored = len(resumed.done)  # the records the results file holds (for a full disk's message)
     try:
         pending = None
         if total is not None:
@@ -380,7 +381,8 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
                 record = next(fresh)
                 record = {"seed": seed, **{k: v for k, v in record.items() if k != "seed"}}
                 if out is not None:
-                    write_line(out, json.dumps(record, sort_keys=True) + "\n")
+                    write_line(out, json.dumps(record, sort_keys=True) + "\n", kept=stored)
+                    stored += 1
                     in_order, top = in_order and seed > top, max(top, seed)
                 bar.advance(task)
                 if ticker is not None:

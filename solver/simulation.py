@@ -89,7 +89,9 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any],
     if len(text) > MAX_BOTS_TEXT:
         raise UsageError(f"--bots: over {MAX_BOTS_TEXT} characters")
     names = tuple(n.strip() for n in text.split(","))
-    if text.strip() and not all(names):  # "greedy,,random" lost a seat's bot without a word
+    if not text.strip():  # "--bots ''" named no bot: never a default played without a word
+        raise UsageError(f"--bots: no bot named (one name per seat: {', '.join(known)}, mcts[:ITERATIONS])")
+    if not all(names):  # "greedy,,random" lost a seat's bot without a word
         raise UsageError(f"--bots: an empty name in {text!r} (one name per seat, separated by commas)")
     names = tuple((aliases or {}).get(n, n) for n in names if n)
     for n in names:
@@ -197,7 +199,7 @@ def play_command(game: Game) -> Callable[..., GameReport]:
         rules: Playing = game.playing()
         if seed < 0:
             raise UsageError(f"--seed must be >= 0, got {seed}")
-        chosen = parse_bots(bots or next(iter(rules.bots)), players, rules.bots, dict(rules.game.aliases))
+        chosen = parse_bots(next(iter(rules.bots)) if bots is None else bots, players, rules.bots, dict(rules.game.aliases))
         played = play(rules, edition, players, seed, chosen, words=True, **variant)
         return GameReport(rules, edition, played, seed, chosen, tuple(sorted(variant.items())))
 
@@ -268,7 +270,7 @@ def simulate_command(game: Game) -> Callable[..., Simulation]:
                    bots: str | None = None, **options: Any) -> Simulation:
         rules: Playing = resolve(target)
         rules.start(edition, players, 0, **{k: v for k, v in options.items() if k in rules.variant})  # bad counts
-        chosen = parse_bots(bots or next(iter(rules.bots)), players, rules.bots, dict(rules.game.aliases))
+        chosen = parse_bots(next(iter(rules.bots)) if bots is None else bots, players, rules.bots, dict(rules.game.aliases))
         variant = {k: v for k, v in options.items() if k in rules.variant}
         own = {k: v for k, v in options.items() if k not in rules.variant and v is not None}
         return Simulation(target, players, chosen, data, tuple(sorted(own.items())), tuple(sorted(variant.items())))

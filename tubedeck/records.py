@@ -151,6 +151,10 @@ class Schema:
         holds is bounded by the declaration, so a reader never allocates by a number it read."""
         if not isinstance(record, dict):
             return "not a JSON object"
+        known = {"seed"} | {f.name.split(".")[0].split("[")[0] for f in self.fields}
+        unknown = sorted(k for k in record if k not in known)
+        if unknown:  # an edited line, or another version's: never kept without a word
+            return f"unknown field {unknown[0]!r} (a {self.game} {self.mode} record has {', '.join(sorted(known))})"
         for f in self.fields:
             if f.nested:
                 for v in f.values(record):

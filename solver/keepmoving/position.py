@@ -97,8 +97,8 @@ def from_json(raw, edition: Edition) -> State:
     if any(len(h) > r.hand_limit for h in hands):
         raise _bad("hands", f"a hand holds at most {r.hand_limit} cards")
     def lock(v, f):
-        if not (isinstance(v, list) and all(isinstance(n, int) and 1 <= n <= 6 for n in v)):
-            raise _bad(f, "must list numbers 1-6")
+        if not (isinstance(v, list) and len(v) <= 6 and all(is_whole(n, 1, 6) for n in v)):
+            raise _bad(f, f"must list numbers 1-6 (a JSON true is not a number), got {v!r}")
         return mask(v)
 
     def flag(v, f):

@@ -242,17 +242,7 @@ def test_a_full_disk_during_a_build_is_a_message_and_leaves_the_old_output(tmp_p
     assert not [p for p in out.rglob("*") if ".part" in p.name or ".staging-" in p.name]
 
 
-def test_a_full_disk_during_a_check_is_a_message(tmp_path):
-    from tubedeck.solver.runner import write_line
-
-    class Full:
-        name = "r.jsonl"
-
-        def write(self, text):
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-    with pytest.raises(UsageError, match="No space left on device"):
-        write_line(Full(), "{}\n")
+# (a full disk during a check or simulation: tests/core/test_full_disk.py)
 
 
 # -- 5. temp files --------------------------------------------------------------------------------

@@ -69,6 +69,11 @@ class Recipe:
 
 # -- reading, with every problem located: "recipe.toml [merge #2]: missing 'reason'" -------------------
 _MISSING = object()
+_TABLES = {  # table -> the keys it takes
+    "game": {"name", "slots", "players_min", "players_max", "discard_piles"},
+    "scope": {"zones", "zones_reason", "opened_before", "opened_reason"},
+    "copies": {"rule", "reason"},
+}
 _ARRAYS = {  # array of tables -> its keys and their kinds
     "exclude_lines": (("line", "id"), ("reason", "str")),
     "exclude_stations": (("station", "id"), ("reason", "str")),
@@ -189,6 +194,15 @@ def load_recipe(path: Path | str | None = None, copy_rule: str | None = None) ->
             r.bad("copies.rule", f"unknown copy rule {rule!r} (known: {', '.join(COPY_RULES)})")
     arrays = {key: r.array(raw, key) for key in _ARRAYS}
     text = r.texts(raw)
+    # A key the reader does not know is a mistake, never dropped without a word (an array of
+    # tables written as a plain key of the table above it, say: `exclude_lines = "circle"`).
+    for place, table, known in (("", raw, set(_TABLES) | set(_ARRAYS) | {"text"}),
+                                *((name, raw.get(name), keys) for name, keys in _TABLES.items())):
+        if isinstance(table, dict):
+            for extra in sorted(set(table) - known):
+                r.bad(place or extra, f"unknown key {extra!r}" + (f" in [{place}]" if place else "") +
+                      f" (known: {', '.join(sorted(known))})" +
+                      (f"; [[{extra}]] is an array of tables of its own" if extra in _ARRAYS else ""))
     slots, lo, hi, piles = (numbers[k] for k in ("slots", "players_min", "players_max", "discard_piles"))
     if slots is not None and slots < 2:
         r.bad("game.slots", f"must be at least 2, got {slots}")
