@@ -36,10 +36,12 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``k`` successes in ``n``."""
+    """The 95% Wilson score interval of ``k`` successes in ``n``: always ``lo <= k/n <= hi`` within
+    [0, 1] (rounding put the upper end of 6 wins in 6 at 0.9999999999999999, below the share)."""
     if n == 0:
         return 0.0, 1.0
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    share = min(max(p, 0.0), 1.0)
+    return min(max(0.0, centre - half), share), max(min(1.0, centre + half), share)

@@ -98,7 +98,8 @@ class GameResult:
         f = self.final
         if f is None:
             return [f"whole game: {self.status}, no game found within the time limit (bound {self.bound})"]
-        by = {"pars": "the round pars", "stored": "the stored answer's bound"}.get(self.bound_by, self.bound_by)
+        by = {"pars": "the round pars", "stored": "the stored answer's bound",  # (and the research bounds':)
+              "columns": "the column bound", "branch": "branch and price"}.get(self.bound_by, self.bound_by)
         found = f"found by {self.found_by}"
         verdict = (f"proven best by {by}" + ("" if by == self.found_by else f", {found}")) if self.status == "OPTIMAL" \
             else f"{found}, not proven: no game scores more than {self.bound} ({by})" if self.bound is not None else \

@@ -212,7 +212,7 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
     """With lines listed, the root's best prices go to :func:`.listed.improve` for its share of the
     time left (none: never), once, after the root or while it is open past ``ROOT_WAIT`` of the
     time, and a better game it finds is the tree's best game."""
-    from tubedeck.solver.nextstation import branch
+    from research.nextstation import branch
 
     monkeypatch.setattr(branch, "ROOT_WAIT", wait)
 
@@ -248,8 +248,8 @@ def test_after_the_root_listed_lines_give_better_games(ed, monkeypatch, share, w
 def test_with_cuts_better_games_come_before_the_first_cuts(ed, monkeypatch):
     """A root that adds cuts between rounds' lines (``clash``) may take most of the time: the
     better-games search runs once the root first settles, before any cut, at prices with none."""
+    from research.nextstation import branch
     from research.nextstation.columns import MasterLP
-    from tubedeck.solver.nextstation import branch
 
     monkeypatch.setattr(branch, "ROOT_WAIT", 1.0)
     rounds, _ = solved_small_game(ed, 4, 2, 4)
@@ -277,7 +277,7 @@ def test_no_node_master_is_begun_past_the_deadline(ed, monkeypatch):
     """A node's first master (rows for every admitted pool line: seconds on a real seed) is not
     built once the time is up: the node stays open with its bound (the tree overran a 300 s
     limit by 4-10 s before)."""
-    from tubedeck.solver.nextstation import branch
+    from research.nextstation import branch
 
     rounds, _ = solved_small_game(ed, 4, 2, 4)
     s = branch.RoundSearch(ed.board, ed.book, rounds, time.perf_counter() - 1.0, "entries", 5, 5, 0, 0.0, None)
@@ -365,7 +365,7 @@ def test_progress_never_shows_a_bound_below_the_optimum(ed, seed, turns, count, 
     """Every progress snapshot's bound holds (the root's heuristic once ran before the root's
     children were open and showed its game as the bound: a gap of 0% mid-search); with and
     without the other lines each pricing search met as columns, the same proof."""
-    from tubedeck.solver.nextstation import branch
+    from research.nextstation import branch
 
     rounds, optimum = solved_small_game(ed, seed, turns, count)
     at_heuristic: list[int] = []
@@ -402,12 +402,13 @@ def test_the_whole_game_default_closes_with_branch_and_price(ed, seed, monkeypat
     """`solve nextstation --game` on the wall clock: after the best responses and CP-SAT (given no
     time here: UNKNOWN), branch and price takes the time left and proves the exhaustive optimum
     where the column bound alone stops above it (seeds that need branching), and says whose bound."""
-    from tubedeck.solver.nextstation import game
+    from research.nextstation import whole as game
+    from tubedeck.solver.nextstation import game_model
     from tubedeck.solver.nextstation.engines import Budget
     from tubedeck.solver.nextstation.game_model import Solved
 
     rounds, optimum = solved_small_game(ed, seed, 2, 4)
-    monkeypatch.setattr(game, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
+    monkeypatch.setattr(game_model, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
     got = game.best_of(ed.board, ed.book, rounds, columns=20, budget=Budget.of(60.0))
     assert got.status == "OPTIMAL" and got.final.total == optimum == got.bound and got.bound_by == "branch"
     assert _sheet_replay(ed, rounds, got.draws) == optimum
@@ -421,12 +422,13 @@ def test_the_whole_game_default_closes_with_branch_and_price(ed, seed, monkeypat
 def test_a_long_whole_game_search_lists_every_line_and_prices_by_a_scan(ed, monkeypatch):
     """Given TABLES_AFTER seconds or more, branch and price in `solve nextstation --game` gets every
     line of each round listed (pricing is then a scan): the same proof; below it, none listed."""
-    from tubedeck.solver.nextstation import game
+    from research.nextstation import whole as game
+    from tubedeck.solver.nextstation import game_model
     from tubedeck.solver.nextstation.engines import Budget
     from tubedeck.solver.nextstation.game_model import Solved
 
     rounds, optimum = solved_small_game(ed, 4, 2, 4)
-    monkeypatch.setattr(game, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
+    monkeypatch.setattr(game_model, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
     seen: list = []
     real = game.branch_and_price
 

@@ -11,13 +11,13 @@ import random
 import numpy as np
 import pytest
 
+from research.nextstation import clash as clash_module
 from research.nextstation.branch import branch_and_price
 from research.nextstation.clash import block_of, clash, path_to, separate, station_sets
 from research.nextstation.columns import MasterLP, Prices, column_of, lagrangian_bound
 from research.nextstation.cuts import relaxation
 from research.nextstation.pairs import LineScan, some_tables, table_bound
 from tubedeck.games.nextstation.edition import load
-from tubedeck.solver.nextstation import clash as clash_module
 from tubedeck.solver.nextstation.exhaustive_game import sheets, small_games
 
 from ns_helpers import solved_small_game

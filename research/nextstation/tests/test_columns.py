@@ -10,13 +10,11 @@ import pytest
 
 from research.nextstation.columns import Prices, column_bound, lagrangian_bound
 from research.nextstation.whole import best_game, best_of
-from tubedeck.errors import UsageError
 from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.solver.nextstation.exhaustive_game import round_lines, small_games
-from tubedeck.solver.nextstation.solve import solve_round
 
 from ns_helpers import solved_small_game
 
@@ -121,13 +119,6 @@ def test_the_column_bound_tightens_the_reported_bound(ed):
     both = best_of(ed.board, ed.book, rounds, time_limit=0.05, columns=15)
     assert optimum <= both.bound <= alone.bound
     assert both.bound_by == ("columns" if both.bound < alone.bound else "CP-SAT")
-
-
-def test_columns_is_checked(ed):
-    with pytest.raises(UsageError, match="--columns must be 0-"):
-        solve_round(ed, seed=0, game=True, columns=-1)
-    with pytest.raises(UsageError, match="add --game"):
-        solve_round(ed, seed=0, columns=5)
 
 
 @pytest.mark.slow

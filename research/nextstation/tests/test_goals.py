@@ -188,13 +188,14 @@ def test_the_whole_game_with_objectives_closes_with_branch_and_price(ed, monkeyp
     """`solve nextstation --game --objectives` on the wall clock: branch and price takes the
     bound phase with the objectives in its relaxation (before, the column bound plus every
     objective's points) and proves the exhaustive optimum with objectives."""
-    from tubedeck.solver.nextstation import game
+    from research.nextstation import whole as game
+    from tubedeck.solver.nextstation import game_model
     from tubedeck.solver.nextstation.engines import Budget
     from tubedeck.solver.nextstation.game_model import Solved
 
     objectives = tuple(o for o in SMALL if o.id in ("i2", "t2"))
     rounds, optimum = solved_small_game(ed, 4, 2, 4, objectives)
-    monkeypatch.setattr(game, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
+    monkeypatch.setattr(game_model, "solve_game", lambda *a, **k: Solved("UNKNOWN", None, None, (), 0.0))
     got = game.best_of(ed.board, ed.book, rounds, objectives, columns=20, budget=Budget.of(60.0))
     assert got.status == "OPTIMAL" and got.final.total == optimum == got.bound and got.bound_by == "branch"
     assert got.final.objective_points == 10 * len(got.final.objectives)

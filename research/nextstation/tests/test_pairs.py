@@ -241,7 +241,7 @@ def test_the_tables_keep_to_the_memory_available(ed):
     """A round of 5 million lines takes about 2.7 GB to list: the rounds together may hold no more
     lines than half the memory available holds at LINE_BYTES a line; a round past what is left is
     not listed (priced by the search), and the rounds before it keep theirs."""
-    from tubedeck.solver.nextstation import pairs
+    from research.nextstation import pairs
 
     assert pairs.line_budget(10 * 2**30) == int(10 * 2**30 * pairs.MEMORY_SHARE) // pairs.LINE_BYTES
     assert 0 < pairs.available_memory() and pairs.line_budget() == pytest.approx(
