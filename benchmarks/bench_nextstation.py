@@ -10,10 +10,10 @@
   within ``--exhaustive-limit`` positions: time ratio and any score difference.
 
 * ``--games N``: the whole solo game (``solve nextstation --game``) of seeds 0..N-1 within
-  ``--game-limit`` seconds on ``--workers`` CP-SAT workers, then ``--columns`` iterations of the
-  column bound (:mod:`tubedeck.solver.nextstation.columns`, one core): how many are proven (target: 95%
-  within 60 s on 2 cores), the best game found (best responses, and after CP-SAT), the bound, and
-  the wall time.
+  ``--game-limit`` seconds on ``--workers`` CP-SAT workers: how many are proven, the best game
+  found (best responses, and after CP-SAT), the bound (CP-SAT's, or the stored one where
+  challenges.csv holds the seed), and the wall time. The research bounds (the column bound,
+  branch and price) have their own benchmarks in ``research/nextstation/benchmarks/``.
 
     .venv/bin/python benchmarks/bench_nextstation.py [--rounds 40] [--seed 0] [--time-limit 60] [--bnb-only]
     .venv/bin/python benchmarks/bench_nextstation.py --games 10 [--game-limit 60] [--workers 2]
@@ -29,9 +29,8 @@ from collections import Counter
 from tubedeck.games.nextstation.best import best_round as bnb
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import turns
-from tubedeck.solver.nextstation.columns import column_bound
 from tubedeck.solver.nextstation.exhaustive import best_round as exhaustive
-from tubedeck.solver.nextstation.game import best_game, rounds_of
+from tubedeck.solver.nextstation.game import best_game
 from tubedeck.solver.nextstation.model import best_round
 
 
@@ -50,7 +49,6 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=0, help="time the whole game on this many seeds instead")
     ap.add_argument("--game-limit", type=float, default=60.0)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--columns", type=int, default=20, help="column-bound iterations after CP-SAT (--games)")
     args = ap.parse_args()
     ed = load()
     if args.games:
@@ -113,7 +111,6 @@ def main() -> None:
 
 def whole_games(ed, args) -> None:
     statuses, walls, starts, finals, bounds = Counter(), [], [], [], []
-    cbounds, cwalls = [], []
     for seed in range(args.seed, args.seed + args.games):
         r = best_game(ed, seed, time_limit=args.game_limit, workers=args.workers)
         statuses[r.status] += 1
@@ -121,30 +118,16 @@ def whole_games(ed, args) -> None:
         starts.append(r.start)
         finals.append(r.score)
         bounds.append(r.bound)
-        extra = ""
-        if args.columns and r.status != "OPTIMAL":  # the column bound from the game found (solve --columns)
-            rounds, _, _ = rounds_of(ed, seed)
-            cb = column_bound(ed.board, ed.book, rounds, (tuple(p.draws for p in r.rounds),), args.columns)
-            cbounds.append(cb.bound)
-            cwalls.append(cb.wall)
-            extra = f"; column bound {cb.bound} after {cb.iterations} iterations, {cb.wall:.1f} s"
-        print(f"  seed {seed}: {r.status} {r.score} (best responses {r.start}, CP-SAT bound {r.bound}, "
-              f"round pars {r.pars}) {r.wall:.1f} s{extra}", flush=True)
+        print(f"  seed {seed}: {r.status} {r.score} (best responses {r.start}, bound {r.bound} by {r.bound_by}, "
+              f"round pars {r.pars}) {r.wall:.1f} s", flush=True)
     n = args.games
     print(f"whole solo game, seeds {args.seed}-{args.seed + n - 1}, limit {args.game_limit:g} s, "
           f"{args.workers} workers: statuses {dict(statuses)}; proven {statuses['OPTIMAL']} of {n} "
-          f"(target: 95% within 60 s on 2 cores)")
+          f"")
     print(f"  best game found: median {statistics.median(finals)} (best responses alone "
-          f"{statistics.median(starts)}; CP-SAT improved {sum(f > s for f, s in zip(finals, starts))} of {n}); "
+          f"{statistics.median(starts)}; CP-SAT or the stored game improved {sum(f > s for f, s in zip(finals, starts))} of {n}); "
           f"bound median {statistics.median(bounds)}; wall median {statistics.median(walls):.1f} s, "
           f"max {max(walls):.1f} s")
-    if cbounds:
-        gaps = [b - f for b, f in zip(cbounds, finals)]
-        cp_gaps = [b - f for b, f in zip(bounds, finals)]
-        print(f"  column bound ({args.columns} iterations): median {statistics.median(cbounds)}, gap to the game "
-              f"found median {statistics.median(gaps)} (CP-SAT's: {statistics.median(cp_gaps)}); "
-              f"{statistics.median(cwalls):.0f} s median, max {max(cwalls):.0f} s")
-
 
 if __name__ == "__main__":
     main()

@@ -44,12 +44,19 @@ from typing import Any
 
 from tubedeck.content import content
 from tubedeck.errors import UsageError
-from tubedeck.games.nextstation.challenge import CLASSIC, Move, drawing_text, parse_drawing, replay
+from tubedeck.games.nextstation.challenge import (
+    CLASSIC,
+    Move,
+    drawing_text,
+    parse_drawing,
+    read_rows,
+    replay,
+    seed_range,
+)
 from tubedeck.games.nextstation.edition import Edition, load
 from tubedeck.games.nextstation.flips import turns_so_far
 from tubedeck.games.nextstation.play import PASS, new_game
 from tubedeck.play import Played, play_game
-from tubedeck.solver.nextstation.challenges import read_rows, seed_range
 from tubedeck.solver.nextstation.game import rounds_of
 from tubedeck.solver.nextstation.simulate import PLAYING
 from tubedeck.solver.simulation import bot_for

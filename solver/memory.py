@@ -1,6 +1,6 @@
 """How much memory this machine has available now: the one place the solvers read it (a local
 Dask cluster's ``--workers`` bound, :mod:`tubedeck.solver.distributed`; how many lines Next Station's
-tables may list, :mod:`tubedeck.solver.nextstation.pairs`)."""
+tables may list, research/nextstation/pairs.py)."""
 
 from __future__ import annotations
 

@@ -180,3 +180,14 @@ def test_no_private_name_is_imported_across_modules():
     assert private_imports(sources) == []
     sources["tubedeck.network"] = "from .errors import _hidden\n" + sources["tubedeck.network"]
     assert private_imports(sources) == ["tubedeck.network:1 imports .errors._hidden"]
+
+
+def test_the_product_never_imports_research():
+    """research/ does not ship: no module of the installed package names it (a lazy import too)."""
+    found = []
+    for module, source in module_sources().items():
+        for node in ast.walk(ast.parse(source)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            found += [f"{module} imports {n}" for n in names if n.split(".")[0] == "research"]
+    assert found == []

@@ -26,25 +26,22 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from tubedeck.atomic import atomic_open
-from tubedeck.content import content, is_whole_text, read_csv
-from tubedeck.errors import DataError, Problem, UsageError
-from tubedeck.games.nextstation.challenge import CLASSIC, COLUMNS, STATUSES, drawing_text, parse_drawing, replay
+from tubedeck.content import content, is_whole_text
+from tubedeck.errors import UsageError
+from tubedeck.games.nextstation.challenge import (  # noqa: F401 - seed_range, read_rows: the benchmarks' too
+    CLASSIC,
+    COLUMNS,
+    STATUSES,
+    drawing_text,
+    parse_drawing,
+    read_rows,
+    replay,
+    seed_range,
+)
 from tubedeck.games.nextstation.edition import Edition, load
 from tubedeck.solver.cpsat import WALL_GUARD
 
 from .clash import CLASH_ROUNDS
-
-MAX_SEEDS = 10_000
-
-
-def seed_range(text: str) -> range:
-    lo, dash, hi = text.strip().partition("-")
-    if not (lo.isascii() and lo.isdigit()) or (dash and not (hi.isascii() and hi.isdigit())):
-        raise UsageError(f"--seeds must be A-B (whole numbers), got {text!r}")
-    out = range(int(lo), int(hi or lo) + 1)
-    if not 1 <= len(out) <= MAX_SEEDS:
-        raise UsageError(f"--seeds must name 1-{MAX_SEEDS} seeds, A <= B, got {text!r}")
-    return out
 
 
 def answer_row(edition: Edition, map_label: str, seed: int, result) -> list[str] | None:
@@ -191,17 +188,6 @@ def branched(edition: Edition, seed: int, row: list[str], time_limit: float, pro
     return row[:2] + [str(score), status, str(bound), drawing]
 
 
-def read_rows(path: Path) -> dict[tuple[str, str], list[str]]:
-    """The file's rows by (map, seed) (an absent file: none)."""
-    if not path.exists():
-        return {}
-    problems: list[Problem] = []
-    rows = read_csv(path, COLUMNS, problems, allow_empty=True)
-    if problems:
-        raise DataError(problems)
-    return {(r["map"], r["seed"]): [r[c] for c in COLUMNS] for r in rows}
-
-
 def write_rows(path: Path, rows: list[list[str]]) -> None:
     def order(row: list[str]) -> tuple:
         return row[0] != CLASSIC, int(row[0]) if is_whole_text(row[0]) else 0, int(row[1]) if is_whole_text(row[1]) else 0
@@ -221,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--map", default=CLASSIC, help="classic, or a generated map's seed (default zones)")
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--out", type=Path, default=content("nextstation", "challenges.csv"))
-    parser.add_argument("--columns", type=int, default=25, help="column-bound iterations (solver.nextstation.columns)")
+    parser.add_argument("--columns", type=int, default=25, help="column-bound iterations (research.nextstation.columns)")
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (more find better games, "
                         "not reproducibly)")
     parser.add_argument("--bounds-only", action="store_true",
@@ -231,13 +217,13 @@ def main(argv: list[str] | None = None) -> None:
                              "wall-clock seconds (a better game it finds is kept; a bound meeting the game proves it)")
     parser.add_argument("--tables", action="store_true",
                         help="with --bounds-only: the root relaxation priced by a scan of every line of each round "
-                             "(solver.nextstation.pairs.table_bound) for at most --time-limit wall-clock seconds; "
+                             "(research.nextstation.pairs.table_bound) for at most --time-limit wall-clock seconds; "
                              "with --branch: branch and price priced by that scan")
     parser.add_argument("--cuts", choices=("none", "patterns", "entries"), default="entries",
-                        help="with --branch: the interchange relaxation (solver.nextstation.cuts)")
+                        help="with --branch: the interchange relaxation (research.nextstation.cuts)")
     parser.add_argument("--clash", type=int, default=CLASH_ROUNDS,
                         help="with --tables: rounds of cuts between two rounds' lines the root separates "
-                             f"(solver.nextstation.clash; default {CLASH_ROUNDS}, 0: none)")
+                             f"(research.nextstation.clash; default {CLASH_ROUNDS}, 0: none)")
     args = parser.parse_args(argv)
     seeds = seed_range(args.seeds)
     if (args.branch or args.tables) and not args.bounds_only:

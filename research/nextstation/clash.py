@@ -31,7 +31,7 @@ over the choices themselves, 2,400 cuts of seed 0 were 2.4 million non-zeros and
 A cut priced 0 when the next are separated is let go (its row freed) until broken again.
 
 Branch and price's root separates :data:`CLASH_ROUNDS` rounds by default where rounds are listed
-(``solve nextstation --game``, ``challenges --tables``); measured in docs/nextstation.md.
+(``solve nextstation --game``, ``challenges --tables``); measured in research/nextstation/NOTEBOOK.md.
 """
 
 from __future__ import annotations

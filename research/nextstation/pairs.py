@@ -33,7 +33,7 @@ any partner can add, each scored against every line of q at once (numpy), until 
 the best pair (cut short by the clock, the unscanned lines' largest bound stands in: still a
 bound). Prices for rows the LP does not have yet are 0. Shared Objectives are not priced.
 
-Measured (docs/nextstation.md): on reduced games it proves the exhaustive optimum, twice where
+Measured (research/nextstation/NOTEBOOK.md): on reduced games it proves the exhaustive optimum, twice where
 the plain relaxation over every line cannot; on a real seed it does not converge yet (its pair
 scans take 50-110 s an iteration and its prices swing). :func:`table_bound` is the plain
 relaxation (branch and price's root) priced by the same tables: settled in 1-3 minutes a seed.

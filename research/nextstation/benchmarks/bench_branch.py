@@ -1,7 +1,7 @@
 """The whole-game proof per seed (issue 25): branch and price from the best game known, its root
 gap and its gap at the time limit.
 
-    python benchmarks/bench_nextstation_branch.py [--seeds 0-19] [--time-limit 600] [--kicks 5]
+    PYTHONPATH=. python research/nextstation/benchmarks/bench_branch.py [--seeds 0-19] [--time-limit 600] [--kicks 5]
         [--root-iterations 50] [--cuts patterns|entries|none] [--search] [--clash N] [--json FILE]
 
 Per seed: the start game is the better of the best-response game (``--kicks`` kicks) and the game
@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_nextstation_gap import seeds_of  # (this folder: benchmarks run as scripts)
+from bench_gap import seeds_of  # (this folder: benchmarks run as scripts)
 
 from research.nextstation.branch import Snapshot, branch_and_price
 from research.nextstation.challenges import read_rows, stored_draws
@@ -36,12 +36,13 @@ from research.nextstation.clash import CLASH_ROUNDS
 from research.nextstation.pairs import some_tables
 from research.nextstation.whole import rounds_of
 from tubedeck.atomic import atomic_open
+from tubedeck.content import content
 from tubedeck.games.nextstation.challenge import CLASSIC
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.responses import lines_of, search_responses
 from tubedeck.games.nextstation.scoring import final_score
 
-STORED = Path(__file__).resolve().parent.parent / "data" / "nextstation" / "challenges.csv"
+STORED = content("nextstation", "challenges.csv")
 
 
 def stored_game(ed, seed: int):

@@ -2,7 +2,7 @@
 a branch and price), with the cuts of :mod:`research.nextstation.cuts` and, with ``--compare``,
 without them in the same run (same game, same iterations: the cuts' own effect).
 
-    python benchmarks/bench_nextstation_gap.py [--seeds 0-19] [--iterations 25] [--kicks 5]
+    PYTHONPATH=. python research/nextstation/benchmarks/bench_gap.py [--seeds 0-19] [--iterations 25] [--kicks 5]
         [--time-limit 300] [--compare] [--map classic|SEED]
 
 Per seed: the best-response game (``--kicks`` kicks of iterated local search; the same game on any
@@ -11,7 +11,7 @@ it (a fixed count: the same bound anywhere, unless ``--time-limit``, wall-clock 
 bound, stops it first: marked ``cut``). Gap = (bound - best) / best, best the better of the game
 found and the game stored for the seed in data/nextstation/challenges.csv. Prints one row per seed
 as it goes, then medians; every bound is checked never below either game (a bound below a real
-game is a bug: the run fails). ``--cuts``: the relaxations to run (:data:`~solver.nextstation.cuts.CUTS`). Progress on stderr (a line every 10 s when redirected).
+game is a bug: the run fails). ``--cuts``: the relaxations to run (:data:`~research.nextstation.cuts.CUTS`). Progress on stderr (a line every 10 s when redirected).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The root bound by tables per seed (issue 25): every line of each round listed, branch and
 price's root relaxation priced by a scan of them (:func:`research.nextstation.pairs.table_bound`),
-then, with ``--pairs``, the pair rows for the time left (:func:`~solver.nextstation.pairs.pair_bound`).
+then, with ``--pairs``, the pair rows for the time left (:func:`~research.nextstation.pairs.pair_bound`).
 
-    python benchmarks/bench_nextstation_pairs.py [--seeds 0-9] [--time-limit 600] [--cuts entries]
+    PYTHONPATH=. python research/nextstation/benchmarks/bench_pairs.py [--seeds 0-9] [--time-limit 600] [--cuts entries]
         [--clash N] [--pairs] [--scan 20] [--json FILE]
 
 Per seed, from the game stored in data/nextstation/challenges.csv (its score is the gap's
@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_nextstation_branch import STORED, pct, stored_game  # (this folder: benchmarks run as scripts)
-from bench_nextstation_gap import seeds_of
+from bench_branch import STORED, pct, stored_game  # (this folder: benchmarks run as scripts)
+from bench_gap import seeds_of
 
 from research.nextstation.challenges import read_rows
 from research.nextstation.clash import CLASH_ROUNDS

@@ -28,7 +28,7 @@ def classic():
     return load()
 
 
-# -- the writer (solver.nextstation.challenges) -------------------------------------------------
+# -- the writer (research.nextstation.challenges) -------------------------------------------------
 def test_the_writer_keeps_answers_the_rules_engine_agrees_with(classic, tmp_path, monkeypatch):
     """OPTIMAL and FEASIBLE answers are written (FEASIBLE with its bound), UNKNOWN and a drawing the
     rules engine scores otherwise are not."""

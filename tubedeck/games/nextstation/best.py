@@ -291,7 +291,7 @@ def best_response(board: Board, book: RuleBook, turns: tuple[Turn, ...], departu
     section i it draws, on a sheet where ``drawn`` (the other lines) exists. Exact by the same
     argument as :func:`best_round` (the bound adds, for the turns left, the largest bonuses, at most
     the best one each turn's symbol reaches, and the sites that could still be reached). Returns
-    (value, the line). Fractional prices are fine (:mod:`tubedeck.solver.nextstation.columns`). With a
+    (value, the line). Fractional prices are fine (the research column bound, research/nextstation/columns.py). With a
     ``floor`` (a value some known line reaches), only lines worth more are searched for: if there is
     none, the value is None and the line the departure alone. ``entering[(v, i)]`` (not negative):
     a price for entering station v along section i (the column bound's cuts): the bound takes each

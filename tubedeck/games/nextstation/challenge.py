@@ -1,6 +1,6 @@
 """The solo challenge (``tubedeck build nextstation --challenge S``): seed S's solo deal laid out
 round by round, so a player plays without the cards, and the best game known from
-``data/nextstation/challenges.csv`` (written by ``python -m tubedeck.solver.nextstation.challenges``).
+``data/nextstation/challenges.csv`` (written by ``python -m research.nextstation.challenges``).
 
 A row of that file is ``map,seed,score,status,bound,drawing``: ``map`` is ``classic`` or a
 generated map's seed (generated with the default zones), ``status`` is ``OPTIMAL`` (proven best:
@@ -171,6 +171,32 @@ def replay(edition: Edition, seed: int, moves: tuple[tuple[Move, ...], ...]) -> 
             if late:
                 raise UsageError(f"round {r + 1} has {t} turns; the drawing has a move on turn {late[0]}")
     return state.final(0).total
+
+
+MAX_SEEDS = 10_000  # seeds a developer's tool takes at once (--seeds A-B)
+
+
+def seed_range(text: str) -> range:
+    """``--seeds A-B`` (or a single seed) as a range; UsageError otherwise."""
+    lo, dash, hi = text.strip().partition("-")
+    if not (lo.isascii() and lo.isdigit()) or (dash and not (hi.isascii() and hi.isdigit())):
+        raise UsageError(f"--seeds must be A-B (whole numbers), got {text!r}")
+    out = range(int(lo), int(hi or lo) + 1)
+    if not 1 <= len(out) <= MAX_SEEDS:
+        raise UsageError(f"--seeds must name 1-{MAX_SEEDS} seeds, A <= B, got {text!r}")
+    return out
+
+
+def read_rows(path: Path) -> dict[tuple[str, str], list[str]]:
+    """The file's rows by (map, seed), as text (an absent file: none); the columns checked, not
+    the drawings (:func:`read_answers` does that for one map)."""
+    if not path.exists():
+        return {}
+    problems: list[Problem] = []
+    rows = read_csv(path, COLUMNS, problems, allow_empty=True)
+    if problems:
+        raise DataError(problems)
+    return {(r["map"], r["seed"]): [r[c] for c in COLUMNS] for r in rows}
 
 
 def read_answers(path: Path, edition: Edition, label: str) -> dict[int, tuple[Row, Answer]]:
