@@ -82,3 +82,16 @@ def random_sheet(ed, rounds, rng) -> list[tuple[tuple[str, ...], tuple[int, ...]
                 drawn.add(i)
         out.append((line.stations, line.sections))
     return out
+
+
+def write_challenges(path, rows: list[list]):
+    """A challenges.csv of ``rows`` (map, seed, score, status, bound, drawing) at ``path``."""
+    import csv
+
+    from tubedeck.games.nextstation.challenge import COLUMNS
+
+    with path.open("w", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(COLUMNS)
+        out.writerows(rows)
+    return path

@@ -7,7 +7,6 @@ by a seeded bot, never typed in: the page must print whatever row the file holds
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -36,18 +35,11 @@ from tubedeck.generator.sizes import MM
 
 from conftest import run_cli
 from ns_helpers import played
+from ns_helpers import write_challenges as write
 
 SEED = 3
 LABEL = "1"  # the first map printed with the classic board played: generated map 1
 MOVE = re.compile(r"turn \d+: \w+ -> \w+$")
-
-
-def write(path: Path, rows: list[list]) -> Path:
-    with path.open("w", newline="") as fh:
-        out = csv.writer(fh)
-        out.writerow(COLUMNS)
-        out.writerows(rows)
-    return path
 
 
 @pytest.fixture(scope="module")

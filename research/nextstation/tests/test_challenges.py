@@ -9,18 +9,11 @@ from types import SimpleNamespace
 import pytest
 
 from tubedeck.errors import UsageError
-from tubedeck.games.nextstation.challenge import COLUMNS, drawing_text, read_answers
+from tubedeck.games.nextstation.challenge import drawing_text, read_answers
 from tubedeck.games.nextstation.edition import load
 
 from ns_helpers import played
-
-
-def write(path, rows):
-    with path.open("w", newline="") as fh:
-        out = csv.writer(fh)
-        out.writerow(COLUMNS)
-        out.writerows(rows)
-    return path
+from ns_helpers import write_challenges as write
 
 
 @pytest.fixture(scope="module")
