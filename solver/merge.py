@@ -257,7 +257,7 @@ def merge_shards(out: Path, paths: list[Path], schema_of: Callable[[dict], Any],
             schema = schema_of({key: v for key, v in common.items() if key != "kind"})
         except UsageError as exc:
             raise UsageError(f"{first_path}:1: {exc}") from None
-        players = players_of(first_path, common)
+        players = players_of(first_path, common, schema)
         gaps = Gaps()
         absent: list[int] = []
         for k in _missing_shards(n, set(shards)):

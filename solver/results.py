@@ -169,7 +169,11 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
                     theirs = {k: v for k, v in record.items() if k != "kind"}
                     if theirs != header:
                         diff = header_diff(theirs, header)
-                        if "version" in diff or "mode" in diff:
+                        if "game" in diff or "mode" in diff:  # the cause first: whose results these are
+                            said = f"{str(theirs.get('game'))[:40]} {str(theirs.get('mode'))[:40]}"
+                            raise UsageError(f"{path}:{number}: these are results of {said}, not of "
+                                             f"{header.get('game')} {header.get('mode')}; pass another --results path")
+                        if "version" in diff:
                             raise UsageError(f"{path}:{number}: results of another record version ({', '.join(diff)}); "
                                              "re-run: pass another --results path (or move this file away) to start anew")
                         raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "

@@ -148,13 +148,15 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
             start = end + 1
             if end > line and any("\n" in v or "\r" in v for v in values):
                 # No field of ours spans lines: this is a quote left open on ``line``.
-                problems.append(Problem(name, line, None, "a quoted field runs on over the next lines "
-                                                          "(an unterminated \" quote?); reading stopped here"))
+                problems.append(Unreadable(name, line, None, "a quoted field runs on over the next lines "
+                                                             "(an unterminated \" quote?); reading stopped here"))
                 return []
             if not any(v.strip() for v in values):
                 continue
             if len(values) != len(header):
-                problems.append(Problem(name, line, None, f"expected {len(header)} fields, found {len(values)}"))
+                # a record cut short (or run on): the file was not read as written, and what the
+                # other files say of its lost row would bury this, the cause
+                problems.append(Unreadable(name, line, None, f"expected {len(header)} fields, found {len(values)}"))
                 continue
             bad = [h for h, v in zip(header, values) if _CONTROL.search(v)]
             for col in bad:
@@ -162,7 +164,7 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
             if not bad:
                 rows.append(Row(name, line, {h: v.strip() for h, v in zip(header, values)}))
     except csv.Error as exc:
-        problems.append(Problem(name, start, None, f"malformed CSV: {exc}"))
+        problems.append(Unreadable(name, start, None, f"malformed CSV: {exc}"))
         return []
     if not rows and not allow_empty and not problems:
         problems.append(Problem(name, None, None, "file has a header but no records"))

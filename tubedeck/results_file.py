@@ -16,7 +16,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Any, Iterator
 
 from .errors import UsageError
 from .records import is_whole
@@ -77,8 +77,12 @@ def open_regular(path: Path) -> IO[bytes]:
     return os.fdopen(fd, "rb")
 
 
-def players_of(path: Path, header: dict) -> int:
-    """A header's seat count (a par file of solo rounds names none: 1); UsageError otherwise."""
+def players_of(path: Path, header: dict, schema: Any = None) -> int:
+    """A header's seat count; UsageError when it is not one. A header without ``players`` is of
+    one seat only where its records name no seat (a par file of solo rounds); where they do
+    (``schema``'s winners, scores, seats or places), the file is not one of ours."""
+    if "players" not in header and schema is not None and schema.of("winner", "winners", "scores", "seat", "place"):
+        raise UsageError(f"{path}:1: the header has no 'players', which {schema.game} {schema.mode} records need")
     p = header.get("players", 1)
     if not is_whole(p, 1, MAX_PLAYERS):
         raise UsageError(f"{path}:1: the header's 'players' must be a whole number 1-{MAX_PLAYERS}, got {p!r}")

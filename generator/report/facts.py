@@ -127,7 +127,7 @@ def read_facts(path: Path, schema_of: SchemaOf) -> Facts:
                         schema = schema_of(header)
                     except UsageError as exc:
                         raise UsageError(f"{path}:{number}: {exc}") from None
-                    facts = Facts(path, header, schema, Fold(schema, players_of(path, header)))
+                    facts = Facts(path, header, schema, Fold(schema, players_of(path, header, schema)))
                     continue
                 why = facts.schema.validate(obj, facts.players)
                 if why:

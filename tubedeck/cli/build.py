@@ -272,6 +272,21 @@ def build_game(game: Game, values: dict) -> None:
 CHECKS = Path("output") / "checks"  # where check and simulate put results by default
 
 
+def _what_is(path: Path) -> str:
+    """What a path that is neither a regular file nor a folder is, in words."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "no such file or folder"
+    for test, words in ((stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return f"{words}, not a results file"
+    return "not a regular file"
+
+
 def facts_source(game: Game, given: Path | None) -> Path:
     """The results file ``--facts`` reads: ``--facts-from`` (a results file of this game, or a folder
     to take its newest from), else the newest in ./output/checks/ (UsageError if none)."""
@@ -286,7 +301,7 @@ def facts_source(game: Game, given: Path | None) -> Path:
                              f"{(header or {}).get('game', 'no game')!r})")
         return where
     if given is not None and not where.is_dir():
-        raise UsageError(f"--facts-from {where}: no such results file or folder")
+        raise UsageError(f"--facts-from {where}: {_what_is(where)}; give a results file or a folder of them")
     latest = latest_results(where, game.id)
     if latest is None:
         raise UsageError(f"--facts: no results of {game.id} in {where.absolute()}/; run 'tubedeck check {game.id}' "
