@@ -1,4 +1,4 @@
-"""tubedeck: print-and-play decks, sheets and deal solvers for London Underground games.
+"""tubedeck: print-and-play decks and sheets, rules engines, bots and solvers for five tabletop games.
 
 Data flows one way: ``data/`` -> :mod:`tubedeck.network` -> ``tubedeck.games.<game>``
 (cards, deals, rules) -> :mod:`generator` (print) or :mod:`solver` (CP-SAT) -> :mod:`tubedeck.cli`.

@@ -26,7 +26,8 @@ from tubedeck.errors import DataError, Stopped, TubedeckError
 from . import build, data, listing, options, results, run
 
 app = typer.Typer(
-    help="Print-and-play decks and sheets for London Underground games, and CP-SAT deal checkers.",
+    help="Print-and-play decks and sheets for five tabletop games (four on the London Underground, one on "
+         "lava), with rules engines, bots and solvers.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
