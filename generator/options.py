@@ -81,6 +81,7 @@ class PrintOptions:
     exports: tuple[str, ...] = ("pdf", "contact")
     pod: str | None = None  # "tgc" / "mpc": per-card exports use that shop's bleed and template size
     dpi: int = 300
+    tts_url: str = "file:///"  # where the Tabletop Simulator export's images are found: GAME/tts/NAME.png after it
     title: str = "tubedeck"
     author: str = "tubedeck"
 
@@ -105,7 +106,8 @@ class PrintOptions:
     def parse(cls, *, paper: str = "a4", orientation: str = "auto", card: str = "poker", bleed: float = 0.0,
               gap: float = 0.0, marks: str = "short", duplex: str = "long", fold: bool = False,
               back_offset: str = "0,0", mode: str = "colour", export: str = "pdf,contact",
-              pod: str | None = None, dpi: int = 300, corners: bool = False) -> "PrintOptions":
+              pod: str | None = None, dpi: int = 300, corners: bool = False,
+              tts_url: str = "file:///") -> "PrintOptions":
         """Check and convert the CLI's strings; a UsageError names the bad option."""
         _finite("--bleed", bleed)
         _finite("--gap", gap)
@@ -145,4 +147,18 @@ class PrintOptions:
             POD[pod].template(size)  # refuse a card the shop has no template for, naming both
         return cls(paper=parse_paper(paper), orientation=orientation, card=size, bleed=float(bleed),
                    gap=float(gap), marks=marks, duplex=duplex, fold=fold, back_offset=(dx, dy),
-                   mode=parse_mode(mode), exports=exports, pod=pod, dpi=dpi, corners=bool(corners))
+                   mode=parse_mode(mode), exports=exports, pod=pod, dpi=dpi, corners=bool(corners),
+                   tts_url=parse_tts_url(tts_url))
+
+
+MAX_URL = 2000
+
+
+def parse_tts_url(text: str) -> str:
+    """``--tts-url``: the address the Tabletop Simulator images are loaded from (``GAME/tts/NAME``
+    after it): a ``file:///`` folder or an ``http(s)://`` host, ending with ``/``."""
+    text = text.strip()
+    if not text.startswith(("file:///", "http://", "https://")) or len(text) > MAX_URL or any(c.isspace() for c in text):
+        raise UsageError(f"--tts-url {text[:80]!r}: give a file:/// folder or an http(s):// address "
+                         f"(at most {MAX_URL} characters, no spaces)")
+    return text if text.endswith("/") else text + "/"

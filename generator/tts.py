@@ -24,10 +24,11 @@ edge, cut at the trim, at 400 px a card's shorter side):
   one-card deck, and a ``Custom_Board`` per sheet page, laid out side by side: decks face down in a
   row, boards in a row behind them.
 
-Image URLs are ``file:///GAME/tts/NAME.png``: the path under ``--out``, behind ``file:///``. TTS
-needs a URL it can load; replace the prefix ``file:///`` with your output folder's absolute
-``file:///`` URL to play locally, or with the address where you host the images (Steam Cloud via
-the TTS Cloud Manager, or any web host) to play with others (docs/printing.md).
+Image URLs are ``TTS_URL/GAME/tts/NAME.png``: ``PrintOptions.tts_url`` is the output folder's own
+absolute ``file:///`` address by default (``tubedeck build`` sets it from ``--out``, so the saved
+object loads as written on the machine that built it), or ``--tts-url`` for the address where the
+images are hosted (Steam Cloud via the TTS Cloud Manager, or any web host) to play with others
+(docs/printing.md).
 
 Every byte follows from the documents and the options: the same build writes the same files.
 """
@@ -54,7 +55,6 @@ ART_BLEED = 3.0  # mm: cards are drawn with this bleed and cut at the trim, so a
 CARD_PX = 400  # a card's shorter side in pixels (poker: 400 x 560; a full 10 x 7 sheet 4000 x 3920)
 BOARD_DPI = 200  # full-page sheets (A4 landscape: 2339 x 1654 px)
 POKER = (63.5, 88.9)  # a TTS card at scale 1 has poker proportions: other sizes scale the transform
-URL_PREFIX = "file:///"
 # A starting layout, in TTS units (about an inch): decks in a row with room between them, boards in
 # a row behind. TTS sizes a Custom_Board from its image, so the gaps are generous; move as you like.
 DECK_SPACING = 3.0
@@ -121,8 +121,8 @@ def card_pixels(size: CardSize, cols: int, rows: int) -> tuple[int, int]:
     return w, h
 
 
-def url(game: str, name: str) -> str:
-    return f"{URL_PREFIX}{game}/tts/{name}"
+def url(base: str, game: str, name: str) -> str:
+    return f"{base}{game}/tts/{name}"
 
 
 # -- raster -----------------------------------------------------------------------------------
@@ -247,7 +247,8 @@ def _deck(deck: Deck, options: PrintOptions, game: str, first_key: int, tick) ->
             blank = _blank(w, h)
             cells = {i: backs.get(c.id, blank) for i, c in enumerate(s.cards)} | {s.hidden_slot: shared}
             files.append(TtsFile(f"tts/{back_name}", _compose(cells, s.cols, s.rows, w, h), "tts-sheet", deck.name))
-        entries[str(s.key)] = {"FaceURL": url(game, faces_name), "BackURL": url(game, back_name),
+        entries[str(s.key)] = {"FaceURL": url(options.tts_url, game, faces_name),
+                               "BackURL": url(options.tts_url, game, back_name),
                                "NumWidth": s.cols, "NumHeight": s.rows, "BackIsHidden": True,
                                "UniqueBack": unique, "Type": 0}
     return files, entries, first_key + len(sheets)
@@ -324,8 +325,8 @@ def tts_files(documents: list, options: PrintOptions, game: str, tick=None,
         boards.append(_object("Custom_Board", guid(f"{game}/{sheet.name}/{p}"),
                               _transform((j - (len(pages) - 1) / 2) * BOARD_SPACING, BOARD_Z),
                               title if n == 1 else f"{title} (page {p} of {n})", tint=WHITE,
-                              CustomImage={"ImageURL": url(game, name), "ImageSecondaryURL": "", "ImageScalar": 1.0,
-                                           "WidthScale": 0.0}))
+                              CustomImage={"ImageURL": url(options.tts_url, game, name), "ImageSecondaryURL": "",
+                                           "ImageScalar": 1.0, "WidthScale": 0.0}))
     text = json.dumps(saved_object(objects + boards), indent=2, ensure_ascii=False) + "\n"
     files.append(TtsFile(f"tts/{game}.json", text.encode("utf-8"), "tts-json", game))
     return files

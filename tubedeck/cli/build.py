@@ -63,6 +63,9 @@ PRINT_PARAMETERS = [
     _opt("pod", Optional[str], None, "--pod", help="Print-on-demand preset for per-card exports: tgc (825x1125 px "
                                                    "poker, 1/8 in bleed) or mpc (822x1122 px, 0.12 in); adds png,cards."),
     _opt("dpi", int, 300, "--dpi", help="PNG resolution."),
+    _opt("tts_url", Optional[str], None, "--tts-url", help="With --export tts: the address the images are loaded "
+                                                           "from (default: the --out folder's own file:/// address, "
+                                                           "so the saved object loads on this machine as written)."),
     _opt("out", Path, Path("output"), "--out", help="Output directory (GAME/ goes inside).", file_okay=False),
     parameter("data", DataOpt, None),
     parameter("as_json", JsonOpt, False),
@@ -155,7 +158,10 @@ def job_from(values: dict) -> BuildJob:
         paper=values["paper"], orientation=values["orientation"], card=values["card"], bleed=values["bleed"],
         gap=values["gap"], marks=values["marks"], duplex=values["duplex"], fold=values["fold"],
         back_offset=values["back_offset"], mode=values["mode"], export=values["export"], pod=values["pod"],
-        dpi=values["dpi"], corners=values["corners"])
+        dpi=values["dpi"], corners=values["corners"],
+        tts_url=values["tts_url"] or Path(values["out"]).resolve().as_uri() + "/")
+    if values["tts_url"] and "tts" not in options.exports:
+        raise UsageError("--tts-url is where the Tabletop Simulator export's images live: add --export tts")
     return BuildJob(options, Path(values["out"]), values["data"], values["as_json"])
 
 
@@ -178,7 +184,7 @@ def buildable() -> dict[str, Callable[[BuildJob], list]]:
 
 
 # -- manifest ---------------------------------------------------------------------------------
-def print_manifest(manifest, as_json: bool = False) -> None:
+def print_manifest(manifest, as_json: bool = False, tts_url: str | None = None) -> None:
     if as_json:
         print_json(manifest.as_dict())
         return
@@ -203,6 +209,9 @@ def print_manifest(manifest, as_json: bool = False) -> None:
         say(f"[bold]{deck}[/bold]: {plural(len(cards), 'card')}" + (f" [dim]({layout})[/dim]" if layout else ""))
         shown = ", ".join(cards[:12]) + (f", ... ({len(cards) - 12} more; --json lists every card)" if len(cards) > 12 else "")
         say("  " + shown)
+    if tts_url and any(f.kind == "tts-json" for f in manifest.files):
+        say(f"Tabletop Simulator: the saved objects load their images from {tts_url}GAME/tts/ "
+            "(--tts-url to load them from where you host them)")
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -244,7 +253,7 @@ def build_all(values: dict) -> None:
     if job.as_json:
         print_json(manifest.as_dict() | {"skipped": skipped})
     else:
-        print_manifest(manifest)
+        print_manifest(manifest, tts_url=job.options.tts_url)
 
 
 def given(*names: str) -> bool:
@@ -266,7 +275,7 @@ def build_game(game: Game, values: dict) -> None:
         if source is not None:
             docs.append(facts_document(source))
         manifest = job.render(game.id, docs)
-    print_manifest(manifest, job.as_json)
+    print_manifest(manifest, job.as_json, job.options.tts_url)
 
 
 CHECKS = Path("output") / "checks"  # where check and simulate put results by default
