@@ -51,3 +51,11 @@ def test_a_hosted_address_and_its_mistakes(capsys, tmp_path):
         assert code == 2 and says in err, err
     code, _, err = run(capsys, "build", "sampler", "--data", str(TINY), "--out", str(out), "--tts-url", "https://x.org/")
     assert code == 2 and "add --export tts" in err
+
+
+def test_an_export_that_writes_nothing_for_a_game_says_so(capsys, tmp_path):
+    """Tube Dice prints sheets, no cards: --export png wrote nothing and said nothing."""
+    code, out, err = run(capsys, "build", "dice", "--export", "png,pdf", "--out", str(tmp_path))
+    assert code == 0 and "--export png writes one file per card" in err and "nothing written" in err, err
+    code, out, err = run(capsys, "build", "klm", "--scope", "zone 1", "--export", "png,pdf", "--out", str(tmp_path))
+    assert code == 0 and "nothing written" not in err

@@ -256,6 +256,17 @@ def build_all(values: dict) -> None:
         print_manifest(manifest, tts_url=job.options.tts_url)
 
 
+PER_CARD = {"cards": "cards-pdf", "png": "png", "svg": "svg", "tuckbox": "tuckbox-pdf"}  # export -> its file kind
+
+
+def unwritten(game: Game, exports: tuple[str, ...], manifest) -> list[str]:
+    """A per-card export asked for that wrote nothing for this game (it prints no cards), in words:
+    never an export that silently does nothing."""
+    kinds = {f.kind for f in manifest.files}
+    return [f"--export {e} writes one file per card, and {game.title} prints no cards: nothing written for it"
+            for e, kind in PER_CARD.items() if e in exports and kind not in kinds]
+
+
 def given(*names: str) -> bool:
     """Did the user type one of an option's ``names`` (``--map``, ``--map=3``), not leave it to its default?"""
     return any(arg == n or arg.startswith(n + "=" if n.startswith("--") else n) for arg in ARGV for n in names if n)
@@ -276,6 +287,9 @@ def build_game(game: Game, values: dict) -> None:
             docs.append(facts_document(source))
         manifest = job.render(game.id, docs)
     print_manifest(manifest, job.as_json, job.options.tts_url)
+    if not job.as_json:
+        for note in unwritten(game, job.options.exports, manifest):
+            console(stderr=True).print(f"[yellow]{game.id}[/yellow]: {note}", soft_wrap=True, highlight=False)
 
 
 CHECKS = Path("output") / "checks"  # where check and simulate put results by default
