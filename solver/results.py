@@ -169,11 +169,12 @@ def read_results(path: Path, header: dict, validate: Validator | None = None,
                     theirs = {k: v for k, v in record.items() if k != "kind"}
                     if theirs != header:
                         diff = header_diff(theirs, header)
-                        if "game" in diff or "mode" in diff:  # the cause first: whose results these are
+                        if theirs.get("game") != header.get("game") or theirs.get("mode", header.get("mode")) \
+                                != header.get("mode"):  # the cause first: whose results these are (no mode: older)
                             said = f"{str(theirs.get('game'))[:40]} {str(theirs.get('mode'))[:40]}"
                             raise UsageError(f"{path}:{number}: these are results of {said}, not of "
                                              f"{header.get('game')} {header.get('mode')}; pass another --results path")
-                        if "version" in diff:
+                        if "version" in diff or "mode" in diff:
                             raise UsageError(f"{path}:{number}: results of another record version ({', '.join(diff)}); "
                                              "re-run: pass another --results path (or move this file away) to start anew")
                         raise UsageError(f"{path}:{number}: results were made with other parameters ({', '.join(diff)}); "

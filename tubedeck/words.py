@@ -7,3 +7,19 @@ def plural(n: float, one: str, many: str | None = None) -> str:
     """``n`` and the word for that many (``many`` defaults to ``one`` + "s"); a fraction is plural."""
     shown = f"{n:g}" if isinstance(n, float) else str(n)
     return f"{shown} {one if n == 1 else many or one + 's'}"
+
+
+STATUS_WORDS = {  # a solver's status (as CP-SAT reports it) in a player's words, the exact term beside it
+    "OPTIMAL": "proven best",
+    "FEASIBLE": "found, not proven best",
+    "INFEASIBLE": "proven impossible",
+    "UNKNOWN": "undecided within the budget",
+    "MODEL_INVALID": "not solved: the model is invalid",
+}
+
+
+def status_words(status: str) -> str:
+    """``OPTIMAL`` -> ``proven best (OPTIMAL)``: what it means first, the exact term beside it."""
+    words = STATUS_WORDS.get(status)
+    return f"{words} ({status})" if words else status
+

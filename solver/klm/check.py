@@ -21,6 +21,7 @@ from tubedeck.games.klm.records import CHECK
 from tubedeck.games.klm.setup import Deal, check_players
 from tubedeck.solver.cpsat import check_time_limit
 from tubedeck.stats import quantile
+from tubedeck.words import status_words
 
 from .model import OUTSIDE, PlayerAnswer, deal_record, solve_deal
 from .paths import TooLarge, solve_deal_paths
@@ -191,7 +192,7 @@ class Summary:
             more = " ..." if len(self.undecided) > 20 else ""
             out.append(f"[yellow]undecided within --deal-limit ({len(self.undecided)}): seeds "
                        f"{', '.join(map(str, self.undecided[:20]))}{more}[/yellow]")
-        out.append("solver statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items())))
+        out.append("solver statuses: " + ", ".join(f"{status_words(k)} {v}" for k, v in sorted(self.statuses.items())))
         out.append("outside this check (each player plays alone on their cards):")
         out.append("  " + ", ".join(OUTSIDE_WORDS.get(o, o) for o in OUTSIDE))
         return out

@@ -44,6 +44,7 @@ from tubedeck.games.oneday.board import Board, parse_stations
 from tubedeck.games.oneday.edition import Edition
 from tubedeck.games.oneday.journey import Journey, Verdict, validate
 from tubedeck.solver.cpsat import check_time_limit
+from tubedeck.words import status_words
 
 if TYPE_CHECKING:  # .model imports OR-Tools' cp_model (pandas): only when CP-SAT runs
     from .model import JourneyTemplate
@@ -327,9 +328,10 @@ class RackReport:
         out = ["[green]valid journey[/green]" if self.verdict.valid
                else f"[red]not a valid journey[/red]: {self.verdict.message}"]
         if sol.exchanges is None:
-            return out + [f"no target journey: solver status {sol.status} (at least {sol.lower_bound} exchanges)"]
+            return out + [f"no target journey: {status_words(sol.status)} (at least {sol.lower_bound} exchanges)"]
         assert sol.journey is not None  # found together with ``exchanges``
-        out.append(f"minimum exchanges: [bold]{sol.exchanges}[/bold] ({sol.status}, {sol.engine}); "
+        engine = {"bound": "the exact bound", "cp-sat": "CP-SAT"}.get(sol.engine, sol.engine)
+        out.append(f"minimum exchanges: [bold]{sol.exchanges}[/bold] ({status_words(sol.status)}, by {engine}); "
                    f"keep slots {', '.join(map(str, sol.kept)) or 'none'}")
         for k, s in enumerate(sol.journey.stations, 1):
             mark = "keep" if k in sol.kept else f"swap {gmap.name(self.rack[k - 1])} ->"

@@ -34,7 +34,7 @@ def test_one_shot_solve_oneday_does_not_import_cp_sat():
     """The default engine answers this rack with the exact bound, so OR-Tools (and pandas) stay out."""
     code, loaded, out = _loaded("solve", "oneday", "--rack", RACK)
     assert code == 0
-    assert "minimum exchanges: 0 (OPTIMAL, bound)" in out
+    assert "minimum exchanges: 0 (proven best (OPTIMAL), by the exact bound)" in out
     assert "ortools.sat.python.cp_model" not in loaded and "pandas" not in loaded, loaded
     assert "networkx" not in loaded and "reportlab" not in loaded, loaded
 
@@ -43,7 +43,7 @@ def test_cp_sat_engine_still_imports_cp_sat():
     """The probe can fail: asking for CP-SAT does load it."""
     code, loaded, out = _loaded("solve", "oneday", "--rack", RACK, "--engine", "cp-sat")
     assert code == 0
-    assert "(OPTIMAL, cp-sat)" in out
+    assert "(proven best (OPTIMAL), by CP-SAT)" in out
     assert "ortools.sat.python.cp_model" in loaded
 
 

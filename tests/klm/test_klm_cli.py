@@ -117,7 +117,7 @@ def test_printed_answers_show_no_python_values(tmp_path, capsys):
     from conftest import run_cli
 
     code, out, _ = run_cli(capsys, "check", "klm", "--deals", "3", "--no-progress", "--results", str(tmp_path / "r.jsonl"))
-    assert code == 0 and "solver statuses: OPTIMAL 3" in out
+    assert code == 0 and "solver statuses: proven best (OPTIMAL) 3" in out
     assert "Fortune Card effects, opponents' play, Unlucky Hand, Fast Gameplay" in out  # the rulebook's words
     code2, out2, _ = run_cli(capsys, "solve", "klm", "--seed", "1")
     assert code2 == 0 and "opening rolls 6, 2, 2, 5" in out2
