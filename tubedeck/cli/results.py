@@ -26,8 +26,14 @@ def _merge(values: dict) -> None:
 def _report(values: dict) -> None:
     from tubedeck.games import record_schema
     from tubedeck.generator.report import write_report
+    from tubedeck.progress import Progress, ticking
 
-    written, runs = write_report(list(values["files"]), values["out"], record_schema)
+    files = list(values["files"])
+    if values["progress"] and not values["as_json"]:  # a bar on a terminal, a line every 10 s otherwise
+        with Progress(f"report of {len(files)} file{'s' if len(files) > 1 else ''}") as progress, ticking(progress):
+            written, runs = write_report(files, values["out"], record_schema, progress)
+    else:
+        written, runs = write_report(files, values["out"], record_schema)
     if values["as_json"]:
         print_json({"written": [str(p) for p in written], "files": [r.as_dict() for r in runs]})
     else:
@@ -54,6 +60,7 @@ def register(app: typer.Typer) -> None:
         parameter("out", Annotated[Path, typer.Option("--out", "-o", file_okay=False,
                                                       help="Folder for report.html and report.pdf.")],
                   Path("output") / "report"),
+        parameter("progress", Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress.")], True),
         parameter("as_json", JsonOpt, False),
     ]
     app.command("report")(command("report", "A self-contained HTML page (plots as SVG) and a PDF of results files: "
