@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
 
 from .errors import DataError, Problem, Unreadable
+from .printable import composed
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -162,7 +163,8 @@ def read_csv(path: Path, required: tuple[str, ...], problems: list[Problem], all
             for col in bad:
                 problems.append(Problem(name, line, col, "contains a control character (NUL, tab or the like)"))
             if not bad:
-                rows.append(Row(name, line, {h: v.strip() for h, v in zip(header, values)}))
+                # composed (NFC): a decomposed accent reads, matches and prints as the one character
+                rows.append(Row(name, line, {h: composed(v.strip()) for h, v in zip(header, values)}))
     except csv.Error as exc:
         problems.append(Unreadable(name, start, None, f"malformed CSV: {exc}"))
         return []

@@ -23,6 +23,7 @@ from pathlib import Path
 from .content import Row, read_csv, unreadable
 from .errors import DataError, Problem
 from .names import fold
+from .printable import why_unprintable
 
 STATION_COLUMNS = ("id", "name", "lat", "lon", "zone")
 STATION_OPTIONAL = ("local_authority", "opened", "step_free", "listed", "surface", "interchanges", "aliases")
@@ -78,12 +79,21 @@ def _unique_ids(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
     return seen
 
 
+def _printable(row: Row, problems: list[Problem]) -> None:
+    """A name is printed (cards, maps, sheets): every character one the print fonts draw, the
+    same rule a build applies (:mod:`tubedeck.printable`)."""
+    why = why_unprintable(row["name"])
+    if why:
+        problems.append(Problem(row.file, row.line, "name", f"{why}; names are printed, so use letters they draw"))
+
+
 def check_stations(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
     """Validate station records; return the valid-id ones by id."""
     by_id = _unique_ids(rows, problems)
     for row in rows:
         if not row["name"]:
             problems.append(Problem(row.file, row.line, "name", "empty name"))
+        _printable(row, problems)
         _float(row, "lat", -90.0, 90.0, problems)
         _float(row, "lon", -180.0, 180.0, problems)
         zone = row["zone"]
@@ -139,6 +149,7 @@ def check_lines(rows: list[Row], problems: list[Problem]) -> dict[str, Row]:
     for row in rows:
         if not row["name"]:
             problems.append(Problem(row.file, row.line, "name", "empty name"))
+        _printable(row, problems)
         for col in ("colour", "text_colour"):
             if not _HEX.match(row[col]):
                 problems.append(Problem(row.file, row.line, col, f"bad hex colour {row[col]!r}: use #RRGGBB"))
