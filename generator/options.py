@@ -144,6 +144,10 @@ class PrintOptions:
         if pod is not None:
             if dpi != POD[pod].dpi:
                 raise UsageError(f"--pod {pod}: {POD[pod].shop} templates are {POD[pod].dpi} dpi; drop --dpi {dpi}")
+            if bleed and bleed != POD[pod].bleed:  # never a --bleed taken and quietly not used
+                raise UsageError(f"--pod {pod}: {POD[pod].shop} templates carry their own bleed "
+                                 f"({POD[pod].bleed:g} mm), which the per-card exports use; drop --bleed {bleed:g} "
+                                 "(or build the sheets with it in a run of their own)")
             POD[pod].template(size)  # refuse a card the shop has no template for, naming both
         return cls(paper=parse_paper(paper), orientation=orientation, card=size, bleed=float(bleed),
                    gap=float(gap), marks=marks, duplex=duplex, fold=fold, back_offset=(dx, dy),

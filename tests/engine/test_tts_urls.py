@@ -59,3 +59,9 @@ def test_an_export_that_writes_nothing_for_a_game_says_so(capsys, tmp_path):
     assert code == 0 and "--export png writes one file per card" in err and "nothing written" in err, err
     code, out, err = run(capsys, "build", "klm", "--scope", "zone 1", "--export", "png,pdf", "--out", str(tmp_path))
     assert code == 0 and "nothing written" not in err
+
+
+def test_pod_refuses_a_bleed_it_would_not_use(capsys, tmp_path):
+    """--pod mpc --bleed 6 took the bleed and printed every per-card PNG with MPC's own, silently."""
+    code, _, err = run(capsys, "build", "klm", "--pod", "mpc", "--bleed", "6", "--out", str(tmp_path))
+    assert code == 2 and "MakePlayingCards templates carry their own bleed" in err and "drop --bleed 6" in err, err
