@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from tubedeck.errors import UsageError
+from tubedeck.words import names_list
 
 from .colour import Mode, parse_mode
 from .sizes import CARD_SIZES, CardSize, Paper, parse_card, parse_paper
@@ -128,7 +129,7 @@ class PrintOptions:
         _finite("--back-offset", back_offset, dx, dy)
         if abs(dx) > 10 or abs(dy) > 10:
             raise UsageError(f"--back-offset {back_offset!r}: at most 10 mm each way")
-        exports = tuple(dict.fromkeys(e.strip().lower() for e in export.split(",") if e.strip()))
+        exports = tuple(dict.fromkeys(e.lower() for e in names_list(export, "--export")))
         bad = [e for e in exports if e not in EXPORTS]
         if bad or not exports:
             raise UsageError(f"--export {export!r}: choose from {', '.join(EXPORTS)} (comma-separated)")

@@ -30,7 +30,7 @@ from tubedeck.play import CHANCE, Bot, Played, play_game
 from tubedeck.records import Fold, Schema, spread  # noqa: F401 (spread: the games' extra figures)
 from tubedeck.solver.mcts import is_spec as is_search
 from tubedeck.solver.mcts import parse_spec as parse_search
-from tubedeck.words import plural
+from tubedeck.words import names_list, plural
 
 MAX_BOTS_TEXT = 1000
 
@@ -88,11 +88,9 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any],
     text = str(text)
     if len(text) > MAX_BOTS_TEXT:
         raise UsageError(f"--bots: over {MAX_BOTS_TEXT} characters")
-    names = tuple(n.strip() for n in text.split(","))
     if not text.strip():  # "--bots ''" named no bot: never a default played without a word
         raise UsageError(f"--bots: no bot named (one name per seat: {', '.join(known)}, mcts[:ITERATIONS])")
-    if not all(names):  # "greedy,,random" lost a seat's bot without a word
-        raise UsageError(f"--bots: an empty name in {text!r} (one name per seat, separated by commas)")
+    names = names_list(text, "--bots")
     names = tuple((aliases or {}).get(n, n) for n in names if n)
     for n in names:
         if n not in known and is_search(n):

@@ -179,3 +179,13 @@ def test_a_header_without_players_is_not_read_as_one_seat(capsys, tmp_path):
     results.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
     code, _, err = run(capsys, "report", str(results), "--out", str(tmp_path / "report"))
     assert code == 2 and "has no 'players'" in err, err
+
+
+@pytest.mark.parametrize("args, flag", [(("build", "all", "--skip", "klm,,dice"), "--skip"),
+                                        (("build", "klm", "--export", "pdf,,contact"), "--export"),
+                                        (("build", "klm", "--export", ","), "--export"),
+                                        (("solve", "nextstation", "--flips", "u-circle,,s-joker"), "--flips"),
+                                        (("solve", "oneday", "--rack", "Bank,,Angel"), "slot 2 is empty")])
+def test_an_empty_entry_in_a_list_option_is_refused(args, flag, capsys, tmp_path):
+    code, _, err = run(capsys, *args, *(("--out", str(tmp_path)) if args[0] == "build" else ()))
+    assert code == 2 and flag in err and "Traceback" not in err, err

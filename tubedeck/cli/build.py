@@ -29,7 +29,7 @@ from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import Game, edition, network, resolve
 from tubedeck.games import registry
 from tubedeck.progress import Progress, ticking
-from tubedeck.words import plural
+from tubedeck.words import names_list, plural
 
 if TYPE_CHECKING:
     from tubedeck.generator import PrintOptions
@@ -224,7 +224,7 @@ def build_all(values: dict) -> None:
     games = buildable()
     if not games:
         raise UsageError("no game with print files is registered")
-    skip = [g.strip() for g in (values["skip"] or "").split(",") if g.strip()]
+    skip = list(names_list(values["skip"] or "", "--skip"))
     unknown = [g for g in skip if g not in games]
     if unknown:
         raise UsageError(f"--skip: no game {unknown[0]!r} to build (games: {', '.join(games)})")
