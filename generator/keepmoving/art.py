@@ -88,16 +88,29 @@ def solid_triangle(pen: Pen, pts: list[tuple[float, float]], colour: str = INK) 
     pen.polygon(inner, stroke=colour, width=2 * rho * (1 - k))
 
 
+def function_mark(pen: Pen, cx: float, cy: float, a: float, colour: str = INK) -> None:
+    """Our "draw a function card" mark in a square of side ``2 a``: a card drawn off a second one
+    (offset up and left behind it), a solid four-pointed spark on its face. Strokes only (see the
+    module's note); no playing-card suit."""
+    w, h, lw = a * 1.0, a * 1.42, max(0.3, a * 0.13)
+    bx, by = cx + a * 0.14, cy - a * 0.12  # the front card's centre
+    pen.rect(bx - w / 2 - a * 0.28, by - h / 2 + a * 0.24, w, h, stroke=colour, width=lw * 0.8, radius=a * 0.14)
+    pen.rect(bx - w / 2, by - h / 2, w, h, fill=WHITE, stroke=colour, width=lw, radius=a * 0.14)
+    long, short = a * 0.42, a * 0.13  # the spark: four solid points about the card's centre
+    for k in range(4):
+        ang = k * math.pi / 2
+        cos, sin = math.cos(ang), math.sin(ang)
+        tip = (bx + long * cos, by + long * sin)
+        solid_triangle(pen, [tip, (bx - short * sin, by + short * cos), (bx + short * sin, by - short * cos)], colour)
+
+
 def symbol(pen: Pen, name: str, cx: float, cy: float, r: float) -> None:
-    """The Function symbol (a three-leaf clover) or the Replace symbol (two turning arrows), black on a
-    white disc, in strokes only (see the module's note)."""
+    """The Function symbol (:func:`function_mark`: a card with a spark, drawn off a second) or the
+    Replace symbol (two turning arrows), black on a white disc, in strokes only (see the module's note)."""
     pen.circle(cx, cy, r, fill=WHITE, stroke=INK, width=max(0.3, r * 0.06))
     a = r * 0.62
     if name == "function":
-        pen.line(cx, cy, cx, cy - a * 0.95, stroke=INK, width=a * 0.32)
-        for k in range(3):
-            ang = math.pi / 2 + k * math.tau / 3
-            solid_disc(pen, cx + a * 0.42 * math.cos(ang), cy + a * 0.42 * math.sin(ang), a * 0.36)
+        function_mark(pen, cx, cy, a)
     else:
         for k in (0, 1):
             start = k * math.pi + 0.35

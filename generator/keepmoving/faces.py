@@ -58,9 +58,16 @@ def plate_height(text: str, font: str, size: float, min_size: float, w: float, h
     return h if fit is None else fit.height + 2 * PAD + 0.01  # None: too wide at any height, text_box says so
 
 
-def ground_face(pen: Pen, card: GroundCard, side: int) -> None:
+def ground_label(number: int, side: int) -> str:
+    """The small human label a ground card's side carries ("ground 1 · A"): it tells the two sides
+    of one card apart (fold-over pairs, duplex) without printing the data's internal id."""
+    return f"ground {number} \u00b7 {'AB'[side]}"
+
+
+def ground_face(pen: Pen, card: GroundCard, side: int, number: int) -> None:
     """One side of a ground card: the kind's texture, its name on top, its symbol in the middle
-    and what entering it does at the foot."""
+    and what entering it does at the foot, with the card's label (``number``: its place in the
+    ground composition, from 1)."""
     face: Side = card.sides[side]
     s = pen.safe
     texture(pen, face.kind, pen.art_box, f"{card.id}-{side}")
@@ -68,7 +75,7 @@ def ground_face(pen: Pen, card: GroundCard, side: int) -> None:
     top_h = plate_height(kind, BOLD, 11, PLAY_PT, s.w, min(9.0, s.h * 0.16), max_lines=1)
     plate(pen, Rect(s.x, s.top - top_h, s.w, top_h), kind, 11, "kind", max_lines=1, min_size=PLAY_PT)
     lines = EFFECT[face.kind] + (f". {SYMBOL_TEXT[face.symbol]}" if face.symbol else "")
-    effect = f"{lines}. ({card.id} side {'AB'[side]})"
+    effect = f"{lines}.\n{ground_label(number, side)}"  # the label on a line of its own: never split
     foot_h = plate_height(effect, TEXT, 8, PLAY_PT, s.w, min(14.0, s.h * 0.26))
     plate(pen, Rect(s.x, s.y, s.w, foot_h), effect, 8, "effect", font=TEXT, min_size=PLAY_PT)
     if face.symbol:
@@ -203,9 +210,9 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     """Every Keep Moving print document of one edition."""
     title = edition.texts.title
     size = options.card.label()
-    ground = [Card(c.id, sized(partial(ground_face, card=c, side=0), size),
-                   back=sized(partial(ground_face, card=c, side=1), size),
-                   label=f"{c.id}: {c.sides[0].label} / {c.sides[1].label}") for c in edition.ground]
+    ground = [Card(c.id, sized(partial(ground_face, card=c, side=0, number=n), size),
+                   back=sized(partial(ground_face, card=c, side=1, number=n), size),
+                   label=f"{c.id}: {c.sides[0].label} / {c.sides[1].label}") for n, c in enumerate(edition.ground, 1)]
     pile = sized(pile_back, size)  # one back for every card that can sit in a pile
     movement = [Card(f"p{p + 1}-{m.id}-{k + 1}", sized(partial(movement_front, card=m, player=p, edition=edition), size),
                      label=f"player {p + 1} {m.name}")

@@ -78,10 +78,12 @@ class PlacedPen:
             yield self
 
 
-def fold_page(pen: Pen, cards: tuple[GroundCard, ...], w: float, h: float, cols: int, title: str, face) -> None:
+def fold_page(pen: Pen, cards: tuple[GroundCard, ...], w: float, h: float, cols: int, title: str, face,
+              first: int = 1) -> None:
+    """``cards`` in pairs of sides; ``first``: the first card's number in the ground composition."""
     s = pen.safe
     pen.text_box(Rect(s.x, s.top - TITLE + 0.5, s.w, TITLE - 0.5), f"{title}: cut round each pair, fold on the "
-                 "dashed line, glue. Side A left, side B right.", font=BOLD, size=9, min_size=7, colour=INK,
+                 "dashed line, glue. A on the left, B on the right.", font=BOLD, size=9, min_size=7, colour=INK,
                  align="left", valign="top", max_lines=1, field="title")
     x0 = s.x + (s.w - cols * 2 * w - (cols - 1) * GAP) / 2
     for k, card in enumerate(cards):
@@ -89,7 +91,7 @@ def fold_page(pen: Pen, cards: tuple[GroundCard, ...], w: float, h: float, cols:
         x, y = x0 + col * (2 * w + GAP), s.top - TITLE - (row + 1) * h - row * GAP
         for side in (0, 1):
             face(PlacedPen(pen, x + side * w, y, w, h, f"ground-fold/{card.id} side {'AB'[side]}"),
-                 card=card, side=side)
+                 card=card, side=side, number=first + k)
         pen.rect(x, y, 2 * w, h, stroke=INK, width=0.3)
         pen.line(x + w, y, x + w, y + h, stroke=MUTED, width=0.3, dash=[1.5, 1.0])
 
@@ -113,5 +115,5 @@ def fold_sheet(edition: Edition, options: PrintOptions, face) -> Pages:
     landscape, cols, rows = grid(options.paper, w, h)
     per, cards = cols * rows, edition.ground
     pages = tuple(partial(fold_page, cards=cards[i:i + per], w=w, h=h, cols=cols,
-                          title=f"{edition.texts.title} ground cards", face=face) for i in range(0, len(cards), per))
+                          title=f"{edition.texts.title} ground cards", face=face, first=i + 1) for i in range(0, len(cards), per))
     return Pages("ground-fold", pages, title=f"{edition.texts.title}: ground cards, fold-over", landscape=landscape)

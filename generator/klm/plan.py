@@ -5,8 +5,10 @@ Numbers half a point bigger, in pills that widen for three digits); for each siz
 content tiers and illustrations (every tier with the lines' names at every list size before any
 without them: in black and white play reads the names, for Line Closure; a compact tier's names may
 take three lines): everything with the numbered illustration; without the
-description, numbered; everything with a plain-dot illustration or none; without the
-description, dots or none; then without the facts, without the lines' names, and last a compact
+description, numbered; without the description and with the neighbours' line qualifiers in short
+("Edgware Road (H&C)"), numbered (a busy interchange keeps its numbered illustration and its
+facts); everything with a plain-dot illustration or none; without the description, dots or none;
+then without the facts, without the lines' names, and last a compact
 list (tighter rows and blocks, no "Nearest stations" heading; TERMINUS stays), then the compact
 list with the neighbours' line qualifiers in short ("Paddington (H&C)"), each with a numbered, a
 dot or no illustration. The list's heading always fits its column. Each tries the arrangements
@@ -43,8 +45,13 @@ LIST_PT = (8.0, 7.5, PLAY_PT)  # neighbour names; numbers are half a point bigge
 TIERS = (("description", "facts", "label"), ("facts", "label"), ("label",), ("compact", "label"),
          ("compact", "short", "label"), (), ("compact",), ("compact", "short"))
 # What to try, best first: the description gives way to the numbered illustration, the facts do not.
-ORDER = ((TIERS[0], ("numbers",)), (TIERS[1], ("numbers",)), (TIERS[0], ("dots", "none")),
-         (TIERS[1], ("dots", "none"))) + tuple((t, ("numbers", "dots", "none")) for t in TIERS[2:])
+# The neighbours' line qualifiers in short come next ("Edgware Road (H&C)"): a busy interchange's
+# list then fits beside a numbered illustration (Baker Street: five lines, every number drawn).
+SHORT = ("facts", "short", "label")
+ORDER: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (TIERS[0], ("numbers",)), (TIERS[1], ("numbers",)), (SHORT, ("numbers",)),
+    (TIERS[0], ("dots", "none")), (TIERS[1], ("dots", "none")),
+    *((t, ("numbers", "dots", "none")) for t in TIERS[2:]))
 LABEL_LINES = {False: 2, True: 3}  # the line names' lines at most (compact: a third before they go)
 ROW_GAP = {False: 0.7, True: 0.35}  # mm between list rows (compact: tighter, and no "Nearest stations")
 

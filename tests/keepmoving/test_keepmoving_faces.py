@@ -34,21 +34,21 @@ def test_ground_cards_print_side_b_as_each_cards_own_back(tmp_path):
     pages = _text(_build(tmp_path) / "ground.pdf")
     fronts, backs = pages[0::2], pages[1::2]
     assert len(fronts) == len(backs) == 4  # 28 cards, 9 a page
-    assert "g01 side A" in fronts[0] and "g01 side B" in backs[0]
-    assert not any(re.search(r"g\d\d side B", p) for p in fronts)
-    assert not any(re.search(r"g\d\d side A", p) for p in backs)
+    assert "ground 1 \u00b7 A" in fronts[0] and "ground 1 \u00b7 B" in backs[0]
+    assert not any(re.search(r"ground \d+ \u00b7 B", p) for p in fronts)
+    assert not any(re.search(r"ground \d+ \u00b7 A", p) for p in backs)
 
 
 def test_fold_over_puts_both_sides_on_one_page(tmp_path):
     out = _build(tmp_path)  # the ground-fold sheet, in every build
     pages = _text(out / "ground-fold.pdf")
-    assert "g01 side A" in pages[0] and "g01 side B" in pages[0]
-    assert all(f"{c.id} side B" in "".join(pages) for c in EDITION.ground)
+    assert "ground 1 \u00b7 A" in pages[0] and "ground 1 \u00b7 B" in pages[0]
+    assert all(f"ground {n} \u00b7 B" in "".join(pages) for n in range(1, len(EDITION.ground) + 1))
     assert len(pages) == 7  # A4 poker: 2 x 2 pairs on a landscape page
     with pymupdf.open(out / "ground-fold.pdf") as pdf:
         assert pdf[0].rect.width > pdf[0].rect.height
     pages = _text(_build(tmp_path / "fold", fold=True) / "ground.pdf")  # and --fold, the engine's own
-    assert "g01 side A" in pages[0] and "g01 side B" in pages[0]
+    assert "ground 1 \u00b7 A" in pages[0] and "ground 1 \u00b7 B" in pages[0]
 
 
 def test_every_component_is_printed(tmp_path):
