@@ -82,3 +82,18 @@ def run_cli(capsys, *args) -> tuple[int, str, str]:
         code = exc.code or 0
     out = capsys.readouterr()
     return code, out.out, out.err
+
+
+class CountingClock:
+    """A stand-in for ``time.perf_counter`` that moves ``step`` seconds at every look and not
+    otherwise: a deadline then passes after the same number of looks on any machine, however
+    loaded (the work done before it is the same, so the answer is too). Install it with
+    ``monkeypatch.setattr(time, "perf_counter", CountingClock(step))``; ``looks`` counts the calls."""
+
+    def __init__(self, step: float, start: float = 1000.0):
+        self.now, self.step, self.looks = start, step, 0
+
+    def __call__(self) -> float:
+        self.looks += 1
+        self.now += self.step
+        return self.now

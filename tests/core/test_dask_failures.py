@@ -167,7 +167,7 @@ def test_no_workers_waits_a_stated_time_saying_so_and_leaves_no_file(tmp_path, c
             run_check(KlmCheck(3, "zone 1"), range(6), results, 1, progress=False,
                       runner=Runner("dask", cluster.scheduler_address, worker_wait=1.5))
         took = time.monotonic() - start
-    assert 1.5 <= took < 10
+    assert 1.5 <= took < 10 * 1.5 + 10  # the stated wait, and an end: a margin that holds at ten times the load
     assert "waiting for Dask workers at tcp://" in capsys.readouterr().err
     assert not results.exists()
 
@@ -256,7 +256,7 @@ def _start_check(results):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
 
 
-def _interrupt(proc, timeout: float = 60) -> tuple[str, float]:
+def _interrupt(proc, timeout: float = 120) -> tuple[str, float]:
     """Ctrl-C to the whole session; its stderr and how long it took to end. On a timeout the
     failure names the processes still alive (one holding stderr open keeps ``communicate`` waiting)."""
     start = time.monotonic()
@@ -280,6 +280,17 @@ def _session(sid: int) -> list[str]:
         with contextlib.suppress(OSError, psutil.Error):
             if os.getsid(p.pid) == sid and p.info["status"] != psutil.STATUS_ZOMBIE:
                 alive.append(f"{p.pid} {' '.join(p.info['cmdline'] or [])[:100]}")
+    return alive
+
+
+def _ended(sid: int, wait: float = 10) -> list[str]:
+    """:func:`_session` once it is empty, or after ``wait`` s (a loaded machine may take a moment to
+    reap the processes of an ended run: the wait is for that, not for one left running)."""
+    end = time.monotonic() + wait
+    alive = _session(sid)
+    while alive and time.monotonic() < end:
+        time.sleep(0.1)
+        alive = _session(sid)
     return alive
 
 
@@ -312,9 +323,8 @@ def test_ctrl_c_while_the_local_cluster_starts_stops_it_cleanly(tmp_path):
     assert proc.returncode == 130, text[-2000:]
     assert "Traceback" not in text and "Error" not in text and "interrupted:" in text, text[-2000:]
     assert not results.exists(), "a results file before the cluster answered"
-    assert took < 30.0, took  # the rest of the start (1-3 s), then the kill
-    time.sleep(1.0)
-    assert _session(proc.pid) == [], "a process outlived the interrupted run"
+    assert took < 60.0, took  # the rest of the start (1-3 s), then the kill: a margin for ten times the load
+    assert _ended(proc.pid) == [], "a process outlived the interrupted run"
 
 
 @needs_dask
@@ -330,6 +340,6 @@ def test_ctrl_c_stops_a_local_cluster_at_once_without_worker_tracebacks(tmp_path
     text, took = _interrupt(proc)
     assert proc.returncode == 130, text[-2000:]
     assert "Traceback" not in text and "interrupted:" in text, text[-2000:]
-    # At once: not the 10 s of Dask's exit hook closing the cluster again (nor the 30 s of old); the
-    # margin is for a loaded machine's scheduling, the exit hook is tested above without a clock.
-    assert took < 6.0, took
+    # At once (about 1 s): not the 30 s of old; the margin holds at ten times the load, so it cannot
+    # tell the 10 s of Dask's exit hook closing the cluster again: that is tested above without a clock.
+    assert took < 20.0, took

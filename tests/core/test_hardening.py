@@ -66,33 +66,50 @@ def test_an_interrupt_stops_a_long_solve_and_returns_nothing():
     solver.parameters.cp_model_presolve = False
     solver.parameters.symmetry_level = 0
     main = threading.main_thread().ident
-    threading.Timer(0.3, lambda: signal.pthread_kill(main, signal.SIGINT)).start()
-    start = time.perf_counter()
+    sent: list[float] = []
+
+    def interrupt() -> None:
+        sent.append(time.perf_counter())
+        signal.pthread_kill(main, signal.SIGINT)
+
+    threading.Timer(0.3, interrupt).start()
     with pytest.raises(KeyboardInterrupt):
         solve(solver, m)
-    assert time.perf_counter() - start < 2.0
+    # stopped at once (a look every 50 ms): uninterrupted, the search runs its 60 deterministic
+    # seconds; the margin holds on a machine ten times as loaded, counted from the signal
+    assert time.perf_counter() - sent[0] < 10
     assert not [t for t in threading.enumerate() if t.name == "cp-sat"]  # the search thread is gone
 
 
 def _interrupt_check(cmd: list[str], sig: int, wait_for: Path, deals_before: int = 3) -> subprocess.CompletedProcess:
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          preexec_fn=_as_from_a_terminal)
-    deadline = time.time() + 60
+    deadline = time.time() + 300  # only a guard against a hang: the signal waits for the deals to start
     while time.time() < deadline and p.poll() is None and (not wait_for.exists() or len(records(wait_for)) < deals_before):
         time.sleep(0.05)
     p.send_signal(sig)
     started = time.time()
-    _, err = p.communicate(timeout=30)
+    _, err = p.communicate(timeout=120)
     return subprocess.CompletedProcess(cmd, p.returncode, "", err + f"\nstopped in {time.time() - started:.2f}")
+
+
+@pytest.fixture(scope="module")
+def signal_reference(tmp_path_factory) -> tuple[list[str], Path]:
+    """The 400-deal check the signals' runs are held against, and its whole results file: run once
+    for both signals (the same command and data, so the same bytes)."""
+    where = tmp_path_factory.mktemp("signal-reference")
+    base = [*TUBEDECK, "check", "klm", "--data", str(toy_dataset(where / "toy")), "--scope", "all", "--players", "2",
+            "--deals", "400", "--no-progress"]
+    reference = where / "ref.jsonl"
+    assert subprocess.run([*base, "--results", str(reference)], capture_output=True, cwd=ROOT).returncode == 0
+    return base, reference
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 @pytest.mark.slow
-def test_a_check_stops_on_a_signal_and_stores_only_whole_answers(tmp_path, toy_data, sig, code):
-    base = [*TUBEDECK, "check", "klm", "--data", str(toy_data), "--scope", "all", "--players", "2",
-            "--deals", "400", "--no-progress"]
-    reference, cut = tmp_path / "ref.jsonl", tmp_path / "cut.jsonl"
-    assert subprocess.run([*base, "--results", str(reference)], capture_output=True, cwd=ROOT).returncode == 0
+def test_a_check_stops_on_a_signal_and_stores_only_whole_answers(tmp_path, signal_reference, sig, code):
+    base, reference = signal_reference
+    cut = tmp_path / "cut.jsonl"
     done = _interrupt_check([*base, "--results", str(cut)], sig, cut)
     assert done.returncode == code, done.stderr
     assert "interrupted:" in done.stderr and "records stored" in done.stderr and "Traceback" not in done.stderr
@@ -108,16 +125,28 @@ def test_ctrl_c_to_a_pool_leaves_no_worker_and_no_traceback(tmp_path, toy_data):
            "--deals", "3000", "--no-progress", "--workers", "2", "--results", str(results)]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          start_new_session=True, preexec_fn=_as_from_a_terminal)
-    deadline = time.time() + 60
+    deadline = time.time() + 300  # only a guard against a hang
     while (not results.exists() or len(records(results)) < 5) and p.poll() is None and time.time() < deadline:
         time.sleep(0.05)
     assert p.poll() is None, p.communicate()[1]  # still running: interrupted mid-way
     os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole process group
-    _, err = p.communicate(timeout=30)
+    _, err = p.communicate(timeout=120)
     assert p.returncode == 130 and "Traceback" not in err and "BrokenPipe" not in err
-    time.sleep(0.3)
-    alive = subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()
+    # the workers end with the run (a loaded machine may take a moment to reap them: the wait is
+    # for that, not for a worker left running)
+    alive = _group(p.pid)
+    end = time.time() + 10
+    while alive and time.time() < end:
+        time.sleep(0.05)
+        alive = _group(p.pid)
     assert alive == []
+
+
+def _group(pgid: int) -> list[str]:
+    """The live processes of process group ``pgid`` (zombies, ended but not yet reaped, left out)."""
+    out = subprocess.run(["ps", "-e", "-o", "pid=,pgid=,stat="], capture_output=True, text=True).stdout
+    return [pid for pid, group, stat in (line.split() for line in out.splitlines() if line.strip())
+            if group == str(pgid) and not stat.startswith("Z")]
 
 
 def test_retry_unknown_recomputes_only_undecided_records(tmp_path, toy_data, capsys):
@@ -161,10 +190,11 @@ def test_a_tiny_time_limit_gives_verdicts_or_unknown(tmp_path, capsys):
     (["check", "klm", "--time-limit", "1e12", "--deals", "1"], "--time-limit"),
 ])
 def test_huge_counts_and_ranges_are_refused_quickly(capsys, args, words):
+    run(capsys, *args, "--no-progress")  # the command's imports, once: what is timed is the refusal
     start = time.perf_counter()
     code, _, err = run(capsys, *args, "--no-progress")
     assert code == 2 and words in err and len(err) < 400
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 5  # milliseconds: refused before any work (a margin of 100 times and more)
 
 
 def test_seeds_stream():

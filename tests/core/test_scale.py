@@ -106,11 +106,11 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path):
 
     check = KlmCheck(3, "zone 1")
     local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
-    run_check(check, range(600), local, 1, progress=False)
+    run_check(check, range(300), local, 1, progress=False)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         errors: list = []
-        worker = threading.Thread(target=lambda: _guarded(errors, run_check, check, range(600), dask, 2,
+        worker = threading.Thread(target=lambda: _guarded(errors, run_check, check, range(300), dask, 2,
                                                           progress=False, runner=Runner("dask", cluster.scheduler_address)))
         worker.start()
         deadline = time.monotonic() + 60
@@ -120,7 +120,7 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path):
         os.kill(sorted(pids.values())[0], signal.SIGKILL)
         at_kill = len(dask.read_bytes().splitlines())
         worker.join(120)
-    assert at_kill < 601, "the run ended before the kill: the test proved nothing"
+    assert at_kill < 301, "the run ended before the kill: the test proved nothing"
     assert not worker.is_alive() and not errors, errors
     assert dask.read_bytes() == local.read_bytes()
 

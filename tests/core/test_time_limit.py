@@ -25,7 +25,7 @@ def test_a_check_stops_at_its_time_limit_and_resumes_to_the_same_bytes(tmp_path,
     code, out, err = run_cli(capsys, *args, "--deals", "100000", "--time-limit", "3", "--results", str(part))
     spent = time.perf_counter() - start
     assert code == 0, err
-    assert spent < 3 + 10  # (slack for a loaded machine: the point is it stopped, not how fast)
+    assert spent < 10 * 3 + 10  # a margin that holds at ten times the load: the point is it stopped, not how fast
     got = json.loads(out)
     done = [r["seed"] for r in _records(part)]
     assert done == list(range(len(done))) and 0 < len(done) < 100000  # a prefix, whole records only
@@ -57,7 +57,8 @@ def test_the_bound_check_says_what_is_proven_when_the_clock_stops_it(capsys):
     start = time.perf_counter()
     code, out, err = run_cli(capsys, "check", "klm-bound", "--scope", "london", "--players", "4",
                              "--time-limit", "1")
-    assert time.perf_counter() - start < 1 + 5  # building the whole network's model is cut too
+    # building the whole network's model is cut too (a margin that holds at ten times the load)
+    assert time.perf_counter() - start < 10 * 1 + 10
     assert code == 0, err
     assert "undecided within the time limit" in out and "witness below" not in out and "no bound" not in out
     code, out, _ = run_cli(capsys, "check", "klm-bound", "--scope", "london", "--players", "4",
@@ -69,7 +70,8 @@ def test_the_bound_check_says_what_is_proven_when_the_clock_stops_it(capsys):
 def test_a_deadline_dropped_by_the_interpreter_rings_again(monkeypatch):
     """CPython drops an exception a signal handler raises inside a garbage-collector callback
     ("Exception ignored": the suite met it once). The timer rings again until the deadline is
-    caught, so a long seed is still stopped."""
+    caught, so a long seed is still stopped. (Signals come late on a loaded machine, never early: the
+    second ring is at least 0.1 + 0.2 s on, and the timer it came from repeats every RING_AGAIN.)"""
     import signal
     import threading
 
@@ -80,7 +82,7 @@ def test_a_deadline_dropped_by_the_interpreter_rings_again(monkeypatch):
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         pytest.skip("needs SIGALRM in the main thread")
     monkeypatch.setattr(runner, "RING_AGAIN", 0.2)
-    rang = []
+    rang, repeats = [], []
     start = time.perf_counter()
     with pytest.raises(runner._Deadline):
         with runner._alarm(time.perf_counter() + 0.1):
@@ -89,8 +91,9 @@ def test_a_deadline_dropped_by_the_interpreter_rings_again(monkeypatch):
                     time.sleep(0.01)
                 except runner._Deadline:
                     rang.append(time.perf_counter() - start)
+                    repeats.append(signal.getitimer(signal.ITIMER_REAL)[1])
                     if len(rang) == 1:
                         continue  # dropped, as the interpreter drops it in a gc callback
                     raise
-    assert len(rang) == 2 and rang[1] - rang[0] >= 0.15
+    assert len(rang) == 2 and rang[1] >= 0.1 + 0.2 - 0.01 and repeats == [pytest.approx(0.2)] * 2
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # and once out, it rings no more

@@ -102,11 +102,19 @@ def match(spans: list[dict], log: list[Written], page: int, height_mm: float) ->
     return out
 
 
-def background_contrast(pix: np.ndarray, scale: float, span: Span) -> float | None:
+LUMA = np.array([0.299, 0.587, 0.114])
+
+
+def background_contrast(pix: np.ndarray, scale: float, span: Span, grey: bool = False) -> float | None:
     """Contrast of the span's colour against the colours printed around its glyphs (each colour
-    covering >= 10% of the span's box, other than the text's own colour and its antialiasing)."""
+    covering >= 10% of the span's box, other than the text's own colour and its antialiasing).
+    ``grey``: as a black-and-white printer prints the page, every colour its luminance grey (worked
+    out for the span's box alone: the whole page's grey, for every page, was a quarter of the time)."""
     x0, y0, x1, y1 = (int(round(v * scale)) for v in span.box)
-    region = pix[max(0, y0):max(0, y1), max(0, x0):max(0, x1)].reshape(-1, 3).astype(np.int32)
+    region = pix[max(0, y0):max(0, y1), max(0, x0):max(0, x1)].reshape(-1, 3)
+    if grey:
+        region = np.repeat((region @ LUMA)[:, None], 3, axis=1).round().astype(np.uint8)
+    region = region.astype(np.int32)
     if len(region) < 4:
         return None
     text = np.array([round(c * 255) for c in span.colour])
@@ -166,14 +174,13 @@ def inspect(pdf: Path, log: list[Written], doc_name: str, cards: bool) -> Report
             scale = 200 / 72
             pm = page.get_pixmap(dpi=200, alpha=False)
             pix = np.frombuffer(pm.samples, dtype=np.uint8).reshape(pm.height, pm.width, pm.n)[:, :, :3]
-            # a black-and-white printer's page: every colour turned into its luminance grey
-            grey = np.repeat((pix @ np.array([0.299, 0.587, 0.114]))[:, :, None], 3, axis=2).round().astype(np.uint8)
             for s in spans:
                 ratio = background_contrast(pix, scale, s)
                 if ratio is not None:
                     report.contrasts.append((ratio, doc_name, s.text))
+                # a black-and-white printer's page: every colour turned into its luminance grey
                 lum = sum(w * c for w, c in zip((0.299, 0.587, 0.114), s.colour))
-                ratio = background_contrast(grey, scale, replace(s, colour=(lum, lum, lum)))
+                ratio = background_contrast(pix, scale, replace(s, colour=(lum, lum, lum)), grey=True)
                 if ratio is not None:
                     report.greys.append((ratio, doc_name, s.text))
     return report

@@ -8,14 +8,21 @@ from tubedeck.games.nextstation.flips import turns, turns_so_far
 from tubedeck.games.nextstation.play import CHANCE, Line, legal_sections, new_game
 from tubedeck.games.nextstation.scoring import line_score
 
+_SOLVED: dict[tuple, tuple] = {}  # (edition's id, seed, turns, count, objectives) -> (edition, rounds, best)
+
 
 def solved_small_game(ed, seed, turns_per_round, count=None, objectives=()):
-    """A seeded small game (its first ``count`` rounds) and its optimum by brute force."""
+    """A seeded small game (its first ``count`` rounds) and its optimum by brute force (worked out
+    once a session: several tests ask for the same games, up to 2 s of search each)."""
     from tubedeck.solver.nextstation.exhaustive_game import best_game, small_games
 
-    (rounds,) = small_games(ed, [seed], turns_per_round)
-    rounds = rounds[:count] if count else rounds
-    best, _ = best_game(ed.board, ed.book, rounds, objectives)
+    key = (id(ed), seed, turns_per_round, count, tuple(objectives))
+    if key not in _SOLVED:
+        (rounds,) = small_games(ed, [seed], turns_per_round)
+        rounds = rounds[:count] if count else rounds
+        best, _ = best_game(ed.board, ed.book, rounds, objectives)
+        _SOLVED[key] = (ed, rounds, best)  # the edition kept alive: its id stays its own
+    _, rounds, best = _SOLVED[key]
     return rounds, best
 
 
