@@ -94,7 +94,9 @@ def commands(monkeypatch):
     monkeypatch.setattr(runner, "default_results", lambda *a: Path("results.jsonl"))
     monkeypatch.setattr(build_cli, "documents_of", lambda game, job, **own: [])
     monkeypatch.setattr(build_cli, "print_manifest", lambda *a, **k: None)
-    monkeypatch.setattr(build_cli.BuildJob, "render", lambda self, name, docs: None)
+    from tubedeck.generator.engine import Manifest
+
+    monkeypatch.setattr(build_cli.BuildJob, "render", lambda self, name, docs: Manifest(""))
     apps = {verb: typer.Typer() for verb in ("build", "check", "solve", "play", "simulate")}
     for app in apps.values():
         app.callback()(lambda: None)
