@@ -194,7 +194,9 @@ def test_huge_counts_and_ranges_are_refused_quickly(capsys, args, words):
     start = time.perf_counter()
     code, _, err = run(capsys, *args, "--no-progress")
     assert code == 2 and words in err and len(err) < 400
-    assert time.perf_counter() - start < 5  # milliseconds: refused before any work (a margin of 100 times and more)
+    # milliseconds: refused before any work; an allocation by the number would take minutes (a margin
+    # that holds at ten times the load and more)
+    assert time.perf_counter() - start < 30
 
 
 def test_seeds_stream():

@@ -86,7 +86,7 @@ def test_a_deadline_dropped_by_the_interpreter_rings_again(monkeypatch):
     start = time.perf_counter()
     with pytest.raises(runner._Deadline):
         with runner._alarm(time.perf_counter() + 0.1):
-            while time.perf_counter() - start < 5:
+            while time.perf_counter() - start < 30:  # a guard only: the rings come at 0.1 and 0.3 s
                 try:
                     time.sleep(0.01)
                 except runner._Deadline:
