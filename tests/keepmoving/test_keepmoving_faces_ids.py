@@ -14,12 +14,11 @@ import pymupdf
 import pytest
 
 from tubedeck import generator
-from tubedeck.generator.colour import Mode
 from tubedeck.generator.keepmoving.art import symbol
 from tubedeck.generator.keepmoving.faces import documents
-from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import Rect
 
+from blank_pen import BlankPen
 from km_helpers import EDITION
 
 INTERNAL = re.compile(r"\bg\d\d\b|\bside [AB]\b")
@@ -49,12 +48,12 @@ def test_no_face_prints_an_internal_id_or_a_club(built):
     assert labels == {f"ground {n} \u00b7 {s}" for n in range(1, len(EDITION.ground) + 1) for s in "AB"}
 
 
-class _Shapes(Pen):
+class _Shapes(BlankPen):
     """A Pen that lists the shapes it is asked to draw."""
 
     def __init__(self):
         box = Rect(0, 0, 63.5, 88.9)
-        super().__init__(box, box, box.inset(4), Mode.COLOUR, "symbol")
+        super().__init__(box.w, box.h, "symbol", box=box, safe=box.inset(4))
         self.shapes: list[tuple] = []
 
     def _rect(self, x, y, w, h, fill, stroke, width, radius):
@@ -68,12 +67,6 @@ class _Shapes(Pen):
 
     def _text(self, *args):
         self.shapes.append(("text",))
-
-    def _push_clip(self, box):
-        pass
-
-    def _pop_clip(self):
-        pass
 
 
 def test_the_function_symbol_is_our_card_mark_not_a_clover():

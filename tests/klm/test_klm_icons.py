@@ -14,19 +14,19 @@ from collections import defaultdict
 
 import pytest
 
-from tubedeck.generator import CARD_SIZES, CardGeometry
+from tubedeck.generator import CARD_SIZES
 from tubedeck.generator.colour import Mode
 from tubedeck.generator.klm.fortune import ICON_SCALE, fortune_front, plan
-from tubedeck.generator.pen import Pen
 from tubedeck.generator.text import size_label
 
+from blank_pen import BlankPen
 
-class ShapePen(Pen):
+
+class ShapePen(BlankPen):
     """A Pen that draws nothing and lists every shape it is asked for, in card mm."""
 
     def __init__(self, width: float, height: float, mode: Mode = Mode.COLOUR):
-        g = CardGeometry(width, height)
-        super().__init__(g.trim, g.bleed_box, g.safe, mode, "fortune")
+        super().__init__(width, height, "fortune", mode)
         self.shapes: list[tuple[str, tuple[tuple[float, float], ...], tuple]] = []
 
     def _rect(self, x, y, w, h, fill, stroke, width, radius):
@@ -39,15 +39,6 @@ class ShapePen(Pen):
     def _circle(self, cx, cy, r, fill, stroke, width):
         self.shapes.append(("circle", ((cx - r, cy - r), (cx + r, cy + r)), (fill is not None, stroke is not None,
                                                                             width)))
-
-    def _text(self, *args):
-        pass
-
-    def _push_clip(self, box):
-        pass
-
-    def _pop_clip(self):
-        pass
 
 
 def icon_drawing(width: float, height: float, card, footer: str) -> tuple:

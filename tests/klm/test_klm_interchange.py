@@ -13,40 +13,15 @@ from __future__ import annotations
 import pytest
 
 from tubedeck.generator import CARD_SIZES, CardGeometry
-from tubedeck.generator.colour import Mode
 from tubedeck.generator.fonts import metrics
 from tubedeck.generator.klm import station
-from tubedeck.generator.pen import Pen, recording
+from tubedeck.generator.pen import recording
 from tubedeck.generator.sizes import PT, Rect
+
+from blank_pen import BlankPen
 
 PLAY_PT = 7.0
 TOUCH = 0.1  # mm two text boxes may share (a wrapped line's ascent over the one above)
-
-
-class BlankPen(Pen):
-    """A Pen that draws nothing: the recording of its text is all a test reads."""
-
-    def __init__(self, width: float, height: float, label: str):
-        g = CardGeometry(width, height)
-        super().__init__(g.trim, g.bleed_box, g.safe, Mode.COLOUR, label)
-
-    def _rect(self, *args):
-        pass
-
-    def _path(self, *args):
-        pass
-
-    def _circle(self, *args):
-        pass
-
-    def _text(self, *args):
-        pass
-
-    def _push_clip(self, box):
-        pass
-
-    def _pop_clip(self):
-        pass
 
 
 def text_box(w) -> tuple[float, float, float, float]:
