@@ -169,6 +169,15 @@ class Schema:
                 return f"'{f.name}' must be {why}"
         return self.rule(record, players) if self.rule else None
 
+    def winners(self, record: dict) -> list[int]:
+        """The seats that won ``record`` (1-based; a shared win lists several; none: empty)."""
+        for f in self.of("winner", "winners"):
+            v = next(iter(f.values(record)), None)
+            if f.kind == "winner":
+                return [v] if isinstance(v, int) else []
+            return [w for w in v if isinstance(w, int)] if isinstance(v, list) else []
+        return []
+
     def header(self, **facts: Any) -> dict:
         """A results file's header: the game, mode and record version, then the run's facts."""
         return {"game": self.game, "mode": self.mode, "version": self.version, **facts}
@@ -204,16 +213,12 @@ class Fold:
             if not values:
                 continue
             v = values[0]
-            if f.kind == "winner":
-                if v is None:
+            if f.kind in ("winner", "winners"):
+                won = self.schema.winners(record)
+                if not won:
                     self.no_winner += 1
-                else:
-                    self.wins[v] += 1
-            elif f.kind == "winners":
-                if not v:
-                    self.no_winner += 1
-                for w in v or ():
-                    self.wins[w] += 1 / len(v)  # type: ignore[assignment]  # a shared win splits
+                for w in won:
+                    self.wins[w] += 1 / len(won)  # type: ignore[assignment]  # a shared win splits
             elif f.kind == "place":
                 if v is not None:
                     self.places[v] += 1

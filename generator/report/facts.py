@@ -119,7 +119,7 @@ class Facts:
             s = next(iter(starter.values(record)), None)
             if is_whole(s, 1, self.players):
                 self.started[s] += 1
-                won = _winners(self.schema, record)
+                won = self.schema.winners(record)
                 if s in won:
                     self.won_started[s] = self.won_started.get(s, 0.0) + 1 / len(won)
         seed = record.get("seed")
@@ -214,16 +214,6 @@ def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def _winners(schema: Schema, record: dict) -> list[int]:
-    """The seats that won ``record`` (a shared win lists several; none: an empty list)."""
-    for f in schema.of("winner", "winners"):
-        v = next(iter(f.values(record)), None)
-        if f.kind == "winner":
-            return [v] if isinstance(v, int) else []
-        return [w for w in v if isinstance(w, int)] if isinstance(v, list) else []
-    return []
 
 
 def _pct(w: dict) -> str:
