@@ -89,7 +89,7 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any],
     if len(text) > MAX_BOTS_TEXT:
         raise UsageError(f"--bots: over {MAX_BOTS_TEXT} characters")
     if not text.strip():  # "--bots ''" named no bot: never a default played without a word
-        raise UsageError(f"--bots: no bot named (one name per seat: {', '.join(known)}, mcts[:ITERATIONS])")
+        raise UsageError(f"--bots: no bot named (one name per seat: {', '.join(k for k in known if k != 'mcts')}, mcts[:ITERATIONS])")
     names = names_list(text, "--bots")
     names = tuple((aliases or {}).get(n, n) for n in names if n)
     for n in names:
@@ -98,7 +98,7 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any],
     unknown = [n for n in names if n not in known and not is_search(n)]
     if not names or unknown:
         raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} "
-                         f"(known: {', '.join(known)}, mcts[:ITERATIONS])")
+                         f"(known: {', '.join(k for k in known if k != 'mcts')}, mcts[:ITERATIONS])")
     if not 1 <= players <= MAX_SEATS:  # (checked before a seat is made: the game's own range comes later)
         raise UsageError(f"--players must be 1-{MAX_SEATS} for any game, got {players}")
     if len(names) > players:  # a bot with no seat would be dropped without a word

@@ -188,7 +188,7 @@ class Game:
         name = self.bot_name(name)
         factory = self.bots.get(name.partition(":")[0])
         if factory is None or (":" in name and not name.startswith("mcts:")):
-            raise UsageError(f"--bots: unknown bot {name!r} (known: {', '.join(self.bots)}, mcts[:ITERATIONS])")
+            raise UsageError(f"--bots: unknown bot {name!r} (known: {', '.join(k for k in self.bots if k != 'mcts')}, mcts[:ITERATIONS])")
         return factory(name)
 
     def playing(self) -> Any:
