@@ -110,7 +110,10 @@ class Pages:
 
     ``paper`` fixes the paper (``None``: the build's ``--paper``/orientation options).
     ``duplex=True``: the pages are front/back pairs to print on both sides (the PDF asks the
-    viewer for the build's ``--duplex`` flip); otherwise single-sided."""
+    viewer for the build's ``--duplex`` flip, or for ``flip`` when the document needs its own:
+    a booklet imposed on landscape sheets turns on the short edge); otherwise single-sided.
+    ``furniture=False``: no ruler and print-at-100% note in the bottom strip (a rulebook, whose
+    scale nothing depends on); ``pen.safe`` is then the whole printable area."""
 
     name: str
     pages: tuple[Callable, ...]
@@ -118,9 +121,13 @@ class Pages:
     paper: Paper | None = None
     landscape: bool | None = None  # None: as the build options say
     duplex: bool = False
+    flip: str | None = None  # "long" or "short": the duplex flip this document needs (None: --duplex)
+    furniture: bool = True
 
     def __post_init__(self) -> None:
         _check_id("sheet", self.name)
+        if self.flip not in (None, "long", "short"):
+            raise UsageError(f"sheet {self.name!r}: flip must be 'long' or 'short'")
         object.__setattr__(self, "pages", tuple(self.pages))
         if not self.pages:
             raise UsageError(f"sheet {self.name!r} has no pages")

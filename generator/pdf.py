@@ -275,16 +275,20 @@ def sheet_pdf(sheet: Pages, options: PrintOptions, step: Step | None = None) -> 
     buf = io.BytesIO()
     title = sheet.title or sheet.name
     duplex = (options.pdf_duplex if options.duplex != "none" else "DuplexFlipLongEdge") if sheet.duplex else "Simplex"
+    if sheet.duplex and sheet.flip is not None:
+        duplex = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[sheet.flip]
     c = new_canvas(buf, paper.width, paper.height, title, options.author, options.mode, duplex)
     n = len(sheet.pages)
     for i, draw in enumerate(sheet.pages, 1):
         if step is not None:
             step(i, n)
         label = f"{sheet.name} page {i}"
-        pen = PdfPen(c, (0.0, 0.0), paper.rect, paper.rect, ruler.sheet_safe(paper), options.mode, label)
+        safe = ruler.sheet_safe(paper) if sheet.furniture else paper.rect.inset(PRINTER_MARGIN)
+        pen = PdfPen(c, (0.0, 0.0), paper.rect, paper.rect, safe, options.mode, label)
         with pen.placed():
             draw(pen)
-            ruler.sheet_ruler(pen, paper, f"{title} - page {i} of {n}")
+            if sheet.furniture:
+                ruler.sheet_ruler(pen, paper, f"{title} - page {i} of {n}")
         c.showPage()
     c.save()
     return buf.getvalue(), n

@@ -125,6 +125,9 @@ class Game:
     options: tuple[Option, ...] = ()  # edition options, taken by build, check and solve
     faces: str | None = None
     documents: tuple[str, ...] = ()
+    # "module:rulebook": (edition, print options) -> tubedeck.generator.rulebook.Rulebook; build prints it
+    # as rulebook.pdf (the build's paper, two columns) and rulebook-booklet.pdf (A5 pages imposed to fold).
+    rulebook: str | None = None
     engine: str | None = None  # "module:new_game": (edition, players, seed, **variant) -> State
     variant: tuple[str, ...] = ()  # the engine's options that shape a game (Next Station: objectives, powers)
     roster: str | None = None  # "module:BOTS": {bot name: factory}, the search bot included

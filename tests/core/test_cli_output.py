@@ -24,7 +24,10 @@ def test_build_lists_files_as_written_on_a_terminal(tmp_path, monkeypatch, capsy
     on_disk = sorted(str(p) for p in (tmp_path / "o").rglob("*") if p.is_file() and not p.name.startswith("."))
     assert sorted(w.split(" (")[0] for w in written) == on_disk
     assert any("pages)" in w for w in written)
-    assert "Wrote 6 files" in out  # the summary still follows on stdout
+    in_game = [p for p in on_disk if "/o/klm/" in p]
+    assert f"Wrote {len(in_game)} files" in out  # the summary still follows on stdout (OUT/README.pdf
+    # is the index of every game folder, written after the game's own files)
+    assert str(tmp_path / "o" / "README.pdf") in on_disk and str(tmp_path / "o" / "klm" / "README.pdf") in on_disk
 
 
 def test_build_listing_writes_the_same_files_as_one_render(tmp_path, monkeypatch, capsys):

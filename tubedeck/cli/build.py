@@ -17,7 +17,7 @@ import inspect
 import sys
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
@@ -82,6 +82,7 @@ class BuildJob:
     data: Optional[Path] = None
     as_json: bool = False
     progress: Optional[Progress] = None  # set while :meth:`showing`
+    bring: dict[str, tuple[str, ...]] = field(default_factory=dict)  # game -> its rulebook's "What to bring"
 
     @contextlib.contextmanager
     def showing(self, label: str, total: int | None = None) -> Iterator[None]:
@@ -100,10 +101,33 @@ class BuildJob:
         if self.progress is not None:
             self.progress.update(**fields)
 
-    def render(self, name: str, documents: list):
+    def render(self, name: str, documents: list, game: Game | None = None):
         """Write ``documents`` to ``OUT/name/`` whole or not at all (built in a staging folder and
         swapped in); the manifest. On a terminal (not --json) each document's files are listed on
-        stderr as they are written, so a long build shows what it has done."""
+        stderr as they are written, so a long build shows what it has done. For a ``game``, its
+        ``README.pdf`` (how to print it, from what was written) goes in too, and ``OUT/README.pdf``
+        (every game folder under OUT) is written again."""
+        manifest = self._render(name, documents, game)
+        if game is not None:
+            self._index()
+        return manifest
+
+    def _index(self) -> None:
+        from tubedeck.atomic import write_bytes
+        from tubedeck.generator.howto import index_pdf
+
+        data = index_pdf(self.out, self.options)
+        if data is not None:
+            write_bytes(self.out / "README.pdf", data)
+            if not self.as_json and terminal():
+                self._wrote(self.out / "README.pdf")
+
+    @staticmethod
+    def _wrote(path: Path, pages: int = 1) -> None:
+        more = f" ({pages} pages)" if pages > 1 else ""
+        console(stderr=True).print(f"[dim]wrote[/dim] {path}{more}", highlight=False, soft_wrap=True)
+
+    def _render(self, name: str, documents: list, game: Game | None):
         from tubedeck.generator import render
 
         listing = not self.as_json and terminal()
@@ -117,10 +141,18 @@ class BuildJob:
                 for batch in batches(documents, "tts" in self.options.exports):
                     part = render(batch, self.options, stage / name, root=stage, progress=self.progress)
                     for f in part.files:
-                        pages = f" ({f.pages} pages)" if f.pages > 1 else ""
-                        console(stderr=True).print(f"[dim]wrote[/dim] {self.out / f.path}{pages}", highlight=False,
-                                                   soft_wrap=True)
+                        self._wrote(self.out / f.path, f.pages)
                     manifest.extend(part)
+            if game is not None:
+                from tubedeck.generator.howto import game_page
+
+                page = game_page(game=game.id, title=game.title, documents=documents, manifest=manifest,
+                                 options=self.options, bring=self.bring.get(game.id, ()), players=game.seats)
+                part = render([page], self.options, stage / name, root=stage, progress=self.progress)
+                if listing:
+                    for f in part.files:
+                        self._wrote(self.out / f.path)
+                manifest.extend(part)
         manifest.root = str(self.out)
         return manifest
 
@@ -172,6 +204,13 @@ def documents_of(game: Game, job: BuildJob, **options) -> list:
     ed = edition(game, job.data, **options)
     assert game.faces is not None, game.id
     docs = resolve(game.faces)(ed, job.options)
+    if game.rulebook:
+        from tubedeck.generator import rulebook
+
+        job.tell(at=f"{game.id} rulebook")
+        book = resolve(game.rulebook)(ed, job.options)
+        job.bring[game.id] = tuple(rulebook.bring(book))
+        docs = list(docs) + rulebook.documents(book, job.options)
     if not job.as_json:
         for note in getattr(ed, "notes", ()):
             console(stderr=True).print(f"[dim]{game.id}[/dim]: {note}", soft_wrap=True, highlight=False)
@@ -247,7 +286,7 @@ def build_all(values: dict) -> None:
                 if not job.as_json:
                     console(stderr=True).print(f"[yellow]skipped {name}[/yellow]: {exc}")
                 continue
-            manifest.extend(job.render(name, docs))
+            manifest.extend(job.render(name, docs, registry().get(name)))
     if len(skipped) == len(games):
         raise UsageError("no game could be built from this dataset: " + "; ".join(skipped.values()))
     if job.as_json:
@@ -275,9 +314,10 @@ def given(*names: str) -> bool:
 def build_game(game: Game, values: dict) -> None:
     own = {o.name: values.pop(o.name) for o in game.options}
     check_choices(game.options, own)
-    # the edition gets the options given; those left off take the loader's own defaults (the same
-    # values), so it can tell "--map classic" typed from the classic by default
-    own = {o.name: own[o.name] for o in game.options if given(o.flag, o.short)}
+    # the edition gets the options given and those with a declared default (Next Station's --map 1,
+    # as check, solve, play and simulate get it); one without takes the loader's own (None: the
+    # recipe's scope, no challenge). So the loader can tell "--map classic" typed: it is no default.
+    own = {o.name: own[o.name] for o in game.options if given(o.flag, o.short) or o.default is not None}
     facts, facts_from = values.pop("facts"), values.pop("facts_from")
     job = job_from(values)
     source = facts_source(game, facts_from) if facts or facts_from is not None else None  # before any work
@@ -285,7 +325,7 @@ def build_game(game: Game, values: dict) -> None:
         docs = documents_of(game, job, **own)
         if source is not None:
             docs.append(facts_document(source))
-        manifest = job.render(game.id, docs)
+        manifest = job.render(game.id, docs, game)
     print_manifest(manifest, job.as_json, job.options.tts_url)
     if not job.as_json:
         for note in unwritten(game, job.options.exports, manifest):

@@ -1,0 +1,266 @@
+""""How to print it": the first page of every game's output, and ``OUT/README.pdf`` for them all.
+
+A game's ``README.pdf`` is drawn from what the build really wrote (the manifest: each file, its
+pages) and the documents behind it (a deck printed double-sided or fold-over, a booklet to fold):
+what to print, on what paper, single- or double-sided and with which flip, what to cut or fold,
+what to bring (the rulebook's "What to bring" list), and how long the cutting takes. ``OUT/README.pdf``
+lists every game folder under ``OUT`` the same way, read back from the PDFs there (their page
+counts and the double-sided flip each asks the printer for), so ``make run``'s three builds leave
+one index of the whole box.
+
+Time estimates are stated as such: about 10 seconds a card with a paper trimmer (twice that with
+scissors), a figure for planning, not a measurement of anyone's hands.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from . import fonts
+from .document import Deck, Pages
+from .sizes import PRINTER_MARGIN, Rect
+from .theme import BOLD, GREY, INK, MUTED, TEXT
+
+if TYPE_CHECKING:
+    from .engine import Manifest
+    from .options import PrintOptions
+    from .pen import Pen
+
+PT = 25.4 / 72.0
+SIZE = 9.0  # body text (the rulebook's floor is 8 pt; this is a page to read once, at arm's length)
+SECONDS_PER_CARD = 10  # cutting with a trimmer (scissors: about twice)
+CARD_STOCK = "card stock (160-300 gsm), or paper for sleeved cards"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One file to print: its name, pages, how to print it and what to do next."""
+
+    file: str
+    pages: int
+    how: str
+    then: str
+
+
+def _flip(options: "PrintOptions") -> str:
+    return {"long": "double-sided, flip on the long edge", "short": "double-sided, flip on the short edge"}.get(
+        options.duplex, "single-sided, then print the back pages on the reverse by hand")
+
+
+def rows(documents: Sequence[Deck | Pages], manifest: "Manifest", options: "PrintOptions") -> list[Row]:
+    """The files to print, rulebook first, in the order the build wrote them."""
+    by_name = {d.name: d for d in documents}
+    out: list[Row] = []
+    for f in manifest.files:
+        name = Path(f.path).name
+        if f.kind == "sheets-pdf":
+            decks = [by_name[d.split("/")[-1]] for d in (f.decks or (f.document,)) if d.split("/")[-1] in by_name]
+            cards = sum(len(d.printed()) for d in decks if isinstance(d, Deck))
+            double = any(isinstance(d, Deck) and d.double_sided for d in decks)
+            if options.fold and double:
+                how = f"single-sided on {CARD_STOCK}; fold each sheet on its fold line, glue"
+            elif double:
+                how = f"{_flip(options)}, on {CARD_STOCK}"
+            else:
+                how = f"single-sided, on {CARD_STOCK}"
+            out.append(Row(name, f.pages, how, f"cut along the marks: {cards} card{'s' * (cards != 1)}"))
+        elif f.kind == "sheet-pdf":
+            doc = by_name.get(f.document)
+            if isinstance(doc, Pages) and doc.name == "rulebook-booklet":
+                out.append(Row(name, f.pages, "double-sided, flip on the short edge, on paper",
+                               "fold the stack in half, staple in the fold (or leave it loose)"))
+            elif isinstance(doc, Pages) and doc.name == "rulebook":
+                out.append(Row(name, f.pages, "either side, on paper", "read it first; keep it with the game"))
+            elif isinstance(doc, Pages) and doc.duplex:
+                out.append(Row(name, f.pages, f"{_flip(options)}, on paper", "as its pages say"))
+            elif isinstance(doc, Pages):
+                out.append(Row(name, f.pages, "single-sided, on paper", "as its pages say (cut, fold or keep whole)"))
+    out.sort(key=lambda r: (not r.file.startswith("rulebook"), r.file.startswith("rulebook-booklet")))
+    return out
+
+
+def cards_to_cut(documents: Sequence[Deck | Pages]) -> int:
+    return sum(len(d.printed()) for d in documents if isinstance(d, Deck))
+
+
+def minutes(cards: int) -> int:
+    return math.ceil(cards * SECONDS_PER_CARD / 60)
+
+
+# -- drawing ----------------------------------------------------------------------------------------
+class _Cursor:
+    """Top-down text on a page: wraps at the width, keeps >= 8 pt."""
+
+    def __init__(self, pen: "Pen", box: Rect):
+        self.pen, self.box, self.y = pen, box, box.top
+
+    def para(self, text: str, font: str = TEXT, size: float = SIZE, colour: str = INK, indent: float = 0.0,
+             after: float = 1.5) -> None:
+        from .rulebook.typeset import draw_line, wrap_runs
+
+        lead = size * 1.3 * PT
+        for line in wrap_runs([(text, font)], size, self.box.w - indent):
+            self.y -= lead
+            draw_line(self.pen, self.box.x + indent, self.y + lead * 0.25, line, size, colour, field="how-to-print")
+        self.y -= after
+
+    def heading(self, text: str) -> None:
+        self.y -= 3.0
+        self.para(text, BOLD, 12.0, after=0.8)
+        self.pen.line(self.box.x, self.y, self.box.right, self.y, stroke=GREY, width=0.3)
+        self.y -= 2.0
+
+    def table(self, header: Sequence[str], body: Sequence[Sequence[str]], widths: Sequence[float]) -> None:
+        from .rulebook.typeset import draw_line, wrap_runs
+
+        size, pad = 8.5, 1.2
+        lead = size * 1.3 * PT
+        scale = self.box.w / sum(widths)
+        cols = [w * scale for w in widths]
+        for r, row in enumerate([header, *body]):
+            font = BOLD if r == 0 else TEXT
+            cells = [wrap_runs([(c, font)], size, cols[i] - 2 * pad) for i, c in enumerate(row)]
+            height = max(len(c) for c in cells) * lead + 2 * pad
+            if r == 0:
+                self.pen.rect(self.box.x, self.y - height, self.box.w, height, fill="#ECEFF5")
+            x = self.box.x
+            for i, lines in enumerate(cells):
+                for k, line in enumerate(lines):
+                    draw_line(self.pen, x + pad, self.y - pad - (k + 1) * lead + lead * 0.25, line, size,
+                              field="how-to-print")
+                x += cols[i]
+            self.y -= height
+            self.pen.line(self.box.x, self.y, self.box.right, self.y, stroke=GREY, width=0.25)
+        self.y -= 2.0
+
+
+def _mark(pen: "Pen", box: Rect, game: str) -> bool:
+    from .rulebook import _title_mark
+
+    return _title_mark(pen, box, game)
+
+
+def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], bring: Sequence[str], cards: int,
+                   players: str = "") -> None:
+    box = pen.trim.inset(14.0, 14.0)
+    cur = _Cursor(pen, box)
+    has = _mark(pen, Rect(box.x, box.top - 22, 31, 22), game)
+    x = box.x + (37 if has else 0)
+    size = 20.0
+    while size > 12 and fonts.text_width(title, BOLD, size) > box.right - x:
+        size -= 1
+    pen.text(x, box.top - 9, title, font=BOLD, size=size, colour=INK, field="how-to-print")
+    pen.text(x, box.top - 17, "How to print and make it" + (f" \u00b7 {players} players" if players else ""),
+             font=TEXT, size=11, colour=MUTED, field="how-to-print")
+    cur.y = box.top - 27
+    cur.para("Print every page at 100% (\"actual size\"), never \"fit to page\": the cards are cut to the "
+             "millimetre. Each card sheet carries a 50 mm ruler; measure it once after printing.")
+    cur.heading("What to print")
+    cur.table(("File", "Pages", "How to print", "Then"),
+              [(r.file, str(r.pages), r.how, r.then) for r in table], (40, 10, 50, 40))
+    cur.para("Double-sided card sheets: print one sheet first and hold it to the light; if the backs sit off "
+             "their fronts, print calibration.pdf (tubedeck build calibration) and pass its reading as "
+             "--back-offset. The contact sheets (*-contact.png) are previews, not for print.", size=8.5,
+             colour=MUTED)
+    if bring:
+        cur.heading("What to bring")
+        for item in bring:
+            cur.para("\u2022  " + item, indent=0.0, after=0.6)
+    cur.heading("How long it takes")
+    sheets = sum(r.pages for r in table)
+    cur.para(f"{sheets} printed pages. {cards} cards to cut: about {minutes(cards)} minutes with a paper "
+             f"trimmer, about twice that with scissors and a ruler." if cards else
+             f"{sheets} printed pages; nothing to cut but what the pages say.")
+
+
+def game_page(*, game: str, title: str, documents: Sequence[Deck | Pages], manifest: "Manifest",
+              options: "PrintOptions", bring: Sequence[str], players: str = "") -> Pages:
+    """``README.pdf``: how to print and make the game, from what the build wrote."""
+    table = rows(documents, manifest, options)
+    draw = partial(draw_game_page, game=game, title=title, table=table, bring=tuple(bring),
+                   cards=cards_to_cut(documents), players=players)
+    return Pages("README", (draw,), title=f"{title}: how to print it", landscape=False, furniture=False)
+
+
+# -- OUT/README.pdf -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Folder:
+    name: str
+    title: str
+    files: tuple[tuple[str, int, str], ...]  # (file, pages, how)
+
+
+def read_folder(folder: Path) -> Folder | None:
+    """A game folder as its PDFs say: their titles, page counts and the flip they ask for."""
+    import pymupdf
+
+    files = []
+    title = folder.name
+    for pdf in sorted(folder.glob("*.pdf")):
+        try:
+            with pymupdf.open(pdf) as doc:
+                pages = doc.page_count
+                meta_title = (doc.metadata or {}).get("title", "")
+                duplex = doc.pdf_catalog() and doc.xref_get_key(doc.pdf_catalog(), "ViewerPreferences/Duplex")[1]
+        except Exception:  # noqa: BLE001 - a file that is not ours (or half-written) is left out of the index
+            continue
+        if pdf.name == "README.pdf":
+            title = meta_title.split(":")[0] or title
+            continue
+        how = {"/DuplexFlipLongEdge": "double-sided, long-edge flip",
+               "/DuplexFlipShortEdge": "double-sided, short-edge flip"}.get(str(duplex), "single-sided")
+        files.append((pdf.name, pages, how))
+    return Folder(folder.name, title, tuple(files)) if files else None
+
+
+def draw_index(pen: "Pen", folders: Sequence[Folder], first: bool = True) -> None:
+    box = pen.trim.inset(14.0, 14.0)
+    cur = _Cursor(pen, box)
+    if first:
+        pen.text(box.x, box.top - 9, "What is in this folder", font=BOLD, size=20, colour=INK, field="how-to-print")
+        cur.y = box.top - 14
+        cur.para("One folder per game. Start with each game's README.pdf (what to print on what paper, what to "
+                 "cut, what to bring, how long it takes) and its rulebook.pdf. Print at 100% (\"actual size\").")
+    for folder in folders:
+        cur.heading(f"{folder.title}  ({folder.name}/)")
+        cur.table(("File", "Pages", "Print"), [(f, str(p), h) for f, p, h in folder.files], (40, 12, 48))
+
+
+def _height(folder: Folder) -> float:
+    """A folder's block on the index page, mm (a heading and one line a file, generously)."""
+    return 14.0 + 5.2 * (len(folder.files) + 1)
+
+
+def index_pages(folders: Sequence[Folder], room: float = 250.0) -> list[tuple[Folder, ...]]:
+    """The folders page by page (the first page also holds the introduction)."""
+    pages: list[list[Folder]] = [[]]
+    used = 30.0
+    for folder in folders:
+        if pages[-1] and used + _height(folder) > room:
+            pages.append([])
+            used = 0.0
+        pages[-1].append(folder)
+        used += _height(folder)
+    return [tuple(p) for p in pages]
+
+
+def index_pdf(out: Path, options: "PrintOptions") -> bytes | None:
+    """``OUT/README.pdf``'s bytes, over every game folder in ``out`` (None: no folder to list)."""
+    from .pdf import sheet_pdf
+
+    folders = [f for f in (read_folder(d) for d in sorted(out.iterdir()) if d.is_dir() and not d.name.startswith("."))
+               if f is not None and (out / f.name / "README.pdf").exists()]
+    if not folders:
+        return None
+    pages = tuple(partial(draw_index, folders=p, first=i == 0) for i, p in enumerate(index_pages(folders)))
+    doc = Pages("README", pages, title="What is in this folder", landscape=False, furniture=False)
+    data, _ = sheet_pdf(doc, options)
+    return data
+
+
+assert PRINTER_MARGIN < 14.0  # the pages' margins stay printable
+__all__ = ["Folder", "Row", "game_page", "index_pdf", "minutes", "read_folder", "rows"]
