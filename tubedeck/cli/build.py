@@ -408,7 +408,8 @@ def register(build_app: typer.Typer) -> None:
     for game in registry().values():
         if not game.faces:
             continue
-        doc = f"Build {game.title}: {', '.join(game.documents)}."
+        made = list(game.documents) + (["rulebook", "rulebook-booklet"] if game.rulebook else []) + ["README"]
+        doc = f"Build {game.title}: {', '.join(made)}."
         params = [declared(o) for o in game.options] + PRINT_PARAMETERS + [_opt(
             "facts", bool, False, "--facts", help="Add deck-facts.pdf: the run and headline figures of the latest "
                                                   "check or simulation of this game in ./output/checks/."), _opt(
