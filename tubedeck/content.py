@@ -46,6 +46,30 @@ def data_root() -> Path:
                              "the bundled dataset is missing from this installation (reinstall tubedeck)")])
 
 
+CITIES = "cities"  # data/cities/<name>/: the bundled datasets of other cities (London is data/ itself)
+DEFAULT_CITY = "london"
+
+
+def bundled_cities() -> dict[str, Path]:
+    """``{name: folder}`` of every bundled dataset, London (the default) first."""
+    cities = {DEFAULT_CITY: data_root()}
+    folder = data_root() / CITIES
+    if folder.is_dir():
+        cities.update({d.name: d for d in sorted(folder.iterdir()) if (d / _MARK).is_file()})
+    return cities
+
+
+def dataset_dir(given: Path | str | None) -> Path:
+    """The dataset folder ``--data`` names: a folder, or a bundled city's name (``london``,
+    ``new-york``); None is London. A folder of that name in the working directory wins."""
+    if given is None:
+        return data_root()
+    path = Path(given)
+    if path.is_dir() or len(path.parts) != 1:
+        return path
+    return bundled_cities().get(str(given), path)
+
+
 def is_whole_text(text: str, digits: int = 19) -> bool:
     """A whole number of at most ``digits`` ASCII digits: ``str.isdigit`` alone takes '²', which
     ``int`` then refuses with a traceback."""

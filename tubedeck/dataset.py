@@ -214,9 +214,12 @@ class RawDataset:
 
 def read_dataset(directory: Path | str) -> RawDataset:
     """Read and validate a dataset directory; raise DataError listing every problem."""
-    directory = Path(directory)
+    from .content import bundled_cities, dataset_dir
+
+    directory = dataset_dir(directory)
     if not directory.is_dir():
-        raise DataError([Problem(str(directory), None, None, "dataset directory not found")])
+        raise DataError([Problem(str(directory), None, None, "dataset directory not found (a folder, or a "
+                                 f"bundled city: {', '.join(bundled_cities())})")])
     problems: list[Problem] = []
     station_rows = read_csv(directory / "stations.csv", STATION_COLUMNS, problems)
     line_rows = read_csv(directory / "lines.csv", LINE_COLUMNS, problems)

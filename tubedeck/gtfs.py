@@ -10,9 +10,10 @@ option of ``tubedeck data import``), with its default:
   ``merge={}`` with ``auto_merge=False`` keeps every route a line of its own;
 * **stations**: platforms (``parent_station``) fold into their station; stations joined by a
   ``transfers.txt`` row between *different* stations are one complex, one station for a rider,
-  named by its distinct names joined with " / " (Times Sq-42 St / 42 St-Port Authority Bus
-  Terminal); ids are slugs of the name, made unique by the lines serving the station where
-  names repeat ("34 St-Penn Station" twice);
+  named by its distinct names joined with " / " (Two / Two Av): the name with the most platforms
+  first, a second only where both fit a card's line (:data:`NAME_ROOM`), every other name an
+  alias; ids are slugs of the name, made unique by the lines serving the station where names
+  repeat ("34 St-Penn Station");
 * **lines and branches** from the trips' stop patterns: a pattern is kept when it carries at least
   ``share`` of its line's trips (default 5%); ``express="drop"`` (the default) leaves out an
   adjacency that skips stops a kept pattern of the same line serves between the two; each
@@ -53,6 +54,7 @@ REQUIRED = {
     "trips.txt": ("route_id", "trip_id"),
     "stop_times.txt": ("trip_id", "stop_id", "stop_sequence"),
 }
+NAME_ROOM = 32  # characters: a complex's two names joined only within this (a card's name line)
 MAX_FIELD = 10_000  # characters: a longer field is a broken feed, not a name
 
 
@@ -169,6 +171,7 @@ class Station:
     zone: str = ""
     step_free: str = ""
     lines: set[str] = field(default_factory=set)
+    aliases: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -258,6 +261,7 @@ def _stations(feed: Feed) -> tuple[dict[str, str], dict[str, Station], list[str]
     """stop_id -> complex id, the stations (keyed by complex id, ids not final), notes."""
     parent: dict[str, str] = {}
     points: dict[str, tuple[str, float, float, str]] = {}
+    fare_zone: dict[str, str] = {}
     for line, row in feed.rows("stops.txt", REQUIRED["stops.txt"]):
         sid = row["stop_id"]
         kind = row.get("location_type", "") or "0"
@@ -268,8 +272,11 @@ def _stations(feed: Feed) -> tuple[dict[str, str], dict[str, Station], list[str]
         else:
             points[sid] = (row["stop_name"], _float(row, "stop_lat", "stops.txt", line),
                            _float(row, "stop_lon", "stops.txt", line), row.get("wheelchair_boarding", ""))
+            if row.get("zone_id"):
+                fare_zone[sid] = row["zone_id"]
             if row.get("parent_station"):
                 parent[sid] = row["parent_station"]
+    platforms: Counter[str] = Counter(parent.values())
     union = _Union()
     if feed.has("transfers.txt"):
         for _, row in feed.rows("transfers.txt", ("from_stop_id", "to_stop_id")):
@@ -286,12 +293,22 @@ def _stations(feed: Feed) -> tuple[dict[str, str], dict[str, Station], list[str]
     notes = []
     for root, ids in members.items():
         ids.sort()
-        names = list(dict.fromkeys(points[i][0] for i in ids))
+        # the name: the name with the most platforms first (the complex's main station), the
+        # second joined where both fit a card's line ("Times Sq-42 St / 42 St-Port Authority"
+        # would not); every other name an alias, so a typed name still finds the station
+        weight: Counter[str] = Counter()
+        for i in ids:
+            weight[points[i][0]] += platforms[i] or 1
+        names = sorted(weight, key=lambda n: (-weight[n], n))
+        shown = " / ".join(names[:2]) if len(names) > 1 and len(" / ".join(names[:2])) <= NAME_ROOM else names[0]
         lat = sum(points[i][1] for i in ids) / len(ids)
         lon = sum(points[i][2] for i in ids) / len(ids)
         access = {points[i][3] for i in ids}
         step = "yes" if access == {"1"} else "no" if access == {"2"} else "partial" if "1" in access else ""
-        stations[root] = Station(root, " / ".join(names), round(lat, 6), round(lon, 6), step_free=step)
+        zones = sorted({fare_zone[i] for i in ids if i in fare_zone})
+        stations[root] = Station(root, shown, round(lat, 6), round(lon, 6), step_free=step,
+                                 aliases=[n for n in names if n not in shown.split(" / ")],
+                                 zone="/".join(zones) if all(z.isdigit() for z in zones) else "")
         for i in ids:
             of[i] = root
         if len(ids) > 1:
@@ -414,12 +431,28 @@ def branches(edges: set[frozenset[str]], name: Callable[[str], str]) -> list[tup
     return out
 
 
+def _fare_zone(zone: str) -> bool:
+    """A fare zone the dataset takes: ``3``, or ``2/3`` on a boundary."""
+    return bool(re.fullmatch(r"[1-9](/[1-9])?", zone)) and ("/" not in zone or int(zone[2]) == int(zone[0]) + 1)
+
+
+def _keep_unique_aliases(stations: dict[str, Station]) -> None:
+    """Aliases only where they name one station (the dataset's rule): a name that is another
+    station's name or another's alias too ("Chambers St" in two complexes) is left out."""
+    from .names import fold
+
+    count: Counter[str] = Counter(fold(s.name) for s in stations.values())
+    count.update(fold(a) for s in stations.values() for a in set(s.aliases))
+    for s in stations.values():
+        s.aliases = sorted({a for a in s.aliases if count[fold(a)] == 1 and fold(a) != fold(s.name)})
+
+
 def _zones(stations: dict[str, Station], centre: str | None, ring: float) -> str:
     pts = list(stations.values())
     if centre is not None:
         folded = centre.strip().lower()
         match = [s for s in pts if s.name.lower() == folded or s.id == slug(centre)
-                 or folded in (n.lower() for n in s.name.split(" / "))]
+                 or folded in (n.lower() for n in s.name.split(" / ") + s.aliases)]
         if not match:
             raise UsageError(f"--centre {centre!r}: no station of that name in the feed")
         hub = match[0]
@@ -481,15 +514,21 @@ def convert(path: Path, *, modes: tuple[int, ...] = MODES, merge: dict[str, str]
             while new in final:
                 new, k = f"{base}-{k}", k + 1
             rename[s.id] = new
-            final[new] = Station(new, s.name, s.lat, s.lon, step_free=s.step_free, lines=s.lines)
+            final[new] = Station(new, s.name, s.lat, s.lon, zone=s.zone, step_free=s.step_free, lines=s.lines,
+                                 aliases=s.aliases)
     for lid, line in lines.items():
         if lid not in patterns:
             notes.append(f"line {line.name}: no trips, left out")
             continue
         edges = {frozenset(rename[s] for s in e) for e in kept_edges[lid]}
         line.branches = branches(edges, lambda sid: final[sid].name)
-    hub = _zones(final, centre, ring_km)
-    notes.append(f"zones: rings of {ring_km:g} km around {hub}")
+    _keep_unique_aliases(final)
+    if final and all(_fare_zone(s.zone) for s in final.values()):
+        hub, ring_km = "", 0.0
+        notes.append("zones: the feed's fare zones (zone_id)")
+    else:
+        hub = _zones(final, centre, ring_km)
+        notes.append(f"zones: rings of {ring_km:g} km around {hub}")
     feed_info = {}
     if feed.has("feed_info.txt"):
         for _, row in feed.rows("feed_info.txt"):
@@ -513,7 +552,8 @@ def write(dataset: Dataset, out: Path, *, city: str, source: str, terms: str) ->
         w.writerows(rows)
         return buf.getvalue()
 
-    stations = [[s.id, s.name, f"{s.lat:.6f}", f"{s.lon:.6f}", s.zone, city, "", s.step_free, "", "", "", ""]
+    stations = [[s.id, s.name, f"{s.lat:.6f}", f"{s.lon:.6f}", s.zone, city, "", s.step_free, "", "", "",
+                 ";".join(s.aliases)]
                 for s in sorted(dataset.stations.values(), key=lambda s: s.id)]
     lines = [[line.id, line.name, line.colour, line.text_colour] for line in dataset.lines]
     routes = [[line.id, branch, str(i), sid] for line in dataset.lines for branch, stops in sorted(

@@ -137,6 +137,13 @@ def test_the_decisions(tmp_path):
     rings = convert(feed(tmp_path), centre="One", ring_km=2.0)
     zones = {s.name: s.zone for s in rings.stations.values()}
     assert zones["One"] == "1" and zones["Six"] == "6"  # 11.1 km north: the sixth 2 km ring
+    stops = ("stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,zone_id\n"
+             "1,One,40.70,-74.00,1,,1\n2,Two,40.71,-74.00,1,,1\n3,Three,40.72,-74.00,1,,2\n"
+             "4,Four,40.73,-74.00,1,,3\n5,Two Av,40.711,-74.001,1,,2\n6,Six,40.80,-74.00,1,,4\n")
+    fares = convert(feed(tmp_path, **{"stops.txt": stops}))
+    assert {s.name: s.zone for s in fares.stations.values()} == {
+        "Two / Two Av": "1/2", "One": "1", "Three": "2", "Four": "3", "Six": "4"}  # the feed's own zones
+    assert "zone_id" in fares.notes[-1] or any("zone_id" in n for n in fares.notes)
 
 
 @pytest.mark.parametrize("name, text, says", [

@@ -50,6 +50,23 @@ def stats(data: DataOpt = None, as_json: JsonOpt = False) -> None:
         print_stats(net)
 
 
+@app.command("list")
+def list_cities(as_json: JsonOpt = False) -> None:
+    """The bundled datasets (--data NAME): each city, its folder, stations and lines."""
+    from tubedeck.content import bundled_cities
+
+    rows = []
+    for name, folder in bundled_cities().items():
+        s = network(str(folder)).summary()
+        rows.append({"name": name, "folder": str(folder), "stations": s["stations"], "lines": s["lines"]})
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        console().print(f"{row['name']:<10} {row['stations']} stations, {row['lines']} lines  [dim]{row['folder']}[/dim]",
+                        highlight=False, soft_wrap=True)
+
+
 @app.command("import")
 def import_feed(
     feed: Annotated[Path, typer.Argument(help="A GTFS feed: a .zip or a folder of its .txt files.")],

@@ -17,7 +17,8 @@ from tubedeck.game import Option
 
 DataOpt = Annotated[Optional[Path], typer.Option(
     "--data", file_okay=False,
-    help="Dataset directory (stations.csv, lines.csv, routes.csv). Default: the bundled London data.")]
+    help="Dataset: a folder (stations.csv, lines.csv, routes.csv) or a bundled city (london, the default; "
+         "new-york): tubedeck data list.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (for scripts).")]
 
 _TYPES = {"str": str, "int": int, "float": float, "path": Optional[Path], "bool": bool}

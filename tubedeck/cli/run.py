@@ -10,7 +10,9 @@ command only parses, calls the library and prints.
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -21,6 +23,7 @@ from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 from tubedeck.game import CHECK_OPTIONS, SIMULATE_OPTIONS, Command, Game, edition, resolve
 from tubedeck.games import registry
+from tubedeck.progress import Progress, ticking
 
 from .options import (
     DataOpt,
@@ -142,9 +145,9 @@ def input_facts(game: Game, check, data: Path | None, options: dict) -> dict:
     field that holds such a path as typed holds it resolved. So a resume after an edited recipe,
     another ground file or map folder is refused naming it, and ``./m`` is the same folder as
     ``m``. Every other option that changes a record is in the game's own header."""
-    from tubedeck.content import data_root, digest
+    from tubedeck.content import data_root, dataset_dir, digest
 
-    names = {"data": digest(data if data is not None else data_root()),
+    names = {"data": digest(dataset_dir(data)),
              "content": digest(recurse=(data_root() / game.id,))}
     header = check.header()
     resolved: dict = {}
@@ -163,7 +166,28 @@ def input_facts(game: Game, check, data: Path | None, options: dict) -> dict:
     return {"inputs": names, **resolved}
 
 
-def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
+DOING = {"check": "checking", "solve": "solving", "play": "playing", "simulate": "simulating"}
+
+
+@contextlib.contextmanager
+def showing(verb: str, game: Game, on: bool = True) -> Iterator[Progress | None]:
+    """Progress for the whole command from its start (:mod:`tubedeck.progress`: nothing for 2 s,
+    then a live line on a terminal, a line every 10 s otherwise): loading the edition (a generated
+    map, a dataset), then the work, whose own progress (the runner's, a solver's) shows through it."""
+    if not on:
+        yield None
+        return
+    with Progress(f"{verb} {game.id}") as shown, ticking(shown):
+        shown.update(phase="loading")
+        yield shown
+
+
+def run_deals_command(game: Game, cmd: Command, values: dict, verb: str = "check") -> None:
+    with showing(verb, game, values["progress"] and not values["as_json"]) as shown:
+        _run_deals_command(game, cmd, values, shown, verb)
+
+
+def _run_deals_command(game: Game, cmd: Command, values: dict, shown: Progress | None, verb: str) -> None:
     from tubedeck.solver.runner import default_results, run_check
 
     check_needs(cmd, values)  # before _split takes the declared options out
@@ -206,6 +230,8 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     from tubedeck.solver.runner import TimeUp
 
     stopped = None
+    if shown is not None:
+        shown.update(phase=DOING[verb])
     try:
         summary = run_check(check, seeds, path, values["workers"], values["progress"] and not as_json,
                             values.get("retry_unknown", False), runner if runner.kind != "local" else None, shard,
@@ -214,6 +240,8 @@ def run_deals_command(game: Game, cmd: Command, values: dict) -> None:
     except TimeUp as exc:  # the seeds done are summed up; the run says how far it got
         assert exc.summary is not None
         summary, stopped = exc.summary, str(exc)
+    if shown is not None:
+        shown.close()  # (before the summary: a live line is gone from the terminal)
     if as_json:
         print_json(summary.as_dict() | {"seed": seed, "results": str(path)}
                    | ({"stopped": stopped} if stopped else {}))
@@ -236,15 +264,18 @@ def check_seat_and_seed(game: Game, cmd: Command, extra: dict) -> None:
         game.check_players(players, typed("--players", "-p"))
 
 
-def run_report_command(game: Game, cmd: Command, values: dict) -> None:
+def run_report_command(game: Game, cmd: Command, values: dict, verb: str = "solve") -> None:
     own, extra = _split(game, cmd, values)
     check_seat_and_seed(game, cmd, extra)
-    ed = edition(game, values["data"], **own)
-    target = resolve(cmd.target)
-    if extra.get("time_limit") is not None:  # wall-clock for the whole command: start-up and loading count
-        spent = time.perf_counter() - tubedeck.STARTED
-        extra["time_limit"] = max(extra["time_limit"] - spent, min(extra["time_limit"], 0.05))
-    report = target(ed, **extra)
+    with showing(verb, game, not values["as_json"]) as shown:
+        ed = edition(game, values["data"], **own)
+        target = resolve(cmd.target)
+        if extra.get("time_limit") is not None:  # wall-clock for the whole command: start-up and loading count
+            spent = time.perf_counter() - tubedeck.STARTED
+            extra["time_limit"] = max(extra["time_limit"] - spent, min(extra["time_limit"], 0.05))
+        if shown is not None:
+            shown.update(phase=DOING[verb])
+        report = target(ed, **extra)
     if values["as_json"]:
         print_json(report.as_dict())
     else:
@@ -258,12 +289,14 @@ def register(check_app: typer.Typer, solve_app: typer.Typer, play_app: typer.Typ
     for game in registry().values():
         groups = [(check_app, game.checks), (solve_app, game.solves)]
         groups += [(g, cmds) for g, cmds in ((play_app, game.plays), (simulate_app, game.simulations)) if g is not None]
+        verbs = {id(check_app): "check", id(solve_app): "solve", id(play_app): "play", id(simulate_app): "simulate"}
         for group, commands in groups:
+            verb = verbs[id(group)]
             for cmd in commands:
                 params = [declared(o) for o in cmd.options] + [declared(o) for o in _edition_options(game)]
                 if cmd.kind == "deals":
                     params = deal_parameters(cmd, game, simulation=group is simulate_app) + params
-                    body = lambda values, g=game, c=cmd: run_deals_command(g, c, values)  # noqa: E731
+                    body = lambda values, g=game, c=cmd, v=verb: run_deals_command(g, c, values, v)  # noqa: E731
                 else:
-                    body = lambda values, g=game, c=cmd: run_report_command(g, c, values)  # noqa: E731
+                    body = lambda values, g=game, c=cmd, v=verb: run_report_command(g, c, values, v)  # noqa: E731
                 group.command(cmd.name)(command(cmd.name, cmd.help, params + common, body))
