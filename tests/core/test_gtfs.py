@@ -183,3 +183,14 @@ def test_ids_are_the_dataset_slug_rule():
     assert slug("Times Sq-42 St") == "times-sq-42-st"
     with pytest.raises(UsageError):
         convert(FIXTURE, express="sometimes")
+
+
+def test_bundled_cities_by_name(capsys):
+    code, out, _ = run_cli(capsys, "data", "list")
+    assert code == 0 and "london" in out and "new-york" in out and "423 stations, 25 lines" in out
+    code, out, _ = run_cli(capsys, "data", "check", "--data", "new-york")
+    assert code == 0 and "cities/new-york" in out
+    code, _, err = run_cli(capsys, "data", "check", "--data", "atlantis")
+    assert code == 2 and "bundled city: london, new-york" in err
+    toml = (data_root() / "cities" / "new-york" / "city.toml").read_text()
+    assert "Not endorsed" in toml and "MTA New York City Transit" in toml
