@@ -14,14 +14,15 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 import typer.main
 
 import tubedeck
 from tubedeck import __version__, signals
-from tubedeck.errors import DataError, Stopped, TubedeckError
+from tubedeck.errors import DataError, Stopped, TubedeckError, UsageError
 
 from . import build, data, listing, options, results, run
 
@@ -45,6 +46,29 @@ app.add_typer(solve_app, name="solve")
 app.add_typer(play_app, name="play")
 app.add_typer(simulate_app, name="simulate")
 app.command("games")(listing.games)
+
+
+@app.command("preview")
+def preview(game: Annotated[str, typer.Argument(help="The game whose built files to show (its folder in --out).")],
+            out: Annotated[Path, typer.Option("--out", help="The build folder (GAME/ inside).", file_okay=False)]
+            = Path("output"),
+            port: Annotated[int, typer.Option("--port", help="The port on 127.0.0.1 (0: any free port).")] = 8000,
+            ) -> None:
+    """Show a game's built pages and contact sheets in a browser, reloaded after each rebuild
+    (build GAME --watch in another terminal); 127.0.0.1 only, read-only."""
+    from tubedeck.games import registry
+    from tubedeck.preview import HOST, server
+
+    games = registry()
+    if game not in games:
+        raise UsageError(f"no game {game!r} (games: {', '.join(games)})")
+    folder = out / game
+    srv = server(folder, f"{games[game].title}: {folder}", port)
+    typer.echo(f"previewing {folder} at http://{HOST}:{srv.server_address[1]}/ (Ctrl-C to stop)")
+    try:
+        srv.serve_forever()
+    finally:
+        srv.server_close()
 
 
 def _version(value: bool) -> None:

@@ -319,6 +319,8 @@ def build_game(game: Game, values: dict) -> None:
     # recipe's scope, no challenge). So the loader can tell "--map classic" typed: it is no default.
     own = {o.name: own[o.name] for o in game.options if given(o.flag, o.short) or o.default is not None}
     facts, facts_from = values.pop("facts"), values.pop("facts_from")
+    if values.pop("watch"):
+        return watch_game(game, values, own)
     job = job_from(values)
     source = facts_source(game, facts_from) if facts or facts_from is not None else None  # before any work
     with job.showing(f"build {game.id}"):
@@ -330,6 +332,20 @@ def build_game(game: Game, values: dict) -> None:
     if not job.as_json:
         for note in unwritten(game, job.options.exports, manifest):
             console(stderr=True).print(f"[yellow]{game.id}[/yellow]: {note}", soft_wrap=True, highlight=False)
+
+
+def watch_game(game: Game, values: dict, own: dict) -> None:
+    """``build GAME --watch``: the build, then again after each change to the dataset, the game's
+    content folder or a file an option names (:mod:`tubedeck.watch`)."""
+    from tubedeck.content import data_root, dataset_dir
+    from tubedeck.watch import rebuild_command, run_build, watch
+
+    job_from(values)  # the options are checked before the first build
+    paths = [dataset_dir(values["data"]), data_root() / game.id]
+    paths += [Path(v) for o in game.options if o.type == "path" and (v := own.get(o.name))]
+    say = console(stderr=True)
+    watch(paths, lambda: run_build(rebuild_command(ARGV)),
+          say=lambda line: say.print(f"[bold]{game.id}[/bold] {line}", highlight=False, soft_wrap=True))
 
 
 CHECKS = Path("output") / "checks"  # where check and simulate put results by default
@@ -414,6 +430,8 @@ def register(build_app: typer.Typer) -> None:
             "facts", bool, False, "--facts", help="Add deck-facts.pdf: the run and headline figures of the latest "
                                                   "check or simulation of this game in ./output/checks/."), _opt(
             "facts_from", Optional[Path], None, "--facts-from", help="Add deck-facts.pdf from this results file "
-                                                                     "(or the newest of this game in this folder).")]
+                                                                     "(or the newest of this game in this folder)."),
+            _opt("watch", bool, False, "--watch", help="Build, then build again whenever the dataset, the game's "
+                                                      "data folder or a file an option names changes (Ctrl-C stops).")]
         build_app.command(game.id)(command(f"build_{game.id}", doc, params,
                                            lambda values, game=game: build_game(game, values)))
