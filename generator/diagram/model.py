@@ -1,0 +1,76 @@
+"""A network cut to lay out as a diagram: stations with their geography, edges with their lines.
+
+A :class:`Cut` is what the layout engine reads and what its cache key is made of: the stations
+(id, name, position projected to km), the edges between them (one per station pair, with every
+line that runs it, in a fixed order) and each line's runs (consecutive edges, where a bend can
+happen). It knows nothing of the games: Tube Dice, One Day and KLM each cut their own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tubedeck.network import Network
+
+EARTH_KM = 6371.0088
+
+
+@dataclass(frozen=True)
+class Edge:
+    a: str
+    b: str
+    lines: tuple[str, ...]  # every line on this pair, sorted: drawn side by side in this order
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Stations ``{id: (x_km, y_km)}`` (east and north of the cut's centre), names, edges, and each
+    line's turns: ``(line, before, station, after)`` where a line passes through ``station``."""
+
+    points: dict[str, tuple[float, float]]
+    names: dict[str, str]
+    edges: tuple[Edge, ...]
+    turns: tuple[tuple[str, str, str, str], ...]
+
+    def digest(self) -> str:
+        """A digest of everything the layout depends on (the cache's key)."""
+        body = json.dumps({"points": sorted((k, round(x, 4), round(y, 4)) for k, (x, y) in self.points.items()),
+                           "edges": [(e.a, e.b, e.lines) for e in self.edges], "turns": list(self.turns)})
+        return hashlib.sha256(body.encode()).hexdigest()[:24]
+
+    def incident(self, station: str) -> list[Edge]:
+        return [e for e in self.edges if station in (e.a, e.b)]
+
+
+def project(lat: float, lon: float, lat0: float, lon0: float) -> tuple[float, float]:
+    """Equirectangular projection about (lat0, lon0), km: exact enough for a city."""
+    x = math.radians(lon - lon0) * EARTH_KM * math.cos(math.radians(lat0))
+    y = math.radians(lat - lat0) * EARTH_KM
+    return x, y
+
+
+def from_network(network: "Network", stations: set[str] | None = None) -> Cut:
+    """The cut of ``network`` on ``stations`` (default: all): edges where both ends are kept."""
+    keep = set(network.stations) if stations is None else set(stations)
+    cut = network.restricted(keep)
+    lat0 = sum(cut.stations[s].lat for s in cut.stations) / len(cut.stations)
+    lon0 = sum(cut.stations[s].lon for s in cut.stations) / len(cut.stations)
+    points = {s: project(st.lat, st.lon, lat0, lon0) for s, st in sorted(cut.stations.items())}
+    pairs: dict[tuple[str, str], set[str]] = {}
+    for a, b, line in cut.edges():
+        pairs.setdefault((min(a, b), max(a, b)), set()).add(line)
+    edges = tuple(Edge(a, b, tuple(sorted(lines))) for (a, b), lines in sorted(pairs.items()))
+    turns = set()
+    for br in cut.branches:
+        for before, at, after in zip(br.stations, br.stations[1:], br.stations[2:]):
+            if before != after:
+                turns.add((br.line, before, at, after) if before < after else (br.line, after, at, before))
+    return Cut(points, {s: cut.stations[s].name for s in points}, edges, tuple(sorted(turns)))
+
+
+__all__ = ["Cut", "Edge", "from_network", "project"]
