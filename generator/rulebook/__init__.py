@@ -183,7 +183,7 @@ def subtitle(book: Rulebook) -> str:
     return ""
 
 
-def _title_mark(pen: "Pen", box: Rect, game: str) -> bool:
+def draw_title_mark(pen: "Pen", box: Rect, game: str) -> bool:
     """The game's title mark (``generator/identity.py``) in ``box``; False where there is none."""
     try:
         from .. import identity  # type: ignore[attr-defined]
@@ -210,7 +210,7 @@ def draw_page(pen: "Pen", laid: Laid, index: int, dx: float = 0.0) -> None:
     if index == 0 and fmt.cover:
         w = fmt.width - 2 * fmt.side
         box = Rect(dx + fmt.side, fmt.height * 0.45, w, w * 0.62)
-        _title_mark(pen, box, book.game)
+        draw_title_mark(pen, box, book.game)
         size = _fit_line(book.title, BOLD, 24.0, w)
         pen.text(dx + fmt.width / 2, fmt.height * 0.36, book.title, font=BOLD, size=size, colour=INK,
                  align="centre", field="rulebook")
@@ -224,7 +224,7 @@ def draw_page(pen: "Pen", laid: Laid, index: int, dx: float = 0.0) -> None:
         top = fmt.height - TOP
         x = dx + fmt.side
         w = fmt.width - 2 * fmt.side
-        has_mark = _title_mark(pen, Rect(x, top - MARK, MARK * 1.4, MARK), book.game)
+        has_mark = draw_title_mark(pen, Rect(x, top - MARK, MARK * 1.4, MARK), book.game)
         tx = x + (MARK * 1.4 + 6 if has_mark else 0)
         size = _fit_line(book.title, BOLD, 24.0, x + w - tx)
         pen.text(tx, top - 11, book.title, font=BOLD, size=size, colour=INK, field="rulebook")
@@ -279,5 +279,5 @@ def documents(book: Rulebook, options: "PrintOptions") -> list[Pages]:
     ]
 
 
-__all__ = ["MIN_RULEBOOK_PT", "Figure", "bring", "Format", "Laid", "Rulebook", "booklet_format", "booklet_order",
+__all__ = ["MIN_RULEBOOK_PT", "Figure", "bring", "draw_title_mark", "Format", "Laid", "Rulebook", "booklet_format", "booklet_order",
            "documents", "draw_page", "lay_out", "plain", "read_source", "sheet_format"]

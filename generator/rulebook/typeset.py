@@ -6,7 +6,7 @@ is the unit that never breaks: a line of a paragraph, a table row, a figure. A h
 with what follows it; space between blocks is dropped at the top of a column.
 
 Type scale (points): body :data:`Style.body` (9), never below :data:`MIN_RULEBOOK_PT` (8) anywhere,
-figures included (``tests/engine/test_rulebook.py`` reads every size back from the PDF).
+figures included (``tests/engine/test_rulebook_typeset.py`` reads every size back from the PDF).
 """
 
 from __future__ import annotations
