@@ -17,10 +17,12 @@ from functools import partial
 
 from tubedeck.games.dice.edition import Edition
 from tubedeck.games.dice.recipe import ordinal, pass_groups
-from tubedeck.generator import Pages, PrintOptions, fonts
+from tubedeck.generator import Card, Deck, Pages, PrintOptions, fonts
+from tubedeck.generator.identity import Cover, cover_faces, network_art
 from tubedeck.generator.linestyle import cased, draw_line
 from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import Rect
+from tubedeck.generator.text import sized
 from tubedeck.generator.theme import BOLD, INK, MUTED, PLAY_PT, WHITE
 
 from .layout import LABEL_PT, RADIUS, STAR_W, ZONE_RING, MapLayout, layout, ringed
@@ -247,9 +249,30 @@ def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:
     pen.text(box.right, box.y + box.h / 2 + 4.5, credit, size=6, colour=MUTED, angle=180, field="note")
 
 
+def cover_deck(edition: Edition, options: PrintOptions) -> Deck:
+    """The cover card (:mod:`tubedeck.generator.identity`): Tube Dice prints no other card, so it has
+    a sheet of its own (``cover.pdf``); its art is the map's lines, connection by connection."""
+    from tubedeck.games.dice import GAME
+
+    board, size = edition.board, options.card.label()
+    colours = {line.id: line.colour for line in board.lines}
+    routes = tuple((colours[line], ((board.stations[c.a].lon, board.stations[c.a].lat),
+                                    (board.stations[c.b].lon, board.stations[c.b].lat)))
+                   for c in board.connections for line in c.lines if line in colours)
+    pads = f"{edition.sheets} map sheet" + "s" * (edition.sheets > 1) + " (one a player a game)"
+    contents = (pads,) + (("solo challenge page",) if edition.challenge is not None else ()) + (
+        "5 six-sided dice (your own)", "a pencil per player", "this cover card")
+    tagline = "Roll five dice, fill in your own tube map, complete lines and zones before the others."
+    cover = Cover(tagline, GAME.players, "about 20 min", contents)
+    front, back = cover_faces("dice", cover, network_art(routes))
+    return Deck("cover", (Card("cover", sized(front, size), back=sized(back, size), label="cover"),),
+                title=f"{edition.recipe.text.title}: cover card")
+
+
 def documents(edition: Edition, options: PrintOptions) -> list:
-    """The map sheet, ``edition.sheets`` pages (a pad), landscape on the build's paper."""
+    """The map sheet, ``edition.sheets`` pages (a pad), landscape on the build's paper, and the cover card."""
     pages = tuple(partial(page, edition=edition) for _ in range(edition.sheets))
     if edition.challenge is not None:  # --challenge S: the solo challenge page follows the pad
         pages += (partial(page, edition=edition, challenge=True),)
-    return [Pages("sheet", pages, title=f"{edition.recipe.text.title}: player map sheet", landscape=True)]
+    return [Pages("sheet", pages, title=f"{edition.recipe.text.title}: player map sheet", landscape=True),
+            cover_deck(edition, options)]

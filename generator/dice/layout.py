@@ -7,7 +7,11 @@ connection long enough for its 3.2 mm boxes between two 6.6 mm circles, stations
 passing near a station it does not serve, and no two connections crossing within
 ``CROSS_CLEAR`` mm of a station circle (where a player would read the wrong connection, as
 Euston / Euston Square / Warren Street once did): :func:`crossings` is the test's and the
-layout's one definition of a crossing. Labels then take the first free spot round their
+layout's one definition of a crossing. Section boxes go where they keep ``BOX_AIR`` mm off every
+other connection's strokes (so never on a crossing, nor beside another line where a player could
+not tell which line a box is on: :func:`box_air` is the test's and the layout's one measure); a
+connection whose boxes find no such room is lengthened by a box pitch and the map relaxed again
+(:func:`layout`), and a map where that still fails is refused. Labels then take the first free spot round their
 station (no label over a line, a box, a circle or another label): :func:`label_clashes` is the
 test's and the layout's one definition of "over".
 """
@@ -118,10 +122,14 @@ def seg_distance(p: Sequence[float], a: Sequence[float], b: Sequence[float]) -> 
     return d, nx / d, ny / d
 
 
-def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> list[Point]:
+def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400,
+          extra: Sequence[float] = ()) -> list[Point]:
+    """Relax ``start`` until every rule holds (or ``rounds`` run out); ``extra``: mm more than
+    :func:`need` a connection asks for (by index: room to place its boxes clear of other lines)."""
     pos = [list(p) for p in start]
     n = len(pos)
-    conns = [(c.a, c.b, need(c.sections)) for c in board.connections]
+    more = list(extra) + [0.0] * (len(board.connections) - len(extra))
+    conns = [(c.a, c.b, need(c.sections) + more[c.index]) for c in board.connections]
     ends = [(c.a, c.b) for c in board.connections]
     for _ in range(rounds):
         moved = 0.0
@@ -156,6 +164,7 @@ def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> li
                     pos[b][0] -= ux * push * 0.2; pos[b][1] -= uy * push * 0.2
                     moved += push
         moved += _clear_crossings(pos, ends)
+        moved += _spread(pos, board)
         # shrink to fit the area when pushed out of it, never past its edges
         xs, ys = [p[0] for p in pos], [p[1] for p in pos]
         w, h = max(xs) - min(xs), max(ys) - min(ys)
@@ -167,6 +176,32 @@ def relax(board: Board, start: list[Point], area: Rect, rounds: int = 400) -> li
         if moved < 1e-3:
             break
     return [(round(p[0], 3), round(p[1], 3)) for p in pos]
+
+
+SPREAD = 30.0  # degrees at least between two connections leaving one station: room for their boxes near it
+
+
+def _spread(pos: list[list[float]], board: Board) -> float:
+    """One round of turns opening up two connections that leave a station less than ``SPREAD``
+    degrees apart (their boxes near the station would sit on each other's lines): the far ends
+    turn apart round the station."""
+    moved = 0.0
+    for s, around in enumerate(board.around):
+        others = sorted({c.b if c.a == s else c.a for c in around})
+        for i, t in enumerate(others):
+            for u in others[i + 1:]:
+                at, au = (math.atan2(pos[v][1] - pos[s][1], pos[v][0] - pos[s][0]) for v in (t, u))
+                gap = (au - at + math.pi) % (2 * math.pi) - math.pi  # from t to u, -pi..pi
+                if abs(gap) >= math.radians(SPREAD):
+                    continue
+                turn = (math.radians(SPREAD) - abs(gap)) * 0.25 + 0.002
+                sign = 1.0 if gap >= 0 else -1.0
+                for v, by in ((t, -sign * turn), (u, sign * turn)):
+                    dx, dy = pos[v][0] - pos[s][0], pos[v][1] - pos[s][1]
+                    c, si = math.cos(by), math.sin(by)
+                    pos[v][0], pos[v][1] = pos[s][0] + dx * c - dy * si, pos[s][1] + dx * si + dy * c
+                    moved += abs(by) * math.hypot(dx, dy)
+    return moved
 
 
 def _clear_crossings(pos: list[list[float]], ends: list[tuple[int, int]]) -> float:
@@ -204,65 +239,137 @@ def strokes(board: Board, at: list[Point]) -> tuple[list, list[float]]:
     return out, half
 
 
-BOX_AIR = 0.3  # mm kept between a section box and a line it does not belong to
+BOX_AIR = 1.0  # mm kept between a section box and any other connection's strokes (so never on a crossing)
+BOXES_APART = 0.3  # mm kept between two connections' boxes (their circumscribed circles)
+HALO = 0.025  # mm a line's edge reaches beyond STROKE / 2: its white halo or dark rails (linestyle: WIDTH + 0.05)
+MAX_LENGTHEN = 12  # rounds of "lengthen the connections whose boxes found no clear room, relax again"
 
 
-def _box_room(p: Point, own: int, segs, placed: Sequence[tuple[int, Point]] = ()) -> float:
-    """How far a box centred at p (its circumscribed circle) keeps off the nearest other connection's
-    strokes and boxes already placed, less the air it needs: >= 0 is clear."""
-    reach = BOX / math.sqrt(2) + BOX_AIR
-    room = min((seg_distance(p, a, b)[0] - reach - w for k, a, b, w in segs if k != own), default=1.0)
-    return min([room] + [math.dist(p, q) - 2 * BOX / math.sqrt(2) - BOX_AIR for k, q in placed if k != own])
+def stroke_half(lines: int) -> float:
+    """Half the width a connection's side-by-side strokes take, to the outer strokes' edges (mm)."""
+    return lines * STROKE / 2 + HALO
 
 
-def _box_places(n: int, length: float, room: Callable[[float], float]) -> list[float]:
-    """Where along a connection (mm from its first end) its n boxes go: the run of n at box pitch
-    nearest the middle clear of other lines; else single clear places nearest the middle; else the
-    run with most room (no clear room: the boxes still sit on their own line)."""
+def box_corners(centre: Point, direction: Point) -> tuple[Point, ...]:
+    """A section box's corners: a BOX-mm square centred at ``centre``, sides along ``direction`` (a unit vector)."""
+    (cx, cy), (ux, uy), h = centre, direction, BOX / 2
+    return tuple((cx + ux * sx * h - uy * sy * h, cy + uy * sx * h + ux * sy * h)
+                 for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+
+
+def polygon_segment_distance(corners: Sequence[Point], a: Point, b: Point) -> float:
+    """Shortest distance between a convex polygon and a segment (0 if they meet or it lies inside)."""
+    edges = list(zip(corners, list(corners[1:]) + [corners[0]]))
+    if any(_cross(a, b, p, q) for p, q in edges) or _inside(corners, a):
+        return 0.0
+    return min([seg_distance(p, a, b)[0] for p in corners] + [seg_distance(e, p, q)[0] for e in (a, b) for p, q in edges])
+
+
+def _inside(corners: Sequence[Point], p: Point) -> bool:
+    """Whether p lies inside the convex polygon (corners in either turning order)."""
+    sides = [(q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0])
+             for o, q in zip(corners, list(corners[1:]) + [corners[0]])]
+    return all(v >= 0 for v in sides) or all(v <= 0 for v in sides)
+
+
+def box_air(corners: Sequence[Point], a: Point, b: Point, half: float) -> float:
+    """The air between a box and a stroke from a to b ``half`` mm either side of its centre line
+    (below 0: the box lies on it)."""
+    return polygon_segment_distance(corners, a, b) - half
+
+
+def _box_room(p: Point, direction: Point, own: int, segs, placed: Sequence[tuple[int, Point]] = ()) -> float:
+    """How far a box centred at p keeps off the nearest other connection's strokes (less BOX_AIR)
+    and the boxes already placed (their circumscribed circles, less BOXES_APART): >= 0 is clear."""
+    reach = BOX / math.sqrt(2)
+    room = 1.0
+    corners = None
+    for k, a, b, w in segs:
+        if k == own:
+            continue
+        quick = seg_distance(p, a, b)[0] - reach - w - BOX_AIR  # the circumscribed circle: a lower bound
+        if quick < room:
+            if corners is None:
+                corners = box_corners(p, direction)
+            room = min(room, box_air(corners, a, b, w) - BOX_AIR)
+    return min([room] + [math.dist(p, q) - 2 * reach - BOXES_APART for k, q in placed if k != own])
+
+
+def _box_places(n: int, length: float, room: Callable[[float], float]) -> tuple[list[float], bool]:
+    """Where along a connection (mm from its first end) its n boxes go, and whether they are all
+    clear: the run of n at box pitch nearest the middle clear of other lines; else single clear
+    places nearest the middle; else the most clear places packed at box pitch, the n nearest the
+    middle; else (no room: the map is then relaxed again with this connection longer) the run
+    with most room."""
     lo, mid = RADIUS + GAP + PITCH / 2, length / 2
+    steps = int(max(0.0, length - 2 * lo - (n - 1) * PITCH) / 0.1 + 1e-9)
+    free = [lo + k * 0.1 for k in range(int(max(0.0, length - 2 * lo) / 0.1 + 1e-9) + 1)]
+    seen: dict[float, bool] = {}
 
     def clear(t: float) -> bool:
-        return room(t) >= 0
-    middle = [mid + (i - (n - 1) / 2) * PITCH for i in range(n)]
-    steps = int(max(0.0, length - 2 * lo - (n - 1) * PITCH) / 0.1 + 1e-9)
+        key = round(t, 3)
+        if key not in seen:
+            seen[key] = room(t) >= 0
+        return seen[key]
     runs = [[lo + k * 0.1 + i * PITCH for i in range(n)] for k in range(steps + 1)]
     runs.sort(key=lambda run: (abs((run[0] + run[-1]) / 2 - mid), run[0]))
     for run in runs:
         if all(clear(t) for t in run):
-            return run
-    free = sorted((lo + k * 0.1 for k in range(int(max(0.0, length - 2 * lo) / 0.1 + 1e-9) + 1)),
-                  key=lambda t: (abs(t - mid), t))
+            return run, True
     picked: list[float] = []
-    for t in free:
+    for t in sorted(free, key=lambda t: (abs(t - mid), t)):
         if len(picked) < n and clear(t) and all(abs(t - q) >= PITCH - 1e-9 for q in picked):
             picked.append(t)
     if len(picked) == n:
-        return sorted(picked)
-    return max(runs, key=lambda run: min(room(t) for t in run)) if runs else middle
+        return sorted(picked), True
+    packed: list[float] = []  # left to right, each as early as it fits: the most places there are
+    for t in free:
+        if clear(t) and (not packed or t - packed[-1] >= PITCH - 1e-9):
+            packed.append(t)
+    if len(packed) >= n:
+        return min((packed[i:i + n] for i in range(len(packed) - n + 1)),
+                   key=lambda run: (abs((run[0] + run[-1]) / 2 - mid), run[0])), True
+    if not runs:
+        return [mid + (i - (n - 1) / 2) * PITCH for i in range(n)], False
+    return max(runs, key=lambda run: min(room(t) for t in run)), False
 
 
-def boxes(board: Board, at: list[Point]) -> list:
-    """Each connection's section boxes, connection by connection: clear of the other connections'
-    strokes and of the boxes placed before (two crossing connections' boxes overlapped at Euston)."""
-    segs = [(c.index, at[c.a], at[c.b], len(c.lines) * STROKE / 2) for c in board.connections]
+def _segments(board: Board, at: Sequence[Point]) -> list[tuple[int, Point, Point, float]]:
+    """Each connection's centre line and the half width its strokes take."""
+    return [(c.index, at[c.a], at[c.b], stroke_half(len(c.lines))) for c in board.connections]
+
+
+def place_boxes(board: Board, at: Sequence[Point]) -> tuple[list, list[int]]:
+    """Each connection's section boxes, connection by connection, clear of the other connections'
+    strokes and of the boxes placed before (two crossing connections' boxes overlapped at Euston),
+    and the connections (by index) whose boxes found no clear room."""
+    segs = _segments(board, at)
     out = []
+    short = []
     centres: list[tuple[int, Point]] = []
-    h = BOX / 2
     for c in board.connections:
         (x1, y1), (x2, y2) = at[c.a], at[c.b]
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        for t in _box_places(c.sections, length, partial(_room_along, (x1, y1), (ux, uy), c.index, segs, centres)):
+        places, clear = _box_places(c.sections, length,
+                                    partial(_room_along, (x1, y1), (ux, uy), c.index, segs, centres))
+        if not clear:
+            short.append(c.index)
+        for t in places:
             cx, cy = x1 + ux * t, y1 + uy * t
             centres.append((c.index, (cx, cy)))
-            out.append((c.index, tuple((cx + ux * sx * h - uy * sy * h, cy + uy * sx * h + ux * sy * h)
-                                       for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))))
-    return out
+            out.append((c.index, box_corners((cx, cy), (ux, uy))))
+    return out, short
+
+
+def boxes(board: Board, at: list[Point]) -> list:
+    """Each connection's section boxes (:func:`place_boxes`)."""
+    return place_boxes(board, at)[0]
 
 
 def _room_along(start: Point, direction: Point, index: int, segs: list, placed: list, t: float) -> float:
     """The room for a box ``t`` along a connection from ``start`` (``_box_room`` at that point)."""
-    return _box_room((start[0] + direction[0] * t, start[1] + direction[1] * t), index, segs, placed)
+    return _box_room((start[0] + direction[0] * t, start[1] + direction[1] * t), direction, index, segs, placed)
 
 
 def rect_segment_distance(r: Rect, a: Point, b: Point) -> float:
@@ -384,6 +491,20 @@ def layout(board: Board, area: Rect, text_width) -> MapLayout:
                          f"at most {MAX_STATIONS} (circles of {2 * RADIUS:g} mm with their boxes); choose a smaller scope")
     inner = area.inset(RADIUS + 8, RADIUS + 5)
     at = relax(board, project(board, inner), inner)
+    extra = [0.0] * len(board.connections)
+    placed, short = place_boxes(board, at)
+    for _ in range(MAX_LENGTHEN):
+        if not short:
+            break
+        for k in short:  # room for a box more on its own line, clear of the other lines
+            extra[k] += PITCH
+        at = relax(board, at, inner, extra=extra)
+        placed, short = place_boxes(board, at)
+    if short:
+        c = board.connections[short[0]]
+        raise UsageError(f"the map of scope {board.scope.label!r} ({len(at)} stations) does not fit one sheet: no room "
+                         f"for the boxes of {board.stations[c.a].name} - {board.stations[c.b].name} clear of the "
+                         f"other lines; choose a smaller scope")
     drawn, half = strokes(board, at)
     labels = place_labels(board, at, half, area, text_width)
-    return MapLayout(tuple(at), tuple(drawn), tuple(boxes(board, at)), tuple(labels), tuple(half))
+    return MapLayout(tuple(at), tuple(drawn), tuple(placed), tuple(labels), tuple(half))

@@ -1,6 +1,7 @@
 """Keep Moving's vector art: lava, grassland and dry soil textures and the Function and Replace
-symbols, drawn in code. Each texture has its own pattern (cracks, blades, pebbles) as well as its
-own colour, so the kinds stay apart in greyscale; symbols are black on a white disc.
+symbols, the movement cards' die faces, drawn in code. Each texture has its own pattern (lava
+waves, grassland hatching, dry-soil dots) and its own tone, so the kinds read apart in greyscale and
+ink-saver; symbols are black on a white disc (our own marks: no playing-card suit, no recycling sign).
 
 Symbols, the function cards' pictures and the life-cube hearts are drawn with strokes only (:func:`solid_disc`,
 :func:`solid_triangle`, thick lines): ink-saver mode turns every *fill* into a pale tint (black
@@ -15,58 +16,88 @@ from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import PT, Rect
 from tubedeck.generator.theme import BOLD, INK, WHITE
 
-# kind -> (ground colour, pattern colour)
-KIND_COLOURS = {"lava": ("#B3261E", "#FFB000"), "grassland": ("#5DA130", "#1B4D12"), "dry soil": ("#C8A26B", "#6D4C2F")}
+# kind -> (ground colour, pattern colour). In greyscale the three grounds print dark, mid and light
+# (lava with its light waves about 100 of 255, grassland 127, dry soil 183: tests/keepmoving/test_keepmoving_art.py),
+# and each has its own pattern, so they read apart with no colour at all.
+KIND_COLOURS = {"lava": ("#B3261E", "#FFB000"), "grassland": ("#7CB342", "#1B4D12"), "dry soil": ("#E2CA9A", "#6D4C2F")}
 SET_COLOURS = ("#0019A8", "#6A1B9A")  # movement sets: player 1 blue, player 2 purple
 PLAY_COLOURS = {"blue": "#0D47A1", "green": "#1B5E20"}
 CORNER = 2.0  # mm: the art box's corner radius, as pen.background draws it
 
 
-def texture(pen: Pen, kind: str, box: Rect, seed: str) -> None:
-    """Fill ``box`` with the kind's ground and pattern (seeded: the same card draws the same art)."""
+def pattern_colour(pen: Pen, kind: str) -> str:
+    """The colour a kind's pattern is drawn in on ``pen``: its own in colour and greyscale (light
+    lava waves on dark crust, dark blades and pebbles on light ground); in ink-saver, where the
+    ground is a pale tint, the kind's ground colour (lava) or its dark pattern colour, so every
+    pattern prints dark on pale."""
     ground, ink = KIND_COLOURS[kind]
-    radius = 0.0 if box == pen.bleed_box else CORNER  # as pen.background: square only in the bleed
+    return ground if pen.ink_saver and kind == "lava" else ink
+
+
+def texture(pen: Pen, kind: str, box: Rect, seed: str, radius: float | None = None) -> None:
+    """Fill ``box`` with the kind's ground and pattern, each kind its own pattern so they read apart
+    with no colour at all (greyscale, ink-saver): lava flows in **waves**, grassland is **hatched**
+    with slanted blades, dry soil is **dotted** with pebbles. Seeded by ``seed`` (the same card
+    draws the same bytes in every build); ``radius``: the box's corners (default: as
+    ``pen.background`` draws them, square only in the bleed)."""
+    ground = KIND_COLOURS[kind][0]
+    if radius is None:
+        radius = 0.0 if box == pen.bleed_box else CORNER
     pen.rect(box.x, box.y, box.w, box.h, fill=ground, radius=radius)
     rng = random.Random(seed)
+    ink = pattern_colour(pen, kind)
     with pen.clip(box.inset(radius * (1 - math.sqrt(0.5)) + 0.05)):  # clip() is square: stay in the round corners
-        if kind == "lava":
-            _cracks(pen, box, rng, ink)
-        elif kind == "grassland":
-            _blades(pen, box, rng, ink)
-        else:
-            _pebbles(pen, box, rng, ink)
+        PATTERNS[kind](pen, box, rng, ink)
 
 
-def _cracks(pen: Pen, box: Rect, rng: random.Random, ink: str) -> None:
-    """Glowing cracks: jagged lines branching across the crust."""
-    for _ in range(max(4, int(box.w * box.h / 260))):
-        x, y = box.x + rng.random() * box.w, box.y + rng.random() * box.h
-        pts = [(x, y)]
-        angle = rng.random() * math.tau
-        for _ in range(5):
-            angle += rng.uniform(-0.9, 0.9)
-            step = rng.uniform(3, 7)
-            x, y = x + step * math.cos(angle), y + step * math.sin(angle)
-            pts.append((x, y))
-        pen.polyline(pts, stroke=ink, width=rng.uniform(0.5, 1.1))
+WAVE = (3.2, 5.0, 0.7)  # lava: rows apart, wavelength, amplitude (mm)
+HATCH = (1.7, 3.0, 2.4)  # grassland: blades apart in a row, rows apart, blade length (mm)
+DOTS = 2.5  # dry soil: pebbles about this far apart (mm)
 
 
-def _blades(pen: Pen, box: Rect, rng: random.Random, ink: str) -> None:
-    """Tufts of grass: short upward strokes in threes."""
-    for _ in range(max(6, int(box.w * box.h / 110))):
-        x, y = box.x + rng.random() * box.w, box.y + rng.random() * box.h
-        for dx in (-1.0, 0.0, 1.0):
-            pen.line(x + dx * 0.6, y, x + dx * 1.6, y + rng.uniform(2.2, 3.6), stroke=ink, width=0.45)
+def _waves(pen: Pen, box: Rect, rng: random.Random, ink: str) -> None:
+    """Lava: rows of waves across the card, each row its own seeded phase and width."""
+    gap, length, amp = WAVE
+    y = box.y + rng.uniform(0.3, 1.0) * gap / 2
+    while y < box.top + amp:
+        phase = rng.random() * math.tau
+        n = max(2, int(box.w / 0.5) + 2)
+        pts = [(box.x - 0.5 + k * (box.w + 1.0) / (n - 1),
+                y + amp * math.sin(phase + math.tau * (k * (box.w + 1.0) / (n - 1)) / length)) for k in range(n)]
+        pen.polyline(pts, stroke=ink, width=rng.uniform(0.55, 0.75))
+        y += gap
 
 
-def _pebbles(pen: Pen, box: Rect, rng: random.Random, ink: str) -> None:
-    """Dry soil: scattered pebbles and short dashes of cracked earth."""
-    for _ in range(max(8, int(box.w * box.h / 70))):
-        x, y = box.x + rng.random() * box.w, box.y + rng.random() * box.h
-        if rng.random() < 0.6:
-            pen.circle(x, y, rng.uniform(0.35, 0.9), fill=ink)
-        else:
-            pen.line(x, y, x + rng.uniform(-2, 2), y + rng.uniform(-1, 1), stroke=ink, width=0.35)
+def _hatch(pen: Pen, box: Rect, rng: random.Random, ink: str) -> None:
+    """Grassland: rows of short blades all slanted the same way (a hatching), each blade's length
+    and lean a little seeded."""
+    step, gap, blade = HATCH
+    row, y = 0, box.y - blade / 2
+    while y < box.top:
+        x = box.x - step + (step / 2 if row % 2 else 0.0)
+        while x < box.right + step:
+            h = blade * rng.uniform(0.8, 1.15)
+            lean = rng.uniform(0.45, 0.65) * h
+            pen.line(x, y, x + lean, y + h, stroke=ink, width=0.45)
+            x += step
+        y += gap
+        row += 1
+
+
+def _dots(pen: Pen, box: Rect, rng: random.Random, ink: str) -> None:
+    """Dry soil: pebbles on a jittered grid, solid in every mode (:func:`solid_disc`)."""
+    row, y = 0, box.y + DOTS / 3
+    while y < box.top + DOTS:
+        x = box.x + (DOTS / 2 if row % 2 else 0.0) + DOTS / 3
+        while x < box.right + DOTS:
+            r = rng.uniform(0.4, 0.65)
+            solid_disc(pen, x + rng.uniform(-0.5, 0.5), y + rng.uniform(-0.5, 0.5), r, ink)
+            x += DOTS
+        y += DOTS * 0.87
+        row += 1
+
+
+PATTERNS = {"lava": _waves, "grassland": _hatch, "dry soil": _dots}
 
 
 def solid_disc(pen: Pen, cx: float, cy: float, r: float, colour: str = INK) -> None:
@@ -106,21 +137,37 @@ def function_mark(pen: Pen, cx: float, cy: float, a: float, colour: str = INK) -
 
 def symbol(pen: Pen, name: str, cx: float, cy: float, r: float) -> None:
     """The Function symbol (:func:`function_mark`: a card with a spark, drawn off a second) or the
-    Replace symbol (two turning arrows), black on a white disc, in strokes only (see the module's note)."""
+    Replace symbol (:func:`replace_mark`: a card over the ground pile, an arrow down and an arrow
+    up), black on a white disc, in strokes only (see the module's note)."""
     pen.circle(cx, cy, r, fill=WHITE, stroke=INK, width=max(0.3, r * 0.06))
     a = r * 0.62
     if name == "function":
         function_mark(pen, cx, cy, a)
     else:
-        for k in (0, 1):
-            start = k * math.pi + 0.35
-            pts = [(cx + a * math.cos(start + t * 0.26), cy + a * math.sin(start + t * 0.26)) for t in range(10)]
-            pen.polyline(pts, stroke=INK, width=a * 0.2)
-            ex, ey = pts[-1]
-            ang = start + 9 * 0.26 + math.pi / 2
-            tip = (ex + a * 0.4 * math.cos(ang), ey + a * 0.4 * math.sin(ang))
-            side = (math.cos(ang - math.pi / 2) * a * 0.32, math.sin(ang - math.pi / 2) * a * 0.32)
-            solid_triangle(pen, [tip, (ex + side[0], ey + side[1]), (ex - side[0], ey - side[1])])
+        replace_mark(pen, cx, cy, a)
+
+
+def replace_mark(pen: Pen, cx: float, cy: float, a: float, colour: str = INK) -> None:
+    """Our "replace this card" mark in a square of side ``2 a``: a ground card standing on the
+    ground pile (a flat stack), an arrow down on its left (it goes under the pile) and an arrow up
+    on its right (the pile's top card comes up in its place). Strokes only (see the module's note);
+    not the recycling sign."""
+    lw = max(0.3, a * 0.13)
+    w, h = a * 0.72, a * 1.0
+    pen.rect(cx - w / 2, cy - a * 0.42, w, h, fill=WHITE, stroke=colour, width=lw, radius=a * 0.12)
+    for k in (0, 1):  # the pile, edge on: two flat slabs under the card
+        y = cy - a * 0.95 + k * a * 0.24
+        pen.rect(cx - a * 0.8, y, a * 1.6, a * 0.14, stroke=colour, width=lw * 0.8, radius=a * 0.05)
+    x = a * 0.72
+    head = a * 0.3
+    down_top, down_tip = cy + a * 0.55, cy - a * 0.5
+    pen.line(cx - x, down_top, cx - x, down_tip + head * 0.8, stroke=colour, width=lw)
+    solid_triangle(pen, [(cx - x, down_tip), (cx - x - head * 0.7, down_tip + head), (cx - x + head * 0.7, down_tip + head)],
+                   colour)
+    up_bottom, up_tip = cy - a * 0.5, cy + a * 0.55
+    pen.line(cx + x, up_bottom, cx + x, up_tip - head * 0.8, stroke=colour, width=lw)
+    solid_triangle(pen, [(cx + x, up_tip), (cx + x - head * 0.7, up_tip - head), (cx + x + head * 0.7, up_tip - head)],
+                   colour)
 
 
 def heart(pen: Pen, cx: float, cy: float, s: float, colour: str) -> None:
@@ -185,3 +232,42 @@ def card_icon(pen: Pen, name: str, box: Rect) -> None:
         arc = [(cx + 3.0 * u * math.cos(t), cy - 1.0 * u + 1.1 * u * math.sin(t))
                for t in (-math.pi * (0.1 + 0.08 * k) for k in range(11))]  # under the row, right to left
         _arrow(pen, arc, lw * 1.4)
+
+
+# Pip places on a die face, in units of the face's side from its centre.
+PIPS = {
+    1: ((0, 0),),
+    2: ((-1, 1), (1, -1)),
+    3: ((-1, 1), (0, 0), (1, -1)),
+    4: ((-1, 1), (1, 1), (-1, -1), (1, -1)),
+    5: ((-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)),
+    6: ((-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)),
+}
+PIP_SPREAD = 0.27  # pip centres this share of the side from the face's centre
+PIP_R = 0.095  # a pip's radius, as a share of the side
+
+
+def die_face(pen: Pen, cx: float, cy: float, side: float, n: int, colour: str = INK) -> None:
+    """A die face showing ``n`` (1-6) as drawn pips: a white rounded square outlined in ``colour``,
+    black pips (solid in every mode, :func:`solid_disc`)."""
+    lw = max(0.3, side * 0.05)
+    pen.rect(cx - side / 2, cy - side / 2, side, side, fill=WHITE, stroke=colour, width=lw, radius=side * 0.18)
+    for dx, dy in PIPS[n]:
+        solid_disc(pen, cx + dx * side * PIP_SPREAD, cy + dy * side * PIP_SPREAD, side * PIP_R)
+
+
+def die_faces(pen: Pen, box: Rect, faces: tuple[int, ...], colour: str = INK, cap: float = 20.0) -> float:
+    """The die faces ``faces`` (in order) as :func:`die_face` in a grid centred in ``box``: one row
+    of up to 3, or rows of 3; each face as big as fits (at most ``cap`` mm). Returns the side."""
+    cols = min(len(faces), 3)
+    rows = -(-len(faces) // 3)
+    gap = 0.16
+    side = min(box.w / (cols + (cols - 1) * gap), box.h / (rows + (rows - 1) * gap), cap)
+    cx0, cy0 = box.centre
+    for i, n in enumerate(faces):
+        r, c = divmod(i, 3)
+        in_row = min(3, len(faces) - r * 3)
+        x = cx0 + (c - (in_row - 1) / 2) * side * (1 + gap)
+        y = cy0 + ((rows - 1) / 2 - r) * side * (1 + gap)
+        die_face(pen, x, y, side, n, colour)
+    return side

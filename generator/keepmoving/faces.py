@@ -4,11 +4,12 @@ the two movement sets (each front marked for its player), the function cards, th
 reference card and the setup card (the ``reference`` document: aid cards, each kind with its own
 back), and the dice, meeple and life-token sheets (:mod:`.sheets`).
 
-Movement and function cards share one back (:func:`pile_back`): setup shuffles function cards
+Movement and function cards share one back (:func:`designed_backs`): setup shuffles function cards
 into each player's own pile, played cards cycle through the player's discard, and Steal moves a
 card from one player's hand to the other's, so every card that can sit in a pile must look the
 same from behind, even printed off by a duplex drift: so the back is one flat colour past the
-trim, nothing on it to register. The player a movement card belongs to is on its front only.
+trim, its design (:mod:`tubedeck.generator.identity`) inside the safe area, the same on both decks.
+The player a movement card belongs to is on its front only.
 
 Every face draws the edition's own objects (:mod:`tubedeck.games.keepmoving.cards`): nothing
 about the game is restated here. Text always sits on a plain plate (white or paper) so it reads
@@ -22,14 +23,15 @@ from functools import partial
 from tubedeck.games.keepmoving.cards import FunctionCard, GroundCard, MovementCard, Side
 from tubedeck.games.keepmoving.edition import Edition
 from tubedeck.generator.document import Card, Deck
+from tubedeck.generator.identity import Cover, cover_faces, dice_art, lava_art
+from tubedeck.generator.identity import back as designed_back
 from tubedeck.generator.options import PrintOptions
 from tubedeck.generator.pen import DRIFT, Pen
-from tubedeck.generator.pen import pile_back as flat_pile_back
 from tubedeck.generator.sizes import CardGeometry, Rect
 from tubedeck.generator.text import measure, sized
 from tubedeck.generator.theme import BOLD, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
 
-from .art import PLAY_COLOURS, SET_COLOURS, card_icon, symbol, texture
+from .art import KIND_COLOURS, PLAY_COLOURS, SET_COLOURS, card_icon, die_faces, symbol, texture
 from .fold import fold_sheet
 from .sheets import dice_sheet, pieces_sheet
 
@@ -98,22 +100,50 @@ def movement_front(pen: Pen, card: MovementCard, player: int, edition: Edition) 
     foot_h = min(14.0, s.h * 0.24)
     pen.text_box(Rect(s.x, s.y, s.w, foot_h), card.text, size=8, min_size=MIN_PT, colour=INK, field="text")
     mid = Rect(s.x, s.y + foot_h + 1, s.w, s.h - band - name_h - foot_h - 3)
-    if card.action == "move":
-        figure = str(card.value)
-    elif card.action == "roll":
-        figure = " ".join(str(f) for f in sorted(set(edition.dice[card.die].faces)))
-    else:
-        figure = f"+{card.value}"
+    faces = movement_pips(card, edition)
+    if faces:  # the die faces the card allows, as drawn pips
+        die_faces(pen, mid, faces, colour)
+        return
     side = min(mid.w, mid.h)
     box = Rect(mid.centre[0] - side / 2, mid.centre[1] - side / 2, side, side)
     pen.rect(box.x, box.y, box.w, box.h, stroke=colour, width=0.8, radius=side * 0.15)
-    pen.text_box(box.inset(side * 0.1), figure, font=BOLD, size=40, min_size=MIN_PT, colour=INK, max_lines=2,
-                 field="figure")
+    pen.text_box(box.inset(side * 0.1), f"+{card.value}", font=BOLD, size=40, min_size=MIN_PT, colour=INK,
+                 max_lines=2, field="figure")
 
 
-# The back every movement and function card shares (see the module's note): function cards,
-# printed by another job that drifts its own way, cannot be told from behind.
-pile_back = partial(flat_pile_back, colour=PILE_COLOUR)
+def movement_pips(card: MovementCard, edition: Edition) -> tuple[int, ...]:
+    """The die faces a movement card shows: its own number (ONE..SIX), every number its die can
+    roll, in order (EVEN: 2 4 6), or none (DRAW)."""
+    if card.action == "move":
+        return (card.value,)
+    if card.action == "roll":
+        return tuple(sorted(set(edition.dice[card.die].faces)))
+    return ()
+
+
+def designed_backs(edition: Edition) -> dict:
+    """The backs (:mod:`tubedeck.generator.identity`), by use: ``pile``, the one back every movement
+    and function card shares (see the module's note: function cards, printed by another job that
+    drifts its own way, cannot be told from behind), the ground cards' side A as a lava field on the
+    pile colour; ``reference`` the five dice; ``setup`` a row of seven ground cards, on the paper."""
+    field = lava_art([c.sides[0].kind for c in edition.ground], KIND_COLOURS, seed="pile")
+    row = lava_art([c.sides[1].kind for c in edition.ground[:7]], KIND_COLOURS, seed="setup", cols=7)
+    # one word for both decks: face down a card must not say whether it is a movement or a function card
+    return {"pile": designed_back("keepmoving", "Play Cards", field, PILE_COLOUR),
+            "reference": designed_back("keepmoving", "Reference", dice_art([d.faces for d in edition.dice.values()]),
+                                       PAPER),
+            "setup": designed_back("keepmoving", "Setup", row, PAPER)}
+
+
+def cover_deck(edition: Edition, size: str, contents: tuple[str, ...]) -> Deck:
+    """The cover card, printed on the reference cards' sheet (``share="reference"``)."""
+    from tubedeck.games.keepmoving import GAME
+
+    cover = Cover(GAME.summary, GAME.players, "about 15 min", contents)
+    art = lava_art([c.sides[k % 2].kind for k, c in enumerate(edition.ground[:8])], KIND_COLOURS, seed="cover", cols=8)
+    front, back = cover_faces("keepmoving", cover, art)
+    return Deck("cover", (Card("cover", sized(front, size), back=sized(back, size), label="cover"),),
+                title=f"{edition.texts.title}: cover card", share="reference")
 
 
 def function_figure(card: FunctionCard, edition: Edition) -> str:
@@ -169,14 +199,6 @@ def aid_front(pen: Pen, title: str, lines: tuple[str, ...], min_size: float = MI
                  align="left", valign="top", field="rules")
 
 
-def aid_back(pen: Pen, title: str, word: str) -> None:
-    s = pen.safe
-    pen.background(PAPER)
-    pen.rect(s.x, s.y, s.w, s.h, stroke=INK, width=0.8, radius=2.5)
-    h = min(16.0, s.h * 0.3)
-    plate(pen, Rect(s.x + 2, s.y + (s.h - h) / 2, s.w - 4, h), f"{title.upper()}\n{word}", 11, "back")
-
-
 def aid_parts(lines: tuple[str, ...], safe: Rect, min_size: float = MIN_PT) -> list[tuple[str, ...]]:
     """``lines`` split into as few cards as hold them at ``min_size`` pt or more."""
     rest, parts = list(lines), []
@@ -213,7 +235,8 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     ground = [Card(c.id, sized(partial(ground_face, card=c, side=0, number=n), size),
                    back=sized(partial(ground_face, card=c, side=1, number=n), size),
                    label=f"{c.id}: {c.sides[0].label} / {c.sides[1].label}") for n, c in enumerate(edition.ground, 1)]
-    pile = sized(pile_back, size)  # one back for every card that can sit in a pile
+    backs = {use: sized(face, size) for use, face in designed_backs(edition).items()}
+    pile = backs["pile"]  # one back for every card that can sit in a pile
     movement = [Card(f"p{p + 1}-{m.id}-{k + 1}", sized(partial(movement_front, card=m, player=p, edition=edition), size),
                      label=f"player {p + 1} {m.name}")
                 for p in range(2) for m in edition.movement for k in range(m.copies)]
@@ -224,7 +247,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     reference = aid_cards("reference", title, tuple(f"\u2022 {x}" for x in edition.texts.reference), safe, size,
                           MIN_PT)
     setup = aid_cards("setup", f"{title}: setup", setup_lines(edition), safe, size, PLAY_PT,
-                      back=sized(partial(aid_back, title=title, word="SETUP"), size))
+                      back=backs["setup"])
     return [
         Deck("ground", tuple(ground), title=f"{title}: {len(ground)} ground cards (side B on the back)"),
         fold_sheet(edition, options, ground_face),
@@ -232,8 +255,12 @@ def documents(edition: Edition, options: PrintOptions) -> list:
              back_bleed=DRIFT),
         Deck("function", tuple(function), back=pile, title=f"{title}: {len(function)} function cards",
              back_bleed=DRIFT),
-        Deck("reference", tuple(reference + setup), back=sized(partial(aid_back, title=title, word="REFERENCE"), size),
-             title=f"{title}: reference and setup"),
+        Deck("reference", tuple(reference + setup), back=backs["reference"],
+             title=f"{title}: reference and setup", share="reference"),
         dice_sheet(edition),
         pieces_sheet(edition),
+        cover_deck(edition, size, (f"{len(ground)} ground cards", f"{len(movement)} movement cards (2 sets)",
+                                   f"{len(function)} function cards",
+                                   f"{len(reference + setup)} reference and setup cards",
+                                   "5 dice to fold or stickers", "2 meeples and 30 life cubes", "this cover card")),
     ]

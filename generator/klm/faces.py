@@ -16,37 +16,18 @@ from itertools import combinations
 from tubedeck.games.klm.edition import Edition
 from tubedeck.games.klm.rules import Texts
 from tubedeck.generator.document import Card, Deck, Pages
-from tubedeck.generator.emblem import emblem_in
+from tubedeck.generator.identity import GROUNDS, Cover, bands_art, cover_faces, network_art, routes_of, strips_art
+from tubedeck.generator.identity import back as designed_back
 from tubedeck.generator.options import PrintOptions
-from tubedeck.generator.pen import DRIFT, Pen, pile_back
+from tubedeck.generator.pen import DRIFT, Pen
 from tubedeck.generator.sizes import CardGeometry, Rect
 from tubedeck.generator.text import TextFitError, fit, measure, sized
-from tubedeck.generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PILE_BACKS, PLAY_PT, WHITE
+from tubedeck.generator.theme import BLUE, BOLD, GOLD_TEXT, INK, MIN_PT, PAPER, PLAY_PT, WHITE
 
 from .fortune import ACTION_COLOUR, fortune_front  # noqa: F401 - faces' public names
 from .station import fact_lines, outline, station_front  # noqa: F401
 
 RULES_PT = (9.0, PLAY_PT)  # the reference is read in play: 7 pt at least, more cards instead
-
-# The two piles drawn face down, each in its own flat colour (generator.theme.PILE_BACKS)
-station_back = partial(pile_back, colour=PILE_BACKS["klm station"])
-fortune_back = partial(pile_back, colour=PILE_BACKS["klm fortune"])
-
-
-def reference_back(pen: Pen, title: str = "KEEP LONDON MOVING") -> None:
-    """The aid cards' back: the Fortune ground (they share the Fortune Cards' sheets, whose backs
-    run over their edges, and theirs over the Fortune Cards', in the same yellow), and on it the
-    title and the emblem (:mod:`tubedeck.generator.emblem`) with REFERENCE on its plate, so face down they
-    never pass for Fortune Cards. Not a pile: where the drift puts the mark tells nothing."""
-    fortune_back(pen)
-    inner = pen.safe.inset(2.0)
-    top = min(10.0, inner.h * 0.22)
-    title_fit = pen.text_box(Rect(inner.x, inner.top - top, inner.w, top), title, font=BOLD, size=11,
-                             min_size=MIN_PT, colour=INK, max_lines=2, valign="top", field="title")
-    rest = Rect(inner.x, inner.y, inner.w, inner.h - title_fit.height - 2.0)
-    # blue reads at >= 3:1 on the yellow and on paper (ink-saver), in colour and in grey
-    emblem_in(pen, rest, BLUE, BLUE, "REFERENCE", text_colour=WHITE, largest=min(pen.trim.w, pen.trim.h) * 0.3)
-
 
 def _rules_fit(texts: list[str], box: Rect) -> tuple[float, list[float]] | None:
     """The largest common size (9 pt down to 7) at which ``texts`` stack in ``box``."""
@@ -141,13 +122,37 @@ def play_field(pen: Pen, card_w: float, card_h: float, texts: Texts) -> None:
                  align="left", valign="top", field="notes")
 
 
+def designed_backs(edition: Edition) -> tuple:
+    """The three decks' designed backs (:mod:`tubedeck.generator.identity`), drawn from the scope's
+    network: the Station Cards its lines as a diagram on the Station blue, the Fortune Cards the
+    lines' colours as bands and the reference cards the lines as a strip map, both on the Fortune
+    yellow (they share sheets: their grounds run over each other's edges)."""
+    net = edition.scope_network
+    lines = sorted(net.lines.values(), key=lambda line: line.name)
+    return (designed_back("klm", "Station Cards", network_art(routes_of(net)), GROUNDS["klm stations"]),
+            designed_back("klm", "Fortune Cards", bands_art([line.colour for line in lines]), GROUNDS["klm fortune"]),
+            designed_back("klm", "Quick Reference", strips_art([(line.colour, len(net.stations_on(line.id)))
+                                                                for line in lines]), GROUNDS["klm fortune"]))
+
+
+def cover_deck(edition: Edition, size: str, contents: tuple[str, ...]) -> Deck:
+    """The cover card, printed on the Fortune Cards' sheets (one card size; its back on their yellow)."""
+    from tubedeck.games.klm import GAME
+
+    cover = Cover(GAME.summary, GAME.players, "about 30 min", contents)
+    front, back = cover_faces("klm", cover, network_art(routes_of(edition.scope_network)),
+                              back_ground=GROUNDS["klm fortune"])
+    return Deck("cover", (Card("cover", sized(front, size), back=sized(back, size), label="cover"),),
+                title="Keep London Moving: cover card", share="fortune-and-reference", back_bleed=DRIFT)
+
+
 def documents(edition: Edition, options: PrintOptions) -> list:
     """Every Keep London Moving print document of one edition: the Station deck of its scope,
-    the Fortune deck, the quick-reference cards and the Play Field sheet."""
+    the Fortune deck, the quick-reference cards, the Play Field sheet and the cover card."""
     deck, texts = edition.deck, edition.book.texts
     size = options.card.label()
     card_mm = (options.card.width, options.card.height)
-    s_back, f_back, r_back = sized(station_back, size), sized(fortune_back, size), sized(reference_back, size)
+    s_back, f_back, r_back = (sized(b, size) for b in designed_backs(edition))
     stations = Deck("stations", tuple(Card(c.station, partial(station_front, card=c, size=size), label=c.name)
                                       for c in sorted(deck.cards, key=lambda c: (c.name.lower(), c.station))),
                     back=s_back, title=f"Keep London Moving: Station Cards ({deck.scope.label})", back_bleed=DRIFT)
@@ -163,4 +168,6 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                      back_bleed=DRIFT)
     field = Pages("play-field", (partial(play_field, card_w=card_mm[0], card_h=card_mm[1], texts=texts),),
                   title=texts.play_field_title, landscape=True)
-    return [stations, fortunes, reference, field]
+    contents = (f"{len(stations.cards)} Station Cards ({deck.scope.label})", f"{len(fortunes.cards)} Fortune Cards",
+                f"{len(reference.cards)} quick-reference cards", "the Play Field sheet", "this cover card")
+    return [stations, fortunes, reference, field, cover_deck(edition, size, contents)]

@@ -11,7 +11,9 @@ facts); everything with a plain-dot illustration or none; without the descriptio
 then without the facts, without the lines' names, and last a compact
 list (tighter rows and blocks, no "Nearest stations" heading; TERMINUS stays), then the compact
 list with the neighbours' line qualifiers in short ("Paddington (H&C)"), each with a numbered, a
-dot or no illustration. The list's heading always fits its column. Each tries the arrangements
+dot or no illustration. The numbered illustration goes before the dots at every list size
+(:func:`attempts`): with the facts at 8, 7.5 or 7 pt first, then without them. The list's heading
+always fits its column. Each tries the arrangements
 that suit the card's shape (portrait: the illustration full width above the list, then beside
 it; landscape: the text column beside it) and a one- then two-column list. The first that fits is grown: the illustration as big as it
 may be (the description keeping room at 7.5 pt when it had it, a list beside it not wrapping
@@ -54,6 +56,27 @@ ORDER: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     *((t, ("numbers", "dots", "none")) for t in TIERS[2:]))
 LABEL_LINES = {False: 2, True: 3}  # the line names' lines at most (compact: a third before they go)
 ROW_GAP = {False: 0.7, True: 0.35}  # mm between list rows (compact: tighter, and no "Nearest stations")
+
+
+# The outline's word, printed on a tab the outline carries beside the Line Colour bars: the frame
+# says what it means on the card itself (the key was only on a reference card, in small print).
+FRAME_WORDS = {"black": "TUNNEL", "white": "OPEN AIR", None: "NOT KNOWN"}
+FRAME_PT = PLAY_PT  # the frame's word: 7 pt at least, as all play text
+FRAME_PAD = 0.4  # mm of tab above and below the word's capitals
+CAPS = 0.73  # em: the capitals' height (Vera)
+FRAME_GAP = 1.0  # mm between the last Line Colour bar and the tab
+
+
+def frame_word(card: StationCard) -> str:
+    """What a Station Card's outline means, as the card prints it on the outline's tab."""
+    return FRAME_WORDS[card.outline]
+
+
+def frame_tab(card: StationCard) -> tuple[str, float, float]:
+    """The outline's tab: (word, the word's width, the tab's height) in mm: its capitals with
+    :data:`FRAME_PAD` above and below."""
+    word = frame_word(card)
+    return word, Pen.text_width(word, BOLD, FRAME_PT), CAPS * FRAME_PT * PT + 2 * FRAME_PAD
 
 
 def fact_lines(card: StationCard) -> list[tuple[str, str]]:
@@ -228,7 +251,7 @@ def _try(card: StationCard, s: Rect, head, tier, arrangement: str, style: str, p
     label = _label(card, s.w, LABEL_LINES["compact" in tier]) if "label" in tier else None
     if "label" in tier and label is None:
         return None
-    bars_h = min(max(s.h * 0.035, 2.2), 3.4)
+    bars_h = max(min(max(s.h * 0.035, 2.2), 3.4), frame_tab(card)[2])  # the row holds the outline's tab
     d_min = 0.0 if style == "none" else _d_min(card, pt, style, s.w if arrangement == "stack" else None)
     if d_min is None:
         return None
@@ -330,6 +353,23 @@ def _resized(p: Plan, card: StationCard, s: Rect, d: float, desc_pt: float = DES
     return q if _total(q, s, q.desc.height if q.desc else 0.0) <= s.h + 1e-6 else None
 
 
+def attempts() -> tuple[tuple[float, tuple[tuple[str, ...], tuple[str, ...]]], ...]:
+    """(list size, (tier, illustration styles)) in the order :func:`plan` tries them. Every tier
+    with the line names, at every list size, comes before any without them: play reads them (Line
+    Closure in black and white). Among those, the numbered illustration comes first, at every list
+    size: with the facts (a smaller list before the plain dots: London's three-digit Connection
+    Numbers left eight poker cards of ``--scope london`` with dots, Waterloo, Green Park, Earl's
+    Court...), then without them (Baker Street and King's Cross St Pancras, whose numbered
+    illustration and facts do not fit one poker card together). A bigger list, the facts and the
+    description are only nice to have."""
+    numbered = [(pt, (t, ("numbers",))) for pt in LIST_PT for t, styles in ORDER if "facts" in t and "numbers" in styles]
+    numbered += [(pt, (t, ("numbers",))) for pt in LIST_PT for t, styles in ORDER
+                 if "label" in t and "facts" not in t and "numbers" in styles]
+    named = [(pt, o) for pt in LIST_PT for o in ORDER if "label" in o[0]]
+    unnamed = [(pt, o) for pt in LIST_PT for o in ORDER if "label" not in o[0]]
+    return tuple(numbered + named + unnamed)
+
+
 def plan(card: StationCard, s: Rect, size: str = "", label: str = "") -> Plan:
     """The layout of ``card`` in the safe area ``s`` (see the module docstring); ``size`` and
     ``label`` name the card size and the card in the error if nothing fits."""
@@ -338,11 +378,7 @@ def plan(card: StationCard, s: Rect, size: str = "", label: str = "") -> Plan:
     if head is None:
         raise FaceFitError(label, size, f"the name {card.name!r} needs more than {s.w:.1f} mm x 3 lines at "
                                         f"{PLAY_PT:g} pt")
-    # every tier with the line names, at every list size, before any without them: play reads them
-    # (Line Closure in black and white); the illustration and a bigger list are only nice to have
-    named = [(pt, o) for pt in LIST_PT for o in ORDER if "label" in o[0]]
-    unnamed = [(pt, o) for pt in LIST_PT for o in ORDER if "label" not in o[0]]
-    for pt, (tier, styles) in named + unnamed:
+    for pt, (tier, styles) in attempts():
         for style in styles:
             for arrangement in (_arrangements(s, card) if style != "none" else ("none",)):
                 for cols in (1, 2):

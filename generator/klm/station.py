@@ -5,7 +5,9 @@ illustration (:mod:`tubedeck.generator.klm.schematic`: the station and its in-sc
 bearing, links in line colours, each end marked with the shared Connection Number) above or
 beside the Nearest Stations list (number badge + neighbour); the facts (Interchange, Borough,
 Built, Heritage, Easy Access); the Card Description. The outline is black for a tunnel station,
-white for an open section, and left off when the dataset does not know; everything else lies in
+white for an open section, and left off when the dataset does not know; it says so on the card, on
+a tab at the end of the Line Colour bars (:func:`frame_tab`: TUNNEL, OPEN AIR, NOT KNOWN, 7 pt);
+everything else lies in
 :func:`content_box`, 1.5 mm inside the outline's inner edge on every card size. What a card size cannot
 carry is left off in the plan's order; nothing play needs goes below 7 pt.
 """
@@ -20,11 +22,16 @@ from tubedeck.generator.text import size_label
 from tubedeck.generator.theme import BOLD, GREY, INK, ITALIC, MUTED, PAPER, PLAY_PT, RED_TEXT, TEXT, WHITE
 
 from .plan import (  # noqa: F401
+    CAPS,
+    FRAME_GAP,
+    FRAME_PT,
+    FRAME_WORDS,
     GAP,
     HEAD_PT,
     ROW_GAP,
     Plan,
     fact_lines,
+    frame_word,
     heading,
     heading_height,
     ink_height,
@@ -32,6 +39,7 @@ from .plan import (  # noqa: F401
     plan,
     row_height,
 )
+from .plan import frame_tab as plan_frame_tab
 from .schematic import schematic
 
 OUTLINE = (3.0, 3.9)  # mm inside the trim: clear of a miscut and of the drift margin, outside the text
@@ -71,6 +79,32 @@ def outline(pen: Pen, card: StationCard) -> None:
             pen.rect(e.x, e.y, e.w, e.h, stroke=INK, width=EDGE, radius=corner(edge))
 
 
+def frame_tab(pen: Pen, card: StationCard, y: float, h: float) -> float:
+    """The outline's word on a tab the outline carries, in the Line Colour bars' row (``y`` its
+    bottom, ``h`` its height) at the card's right: TUNNEL in white on a black tab that grows out of
+    the black outline, OPEN AIR on a white tab edged in black that opens into the white outline,
+    NOT KNOWN (no outline) on a plain tab edged in grey. The word ends at the content box's right,
+    :data:`PAD` inside the outline's inner edge, like all the text. Returns the tab's left end."""
+    word, w, _ = plan_frame_tab(card)
+    t, s = pen.trim, content_box(pen.trim)
+    a, b = OUTLINE
+    x = s.right - w - PAD  # the word keeps PAD on its left too
+    baseline = y + (h - CAPS * FRAME_PT * PT) / 2  # the capitals centred on the tab
+    if card.outline == "black":
+        pen.rect(x, y, t.right - (a + b) / 2 - x, h, fill=INK, radius=0.6)
+        colour = WHITE
+    elif card.outline == "white":
+        inner = t.right - b  # the white band's inner edge line
+        pen.rect(x, y, t.right - (a + b) / 2 - x, h, fill=WHITE)  # over the inner edge line: one white shape
+        pen.polyline(((inner, y + h), (x, y + h), (x, y), (inner, y)), stroke=INK, width=EDGE)
+        colour = INK
+    else:
+        pen.rect(x, y, s.right + PAD - x, h, fill=WHITE, stroke=GREY, width=EDGE, radius=0.6)
+        colour = INK
+    pen.text(s.right, baseline, word, font=BOLD, size=FRAME_PT, colour=colour, align="right", field="frame")
+    return x
+
+
 def _nearest(pen: Pen, p: Plan, card: StationCard, x: float, top: float) -> None:
     if heading_height(card, p.compact):
         pen.text(x, top - 0.928 * HEAD_PT * PT, heading(card), font=BOLD, size=HEAD_PT,
@@ -106,8 +140,9 @@ def station_front(pen: Pen, card: StationCard, size: str = "") -> None:
              colour=WHITE, align="centre", field="zone")
     pen.fitted_lines(p.name, s.x, top, font=BOLD, colour=INK, field="name", align="left")
     top -= p.header_h + g
+    tab_x = frame_tab(pen, card, top - p.bars_h, p.bars_h)
     n = max(1, len(card.line_marks))
-    bw = (s.w - (n - 1) * 0.8) / n
+    bw = (tab_x - FRAME_GAP - s.x - (n - 1) * 0.8) / n
     for i, line in enumerate(card.line_marks):
         pen.rect(s.x + i * (bw + 0.8), top - p.bars_h, bw, p.bars_h, fill=line.colour, stroke=INK, width=0.1)
     top -= p.bars_h

@@ -15,15 +15,28 @@ from tubedeck.games.nextstation.edition import Edition
 from tubedeck.games.nextstation.rules import JOKER, SWITCH
 from tubedeck.games.nextstation.rules import Card as StationCard
 from tubedeck.generator.document import Card, Deck, Pages
-from tubedeck.generator.emblem import emblem_in
+from tubedeck.generator.identity import (
+    GROUNDS,
+    Cover,
+    bands_art,
+    cover_faces,
+    grid_art,
+    network_art,
+    pencils_art,
+    routes_of,
+    strips_art,
+)
+from tubedeck.generator.identity import back as designed_back
 from tubedeck.generator.options import PrintOptions
-from tubedeck.generator.pen import DRIFT, Pen, pile_back
+from tubedeck.generator.pen import DRIFT, Pen
 from tubedeck.generator.sizes import CardGeometry, Rect
 from tubedeck.generator.text import bullet_cards, measure, sized
-from tubedeck.generator.theme import BLUE, BOLD, INK, PAPER, PILE_BACKS, PLAY_PT, TEXT, WHITE
+from tubedeck.generator.theme import BLUE, BOLD, INK, PAPER, PLAY_PT, TEXT, WHITE
+from tubedeck.network import Network
 
 from .challenge import challenge_pages
 from .map import map_page
+from .modules import ICONS, module_front
 from .parts import mark, mark_size, score_card, symbol
 
 NAMES = {JOKER: "Joker", SWITCH: "Railroad Switch"}
@@ -63,22 +76,48 @@ def station_front(pen: Pen, card: StationCard, edition: Edition) -> None:
     symbol(pen, card.face, cx, cy, a * 0.85)
 
 
-# Station cards are shuffled and flipped face down: one flat colour, Next Station's own. Every
-# deck of the ``cards`` sheets has the paper ground, so the backs' colours running over each
-# other's edges there are all the same.
-station_back = partial(pile_back, colour=PILE_BACKS["nextstation station"])
-module_back = partial(pile_back, colour=PAPER)
+def network_routes(edition: Edition) -> tuple:
+    """The real network of the edition's zones (what its map sheets are generated from), as routes."""
+    net = edition.network
+    if not isinstance(net, Network):
+        return ()
+    lo, _, hi = edition.zones.partition("-")
+    return routes_of(net.subnetwork(zones=range(int(lo), int(hi or lo) + 1)))
 
 
-def aid_back(pen: Pen, text: str) -> None:
-    """A deck's own back on the ``cards`` sheets (the paper ground, the emblem with ``text``): face
-    down it never passes for a Station card or another deck's card. Pencil and rules cards are never
-    drawn face down. Shared Objectives and Pencil Powers are (2 objectives, a power a pencil), each
-    from its own deck, so their backs must tell the decks apart (a plain back did not: stored
-    together, nobody could draw from one); each deck prints on one sheet at poker and bridge size, so
-    a drift moves every mark of a deck alike and tells nothing within it."""
-    module_back(pen)
-    emblem_in(pen, pen.safe.inset(2.0), BLUE, BLUE, text, largest=min(pen.trim.w, pen.trim.h) * 0.3)
+def designed_backs(edition: Edition) -> dict:
+    """Each deck's designed back (:mod:`tubedeck.generator.identity`), by deck name. The Station cards
+    are shuffled and flipped face down: the network of the map's zones as a diagram on Next Station's
+    own flat colour, past the trim. Every deck of the ``cards`` sheets has the paper ground (so the
+    backs running over each other's edges there are all the same) and its own art and word: Shared
+    Objectives and Pencil Powers are drawn at random, each from its own deck (2 objectives, a power a
+    pencil), so their backs must tell the decks apart, in grey too; pencil and rules cards are never
+    drawn face down but are stored with them."""
+    book, sheet = edition.book, edition.sheet.board
+    symbols = {name: k for k, name in enumerate(book.rules.symbols)}
+    stations = [(st.col, st.row, symbols.get(st.symbol, 1)) for st in sheet.stations]
+    at = {st.id: (st.col, st.row) for st in sheet.stations}
+    sections = [(*at[x.a], *at[x.b]) for x in sheet.sections]
+    routes = network_routes(edition)
+    lines = {c: len(pts) for c, pts in routes}
+    pencils = [book.colours[p] for p in book.rules.pencils]
+    return {"stations": designed_back("nextstation", "Station Cards", network_art(routes),
+                                      GROUNDS["nextstation stations"]),
+            "objectives": designed_back("nextstation", "Objectives", grid_art(stations, sections), PAPER),
+            "powers": designed_back("nextstation", "Powers", bands_art(sorted(lines)), PAPER),
+            "pencils": designed_back("nextstation", "Pencils", pencils_art(pencils), PAPER),
+            "reference": designed_back("nextstation", "Rules", strips_art(sorted(lines.items())), PAPER)}
+
+
+def cover_deck(edition: Edition, size: str, contents: tuple[str, ...]) -> Deck:
+    """The cover card, printed on the ``cards`` sheets (the paper ground of their backs)."""
+    from tubedeck.games.nextstation import GAME
+
+    tagline = "Flip a Station card, draw a section: four rounds, four Underground lines, one map of London."
+    cover = Cover(tagline, GAME.players, "about 25 min", contents)
+    front, back = cover_faces("nextstation", cover, network_art(network_routes(edition)))
+    return Deck("cover", (Card("cover", sized(front, size), back=sized(back, size), label="cover"),),
+                title=f"{edition.book.texts['title']}: cover card", share="cards", back_bleed=DRIFT)
 
 
 # -- pencil cards -------------------------------------------------------------------------------
@@ -163,17 +202,25 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     stations = [Card(c.id, sized(partial(station_front, card=c, edition=edition), size),
                      label=f"{DECK_NAMES[c.deck]} {NAMES.get(c.face, c.face)}") for c in book.cards]
     safe = CardGeometry(options.card.width, options.card.height).safe
+    backs = {name: sized(face, size) for name, face in designed_backs(edition).items()}
     parts = rules_parts(book.texts["rules_card"], safe)
     rules = [Card("rules" if len(parts) == 1 else f"rules-{i + 1}",
                   sized(partial(text_front, title=title + (f" ({i + 1}/{len(parts)})" if len(parts) > 1 else ""),
                                 body="\n".join(f"\u2022 {r}" for r in part), accent=BLUE), size), label="rules")
              for i, part in enumerate(parts)]
-    objectives = [Card(f"objective-{o.id}", sized(partial(text_front, title=book.texts["objective_title"], body=o.text,
-                                                            accent=book.colours["underground"]), size),
+    objective_texts = tuple((book.texts["objective_title"], o.title, o.text, o.example) for o in book.objectives)
+    power_texts = tuple((book.texts["power_title"], p.title, p.text, p.example) for p in book.powers)
+    # each objective and power a card of its own: name, icon, rule and example (generator/nextstation/modules.py)
+    objectives = [Card(f"objective-{o.id}", sized(partial(module_front, title=book.texts["objective_title"],
+                                                            name=o.title, rule=o.text, example=o.example,
+                                                            icon=ICONS[o.measure], accent=book.colours["underground"],
+                                                            colours=book.colours, deck=objective_texts), size),
                        label=f"objective {o.id}") for o in book.objectives]
-    powers = [Card(f"power-{p.id}", sized(partial(text_front, title=book.texts["power_title"], body=p.text,
-                                                    accent=book.colours["street"]), size), label=f"power {p.id}")
-              for p in book.powers]
+    powers = [Card(f"power-{p.id}", sized(partial(module_front, title=book.texts["power_title"], name=p.title,
+                                                    rule=p.text, example=p.example, icon=ICONS[p.id],
+                                                    accent=book.colours["street"], colours=book.colours,
+                                                    deck=power_texts), size),
+                   label=f"power {p.id}") for p in book.powers]
     pencils = [Card(f"pencil-{p}", sized(partial(pencil_front, pencil=p, edition=edition), size), label=f"{p} pencil")
                for p in book.rules.pencils]
     return [
@@ -181,16 +228,21 @@ def documents(edition: Edition, options: PrintOptions) -> list:
               + challenge_pages(edition, NAMES, DECK_NAMES),  # --challenge S: the solo challenge page
               title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
                                                              if len(edition.sheet_maps) > 1 else "")),
-        Deck("stations", tuple(stations), back=sized(station_back, size),
+        Deck("stations", tuple(stations), back=backs["stations"],
              title=f"{title}: {len(stations)} Station cards", back_bleed=DRIFT),
-        # each deck drawn from at random, so each marked as its own (see aid_back)
-        Deck("objectives", tuple(objectives), back=sized(partial(aid_back, text="OBJECTIVES"), size),
+        # each deck drawn from at random, so each marked as its own (see designed_backs)
+        Deck("objectives", tuple(objectives), back=backs["objectives"],
              title=f"{title}: Shared Objectives", share="cards", back_bleed=DRIFT),
-        Deck("powers", tuple(powers), back=sized(partial(aid_back, text="POWERS"), size),
+        Deck("powers", tuple(powers), back=backs["powers"],
              title=f"{title}: Pencil Powers", share="cards", back_bleed=DRIFT),
-        Deck("pencils", tuple(pencils), back=sized(partial(aid_back, text="PENCILS"), size),
+        Deck("pencils", tuple(pencils), back=backs["pencils"],
              title=f"{title}: pencil cards", share="cards", back_bleed=DRIFT),
-        Deck("reference", tuple(rules), back=sized(partial(aid_back, text="RULES"), size),
+        Deck("reference", tuple(rules), back=backs["reference"],
              title=f"{title}: rules reference", share="cards", back_bleed=DRIFT),
         Pages("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),
+        cover_deck(edition, size, (f"{len(edition.sheet_maps)} map sheet" + "s" * (len(edition.sheet_maps) > 1),
+                                   f"{len(stations)} Station cards", f"{len(objectives)} Shared Objectives",
+                                   f"{len(powers)} Pencil Powers", f"{len(pencils)} pencil cards",
+                                   f"{len(rules)} rules card" + "s" * (len(rules) > 1), "the score pad",
+                                   "this cover card")),
     ]

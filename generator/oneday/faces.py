@@ -17,20 +17,19 @@ from tubedeck.games.oneday.edition import Edition
 from tubedeck.generator import fonts
 from tubedeck.generator.colour import reads_in_grey
 from tubedeck.generator.document import Card, Deck, Pages
-from tubedeck.generator.emblem import emblem_in
 from tubedeck.generator.icons import DIGIT_HEIGHT, badge, badge_size
+from tubedeck.generator.identity import GROUNDS, Cover, cover_faces, network_art, strips_art
+from tubedeck.generator.identity import back as designed_back
 from tubedeck.generator.options import PrintOptions
-from tubedeck.generator.pen import DRIFT, Pen, pile_back
+from tubedeck.generator.pen import DRIFT, Pen
 from tubedeck.generator.ruler import sheet_safe
 from tubedeck.generator.sizes import PAPERS, PT, CardGeometry, Rect
 from tubedeck.generator.text import FaceFitError, FittedText, bullet_cards, measure, size_label, sized
 from tubedeck.generator.theme import (
-    BLUE,
     BOLD,
     INK,
     MIN_PT,
     PAPER,
-    PILE_BACKS,
     PLAY_PT,
     RED,
     RED_TEXT,
@@ -41,6 +40,7 @@ from tubedeck.generator.theme import (
 
 from .chips import CHIP_GAP, CHIP_OUTLINE, chip, chip_size, line_letters
 from .map import figures, map_page
+from .tent import tent_sheet
 
 LEGEND = "< before | after >"
 RULES_PT = (8.5, PLAY_PT)  # play needs the rules summary: never below 7 pt (more cards instead)
@@ -148,16 +148,29 @@ def card_front(pen: Pen, card: StationCard, gmap: Board, size: str = "", deck: S
     pen.text(s.x, s.y + 0.6, LEGEND, size=PLAY_PT, colour=INK, field="legend")  # how to read the numbers: play text
 
 
-# The station cards' back: drawn face down from a shuffled pile printed over many sheets
-card_back = partial(pile_back, colour=PILE_BACKS["oneday station"])
+def board_routes(gmap: Board) -> tuple:
+    """The game's lines, each run as (colour, [(lon, lat)]): what its backs and cover draw."""
+    return tuple((gmap.lines[line].colour, tuple((gmap.stations[st].lon, gmap.stations[st].lat) for st in run.stations))
+                 for line, run in sorted(gmap.runs.items()))
 
 
-def aid_back(pen: Pen, title: str = "One Day in London") -> None:
-    """The rules card's own back (paper, framed): face down it never passes for a station card."""
-    t, s = pen.trim, pen.safe
-    pen.background(PAPER)
-    pen.rect(s.x, s.y, s.w, s.h, stroke=BLUE, width=0.8, radius=2.5)
-    emblem_in(pen, s.inset(2.0), BLUE, BLUE, "RULES", largest=min(t.w, t.h) * 0.3)
+def designed_backs(gmap: Board) -> tuple:
+    """(station cards' back, rules card's back) (:mod:`tubedeck.generator.identity`): the station cards
+    the board's lines as a diagram on the One Day red, a pile's flat colour past the trim; the
+    rules card the lines as a strip map on the paper, so face down it never passes for a station card."""
+    routes = board_routes(gmap)
+    return (designed_back("oneday", "Station Cards", network_art(routes), GROUNDS["oneday stations"]),
+            designed_back("oneday", "Rules", strips_art([(c, len(pts)) for c, pts in routes]), PAPER))
+
+
+def cover_deck(edition: Edition, size: str, contents: tuple[str, ...]) -> Deck:
+    """The cover card, printed on the rules card's sheet (``share="rules"``)."""
+    from tubedeck.games.oneday import GAME
+
+    cover = Cover(GAME.summary, GAME.players, "about 20 min", contents)
+    front, back = cover_faces("oneday", cover, network_art(board_routes(edition.board)))
+    return Deck("cover", (Card("cover", sized(front, size), back=sized(back, size), label="cover"),),
+                title=f"{edition.board.recipe.name}: cover card", share="rules")
 
 
 def rules_front(pen: Pen, edition: Edition, part: tuple[int, int] = (0, 0), rules: tuple[str, ...] = ()) -> None:
@@ -341,11 +354,11 @@ def rack_sheet(edition: Edition, card_w: float, card_h: float, landscape: bool =
 
 def documents(edition: Edition, options: PrintOptions) -> list:
     """Every One Day in London print document of one edition: the deck, the rules card, the map
-    and rack sheets."""
+    and the rack sheet (``edition.racks``: tent racks to fold, :mod:`.tent`, or flat mats)."""
     gmap, deck = edition.board, edition.deck
     name = gmap.recipe.name
     size = options.card.label()
-    back = sized(card_back, size)
+    back, rules_back = (sized(b, size) for b in designed_backs(gmap))
     cards = [Card(c.id, partial(card_front, card=c, gmap=gmap, size=size, deck=deck), label=f"{c.name} {c.copy_mark}")
              for c in deck.cards]
     parts = rules_parts(edition, CardGeometry(options.card.width, options.card.height).safe)
@@ -355,7 +368,13 @@ def documents(edition: Edition, options: PrintOptions) -> list:
              for i, part in enumerate(parts)]
     return [
         Deck("stations", tuple(cards), back=back, title=f"{name}: {len(cards)} station cards", back_bleed=DRIFT),
-        Deck("rules", tuple(rules), back=sized(partial(aid_back, title=name), size), title=f"{name}: rules summary"),
+        Deck("rules", tuple(rules), back=rules_back, title=f"{name}: rules summary", share="rules"),
         Pages("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
-        rack_sheet(edition, options.card.width, options.card.height, landscape=False),
+        rack_sheet(edition, options.card.width, options.card.height, landscape=False) if edition.racks == "flat"
+        else tent_sheet(edition, options.card.width, options.card.height,
+                        strip(gmap, deck, options.card.width, options.card.height).pitch, options.paper),
+        cover_deck(edition, size, (f"{len(cards)} station cards", f"{len(rules)} rules card" + "s" * (len(rules) > 1),
+                                   "the map sheet",
+                                   f"{'rack mats' if edition.racks == 'flat' else 'tent racks'} for {gmap.recipe.players_max} players",
+                                   "this cover card")),
     ]

@@ -12,13 +12,13 @@ from functools import partial
 from tubedeck.generator.colour import MIN_CONTRAST, ColourSpec, Mode, as_rgb, contrast, luminance, resolve
 from tubedeck.generator.document import Card, Deck, Pages
 from tubedeck.generator.emblem import emblem
+from tubedeck.generator.identity import GROUNDS, network_art, routes_of
+from tubedeck.generator.identity import back as designed_back
 from tubedeck.generator.options import PrintOptions
-from tubedeck.generator.pen import Pen
+from tubedeck.generator.pen import DRIFT, Pen
 from tubedeck.generator.sizes import Rect
 from tubedeck.generator.text import FaceFitError, measure, size_label, sized
-from tubedeck.generator.theme import BLUE as UNDERGROUND_BLUE
 from tubedeck.generator.theme import INK, MIN_PT, PAPER, PLAY_PT, WHITE, short_line_name
-from tubedeck.generator.theme import RED as UNDERGROUND_RED
 from tubedeck.network import Network, Station
 
 PLATE_PAD = 1.5  # mm between the zone's text and the edge of its plate
@@ -104,12 +104,10 @@ def station_front(pen: Pen, station: Station, lines: list[tuple[str, str, str]])
                      min_size=names.size, colour=INK, max_lines=2, field="lines")
 
 
-def station_back(pen: Pen) -> None:
-    """Shared back: Underground blue, the tubedeck emblem, a thin frame inside the safe area."""
-    t, s = pen.trim, pen.safe
-    pen.background(UNDERGROUND_BLUE)
-    pen.rect(s.x, s.y, s.w, s.h, stroke="#FFFFFF" if not pen.ink_saver else UNDERGROUND_BLUE, width=0.6, radius=2.5)
-    emblem(pen, t.w / 2, t.h / 2, min(t.w, t.h) * 0.3, UNDERGROUND_RED, UNDERGROUND_RED, "TUBEDECK")
+def station_back(network: Network):
+    """Shared back (:mod:`tubedeck.generator.identity`): Underground blue past the trim, the
+    sampler's mark, every line of the network as a diagram, the deck named."""
+    return designed_back("sampler", "Station Cards", network_art(routes_of(network)), GROUNDS["sampler stations"])
 
 
 def lines_of(network: Network, station: str) -> list[tuple[str, str, str]]:
@@ -121,7 +119,8 @@ def sampler_deck(network: Network) -> Deck:
     stations = sorted(network.stations.values(), key=lambda st: (st.name.lower(), st.id))
     cards = [Card(st.id, sized(partial(station_front, station=st, lines=lines_of(network, st.id))), label=st.name)
              for st in stations]
-    return Deck("stations", tuple(cards), back=sized(station_back), title="tubedeck sampler: station cards")
+    return Deck("stations", tuple(cards), back=sized(station_back(network)),
+                title="tubedeck sampler: station cards", back_bleed=DRIFT)
 
 
 def lines_page(pen: Pen, network: Network) -> None:

@@ -2,8 +2,11 @@
 so every game's test can use it): every colour seen on chosen cards' backs, each card as cut at
 its nominal trim and 1 mm outside it (a miscut), from sheet pages built with a ``back_offset``.
 
-A back that looks the same printed 1.5 mm off and cut 1 mm off shows one colour there, whatever
-the drift: see :data:`DRIFTS`."""
+A back that looks the same printed 1.5 mm off and cut 1 mm off shows one colour at its edges,
+whatever the drift: see :data:`DRIFTS`. The backs are designed (``tubedeck.generator.identity``,
+issue 44): one flat colour past the trim and the design inside the safe area, so by default only
+the edge band is read, from 1 mm outside the trim to :data:`EDGE` mm inside it, where no design
+reaches even drifted 1.5 mm (``edge=None`` reads the whole card)."""
 
 from __future__ import annotations
 
@@ -17,14 +20,18 @@ from tubedeck.generator.sizes import MM
 
 # (dx, dy) mm: no drift, then 1.5 mm either way in x and y at once (--back-offset)
 DRIFTS = ((0.0, 0.0), (1.5, 1.5), (-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5))
+# mm inside the trim the edge band reaches: the safe area's 4 mm, less the 1.5 mm drift and 0.5 to spare
+EDGE = 2.0
 
 
-def back_colours(data: bytes, nominal: Layout, cards: Iterable[int]) -> tuple[int, set[tuple[int, ...]]]:
+def back_colours(data: bytes, nominal: Layout, cards: Iterable[int],
+                 edge: float | None = EDGE) -> tuple[int, set[tuple[int, ...]]]:
     """How many card backs were looked at and every colour seen on them: ``data`` a sheets PDF
     (fronts and backs interleaved) built with the drift as its back_offset, ``cards`` the indices
     (in the PDF's card order) of the cards to read, each as cut at its nominal trim (``nominal``:
     the layout without drift) and 1 mm outside it, the pixels whose centres fall inside (50 dpi:
-    0.25 mm from a pixel's centre to its edge)."""
+    0.25 mm from a pixel's centre to its edge) and, with ``edge``, outside the trim shrunk by
+    ``edge`` mm (the band a drifted design never reaches)."""
     dpi, seen, count = 50, set(), 0
     by_sheet: dict[int, list[int]] = {}
     for i in cards:
@@ -40,9 +47,12 @@ def back_colours(data: bytes, nominal: Layout, cards: Iterable[int]) -> tuple[in
             for slot in (nominal.backs[k] for k in slots):
                 count += 1
                 for cut in (slot.trim, slot.trim.inset(-1.0)):
-                    cols = (xs > cut.x) & (xs < cut.right)
-                    rows = (ys > cut.y) & (ys < cut.top)
-                    seen |= {(v >> 16, (v >> 8) & 255, v & 255) for v in np.unique(px[rows][:, cols]).tolist()}
+                    inside = ((xs > cut.x) & (xs < cut.right))[None, :] & ((ys > cut.y) & (ys < cut.top))[:, None]
+                    if edge is not None:
+                        core = slot.trim.inset(edge)
+                        inside &= ~(((xs > core.x) & (xs < core.right))[None, :]
+                                    & ((ys > core.y) & (ys < core.top))[:, None])
+                    seen |= {(v >> 16, (v >> 8) & 255, v & 255) for v in np.unique(px[inside]).tolist()}
     return count, seen
 
 

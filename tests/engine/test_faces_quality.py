@@ -37,7 +37,7 @@ GAMES = tuple(registry())
 MIN_PT, PLAY_PT, MIN_CONTRAST, TOUCH_MM = 6.0, 7.0, 4.5, 0.1
 # Fields that play needs, per game and document, and one that every sampled page of it must show.
 PLAY = {
-    ("klm", "stations"): ({"number", "name", "nearest", "lines", "terminus"}, "number"),  # lines: Line Closure, in B&W
+    ("klm", "stations"): ({"number", "name", "nearest", "lines", "terminus", "frame"}, "number"),  # lines: Line Closure, in B&W; frame: its word
     ("klm", "fortune"): ({"name", "effect", "turns", "footer"}, "footer"),  # footer: the Fortune play rules
     ("klm", "reference"): ({"rules"}, "rules"),
     ("oneday", "stations"): ({"name", "before", "after", "legend"}, "before"),

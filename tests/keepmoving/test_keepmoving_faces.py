@@ -64,7 +64,7 @@ def test_every_component_is_printed(tmp_path):
 
 
 def test_ground_textures_stay_inside_the_rounded_art_box():
-    """No lava crack or grass blade reaches the white margin or the round corners (every card, both
+    """No lava wave or grass blade reaches the white margin or the round corners (every card, both
     sides): each pixel outside the art box's rounded shape is paper white."""
     opts = generator.PrintOptions.parse(export="pdf")
     ground = next(d for d in documents(EDITION, opts) if getattr(d, "name", "") == "ground")

@@ -20,12 +20,13 @@ def test_build_klm_writes_every_document(tmp_path, capsys):
     code, out, err = run(capsys, "build", "klm", "--data", str(TINY), "--scope", "all", "--out", str(tmp_path), "--json")
     assert code == 0, err
     manifest = json.loads(out)
-    assert set(manifest["decks"]) == {"klm/stations", "klm/fortune", "klm/reference"}
+    assert set(manifest["decks"]) == {"klm/stations", "klm/fortune", "klm/reference", "klm/cover"}
     assert len(manifest["decks"]["klm/stations"]) == 10 and len(manifest["decks"]["klm/fortune"]) == 30
     for name in ("stations.pdf", "fortune-and-reference.pdf", "play-field.pdf"):
         assert (tmp_path / "klm" / name).stat().st_size > 1000
     shared = next(f for f in manifest["files"] if f["path"] == "klm/fortune-and-reference.pdf")
-    assert shared["decks"] == ["klm/fortune", "klm/reference"] and shared["pages"] == 8  # 32 cards: 4 sheets
+    # 32 cards and the cover card (issue 44): 4 sheets
+    assert shared["decks"] == ["klm/fortune", "klm/reference", "klm/cover"] and shared["pages"] == 8
 
 
 def test_aid_cards_have_their_own_back():
@@ -101,6 +102,8 @@ def test_reference_cards_split_only_where_the_size_needs_it(london):
 def test_small_cards_leave_off_the_description_then_the_facts_never_the_list(london):
     from tubedeck.generator import CARD_SIZES, CardGeometry
     from tubedeck.generator.klm.plan import PLAY_PT, plan
+    from tubedeck.generator.klm.station import content_box
+    from tubedeck.generator.sizes import Rect
 
     deck = build_deck(london, parse_scope("all", london))
     by = deck.by_station
@@ -112,8 +115,12 @@ def test_small_cards_leave_off_the_description_then_the_facts_never_the_list(lon
     tight = plan(by["baker-street"], safe["mini-landscape"])
     assert tight.desc is None and tight.list_pt >= PLAY_PT and len(tight.rows) == 7
     for card in (by["baker-street"], by["kings-cross-st-pancras"]):
-        p = plan(card, safe["poker"])
-        assert p.list_pt == 8.0 and p.facts  # a poker card keeps the facts of the busiest stations
+        p = plan(card, content_box(Rect(0, 0, CARD_SIZES["poker"].width, CARD_SIZES["poker"].height)))
+        assert p.numbered and p.list_pt >= PLAY_PT  # the numbered illustration before the facts (all London)
+    core = build_deck(london, parse_scope("zone 1", london)).by_station
+    for station in ("baker-street", "kings-cross-st-pancras"):
+        p = plan(core[station], content_box(Rect(0, 0, CARD_SIZES["poker"].width, CARD_SIZES["poker"].height)))
+        assert p.numbered and p.facts and p.list_pt == 8.0  # zone 1's busiest stations keep both
 
 
 def test_the_play_field_slots_outlines_read_in_black_and_white(tmp_path, capsys):
@@ -154,6 +161,8 @@ def test_light_lines_in_the_station_schematics_run_between_ink_rails(tmp_path, c
     light = dark = 0
     with pymupdf.open(tmp_path / "klm" / "stations.pdf") as doc:
         for page in doc:
+            if page.number % 2:
+                continue  # a back page: the backs' network art (issue 44) is no schematic, cased on the blue
             segs = [(d, d["items"][0]) for d in page.get_drawings()
                     if d.get("color") is not None and len(d["items"]) == 1 and d["items"][0][0] == "l"]
             ink = {(round(i[1].x, 2), round(i[1].y, 2), round(i[2].x, 2), round(i[2].y, 2)): d["width"]

@@ -1,7 +1,7 @@
 """The print review's Keep London Moving findings, read back from the PDFs a build writes: play
 rules at 7 pt or more on the smallest cards (the Fortune footer, the "Nearest stations" heading,
 the reference cards); Fortune effects name the Play Field's piles as it prints them; the reference
-says what a Station Card's outline means, as the cards draw it; the Station and Fortune backs look
+and every Station Card name its frame (TUNNEL, OPEN AIR, NOT KNOWN) as the cards draw it; the Station and Fortune backs look
 the same printed 1.5 mm off (duplex drift) and cut 1 mm off."""
 
 from __future__ import annotations
@@ -84,23 +84,37 @@ def outline_kind(page: pymupdf.Page) -> str:
     return "none"
 
 
-def test_the_reference_says_what_each_drawn_outline_means(tmp_path, capsys, london):
-    code, _, err = run(capsys, "build", "klm", "--export", "cards", "--out", str(tmp_path))
+def frame_word(page: pymupdf.Page) -> str | None:
+    """The word on the frame's tab (None unless exactly one of the three words is printed)."""
+    words = [s["text"] for b in page.get_text("dict")["blocks"] for ln in b.get("lines", ()) for s in ln["spans"]
+             if s["text"].strip() in ("TUNNEL", "OPEN AIR", "NOT KNOWN")]
+    return words[0].strip() if len(words) == 1 else None
+
+
+def test_every_station_card_names_its_frame_on_the_card(tmp_path, capsys, london):
+    """The frames (thick black, double line, none) were explained only on a reference card, in
+    small print. Each now carries its word on a tab, at 7 pt or more; the reference says the same.
+    Every card of the London-wide deck: the word printed is the one its drawn frame means, and the
+    one the dataset's surface gives."""
+    code, _, err = run(capsys, "build", "klm", "--scope", "london", "--export", "cards", "--out", str(tmp_path))
     assert code == 0, err
-    said = re.search(r"Station Card outline: thick black = (\w+); double line = ([\w ]+); none = not known",
-                     text_of(tmp_path / "klm" / "reference-cards.pdf"))
-    assert said, "the reference does not say what the outline means"
-    meaning = {"thick black": said.group(1), "double line": said.group(2), "none": None}
-    cards = sorted(load(london).deck.cards, key=lambda c: (c.name.lower(), c.station))
-    surface = {"black": "tunnel", "white": "open air", None: None}  # the engine's outline, from the dataset
+    said = re.search(r"Station Card frame, named on its tab: ([A-Z ]+) = thick black; ([A-Z ]+) = double line; "
+                     r"([A-Z ]+) = none\.", text_of(tmp_path / "klm" / "reference-cards.pdf"))
+    assert said, "the reference does not say what the frames mean"
+    meaning = {"thick black": said.group(1), "double line": said.group(2), "none": said.group(3)}
+    surface = {"black": "TUNNEL", "white": "OPEN AIR", None: "NOT KNOWN"}  # the engine's outline, from the dataset
+    cards = sorted(load(london, "london").deck.cards, key=lambda c: (c.name.lower(), c.station))
     seen = set()
     with pymupdf.open(tmp_path / "klm" / "stations-cards.pdf") as doc:
-        assert doc.page_count == 2 * len(cards)
+        assert doc.page_count == 2 * len(cards) == 2 * 272
         for card, page in zip(cards, (doc[i] for i in range(0, doc.page_count, 2))):
-            drawn = outline_kind(page)
-            assert meaning[drawn] == surface[card.outline], (card.name, drawn, card.outline)
+            drawn, word = outline_kind(page), frame_word(page)
+            assert word == meaning[drawn] == surface[card.outline], (card.name, drawn, word, card.outline)
+            sizes = [s["size"] for b in page.get_text("dict")["blocks"] for ln in b.get("lines", ())
+                     for s in ln["spans"] if s["text"].strip() == word]
+            assert min(sizes) >= PLAY_PT, (card.name, sizes)
             seen.add(drawn)
-    assert seen >= {"thick black", "double line"}
+    assert seen == {"thick black", "double line", "none"}
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -126,4 +140,6 @@ def test_pile_backs_look_the_same_under_a_1_5_mm_duplex_drift(duplex):
         count, seen = back_colours(data, nominal[id(shared)], range(n_fo))
         assert count == n_fo and near(seen, PILE_BACKS["klm fortune"]), f"Fortune backs, drift {dx}, {dy}: {len(seen)} colours"
         count, seen = back_colours(data, nominal[id(shared)], range(n_fo, n_fo + n_ref))
-        assert count == n_ref and any(near({c}, BLUE) for c in seen)  # the REFERENCE mark
+        assert count == n_ref and near(seen, PILE_BACKS["klm fortune"]), f"reference backs' edges, drift {dx}, {dy}"
+        count, seen = back_colours(data, nominal[id(shared)], range(n_fo, n_fo + n_ref), edge=None)
+        assert any(near({c}, BLUE) for c in seen)  # the mark, inside the safe area

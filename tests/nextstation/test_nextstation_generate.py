@@ -151,6 +151,19 @@ def test_bad_generation_requests(net):
         load(None, map="3")  # a generated map needs the network
 
 
+def test_a_dataset_that_makes_no_map_says_the_classic_plays_without_one(capsys, tmp_path):
+    """The commands default to generated map 1; a dataset too small for it (or with no Thames) is
+    refused (exit 2) with what plays without one, --map classic, which still plays."""
+    from conftest import toy_dataset
+
+    data = toy_dataset(tmp_path / "toy")
+    code, out, err = run_cli(capsys, "play", "nextstation", "--data", str(data))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "a generated map needs 53" in err and "take --map classic" in err
+    code, out, err = run_cli(capsys, "play", "nextstation", "--data", str(data), "--map", "classic")
+    assert code == 0 and "final score: player 1" in out, err
+
+
 def test_map_sheets_are_consecutive_seeds(net):
     ed = load(net, map="2", sheets=3)
     assert [g.seed for g in ed.sheet_maps] == [2, 3, 4] and ed.sheet_maps[0].board == ed.board
@@ -182,7 +195,8 @@ def test_each_refused_candidate_is_named_by_its_number(net):
 
 def test_sheets_over_1_with_the_classic_typed_is_refused(net, capsys, tmp_path):
     """The classic is never printed: --sheets N prints generated maps, 1-N when --map is left at its
-    default; --map classic typed with --sheets 2 would print no classic, so it is refused (exit 2)."""
+    default (map 1, the map play, simulate, solve and check default to); --map classic typed with
+    --sheets 2 would print no classic, so it is refused (exit 2)."""
     code, out, err = run_cli(capsys, "build", "nextstation", "--map", "classic", "--sheets", "2", "--out",
                              str(tmp_path / "typed"))
     assert code == 2 and out == ""
@@ -197,8 +211,12 @@ def test_sheets_over_1_with_the_classic_typed_is_refused(net, capsys, tmp_path):
     code, _, err = run_cli(capsys, "build", "nextstation", "--sheets", "2", "--export", "pdf", "--out",
                            str(tmp_path / "default"))
     assert code == 0, err
-    assert "nextstation: the classic map is never printed: the map sheet holds generated maps 1-2" in err
+    assert "never printed" not in err  # the default map is map 1, the map sheet's first page
     assert "map 1: candidate 4 accepted" in err and "map 2: candidate 1 accepted" in err
+    import pymupdf
+
+    with pymupdf.open(tmp_path / "default" / "nextstation" / "map.pdf") as pdf:
+        assert len(pdf) == 2
 
 
 def _stray_and_long(board, longest: int) -> list[str]:

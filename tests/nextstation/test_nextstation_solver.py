@@ -94,14 +94,29 @@ def test_check_and_simulate_name_their_map_and_keep_one_file_per_map(capsys, tmp
     from conftest import run_cli
     monkeypatch.chdir(tmp_path)
     seen = set()
-    for extra in ([], ["--map", "1"], ["--map", "1", "--zones", "1-3"]):
+    for extra in (["--map", "classic"], [], ["--map", "1", "--zones", "1-3"]):  # (the default: map 1, as printed)
+        classic = extra[1:2] == ["classic"]
         code, out, err = run_cli(capsys, "check", "nextstation", "--games", "1", "--no-progress", *extra)
         assert code == 0, err
-        assert ("on the classic map" if not extra else f"on map 1{', zones 1-3' if len(extra) > 2 else ''} (") in out
+        assert ("on the classic map" if classic else f"on map 1{', zones 1-3' if len(extra) > 2 else ''} (") in out
         seen.add(out.strip().splitlines()[-1])
         code, out, err = run_cli(capsys, "simulate", "nextstation", "--games", "1", "--no-progress", *extra)
         assert code == 0, err
-        assert ("played on the classic map" if not extra
+        assert ("played on the classic map" if classic
                 else f"played on map 1{', zones 1-3' if len(extra) > 2 else ''}\n") in out
         seen.add(out.strip().splitlines()[-1])
     assert len(seen) == 6  # six results files
+
+
+def test_play_and_solve_default_to_map_1_the_map_make_run_prints(capsys):
+    """Without --map, play and solve play generated map 1 (page 1 of the map.pdf make run prints),
+    not the classic, which is never printed; --map classic still plays the published layout."""
+    from conftest import run_cli
+    for args in (("play", "nextstation", "--seed", "2"), ("solve", "nextstation", "--seed", "2")):
+        outs = {}
+        for extra in ((), ("--map", "1"), ("--map", "classic")):
+            code, out, err = run_cli(capsys, *args, *extra)
+            assert code == 0, err
+            outs[extra] = out
+        assert outs[()] == outs[("--map", "1")] != outs[("--map", "classic")], args
+        assert "Whitechapel" in outs[()] and "Whitechapel" not in outs[("--map", "classic")]  # (names: a generated map)

@@ -12,7 +12,7 @@ def test_build_oneday(tmp_path):
         code = int(exc.code or 0)
     assert code == 0
     out = tmp_path / "oneday"
-    for name in ("stations.pdf", "rules.pdf", "map.pdf", "racks.pdf"):
+    for name in ("stations.pdf", "rules.pdf", "map.pdf", "racks.pdf", "rulebook.pdf", "rulebook-booklet.pdf"):
         assert (out / name).stat().st_size > 1000
     import pymupdf
 
@@ -32,8 +32,8 @@ def _rects_mm(pdf_path):
 def test_racks_and_play_field_have_card_sized_slots_with_room_for_a_sleeve(tmp_path, capsys):
     from conftest import run_cli
 
-    for game, sheet in (("oneday", "racks"), ("klm", "play-field")):
-        assert run_cli(capsys, "build", game, "--out", str(tmp_path), "--export", "pdf")[0] == 0
+    for game, sheet, more in (("oneday", "racks", ("--racks", "flat")), ("klm", "play-field", ())):
+        assert run_cli(capsys, "build", game, "--out", str(tmp_path), "--export", "pdf", *more)[0] == 0
         sizes = _rects_mm(tmp_path / game / f"{sheet}.pdf")
         assert (66.5, 91.9) in sizes, sorted(set(sizes))[-5:]  # poker 63.5 x 88.9 plus 3 mm
 

@@ -175,3 +175,39 @@ def test_the_turn_and_the_player_count_are_the_engines():
             seen.add(bool(empty))
         s = s.apply(rng.choice(sorted(legal, key=str)))
     assert seen == {True, False}  # both cases of the discard rule were met
+
+
+def test_who_starts_the_end_and_the_empty_draw_pile_are_the_engines():
+    """The card says who starts ('round the table from player 1', 'Player 1 plays first, then
+    clockwise'), the end ('The first such rack wins at once (check after each discard)') and the draw
+    pile running out ('at once shuffle the cards under the discard tops into a new one'); the engine
+    does each."""
+    text = card_text()
+    assert "round the table from player 1" in bullet(text, "Setup:")
+    assert "The first such rack wins at once (check after each discard)" in bullet(text, "Goal:")
+    said = bullet(text, "Player 1 plays first")
+    assert "Player 1 plays first, then clockwise" in said
+    assert "Draw pile used up: at once shuffle the cards under the discard tops into a new one" in said
+    ed = london()
+    s = new_game(ed, 3, 7)
+    assert s.to_move == 0
+    order = []
+    while s.phase == "setup":
+        order.append(s.to_move)
+        s = s.apply(s.legal_actions()[-1])
+    assert order[:6] == [0, 1, 2, 0, 1, 2] and s.to_move == 0  # player 1 places first and plays first
+    movers = []
+    for _ in range(4):  # then clockwise: seat order
+        movers.append(s.to_move)
+        s = s.apply(("draw", STOCK)).apply(("keep", None))
+        s = s.apply(s.legal_actions()[0])
+    assert movers == [0, 1, 2, 0]
+    # the draw pile used up: the cards under the tops become the draw pile at once, the tops stay
+    while len(s.stock) > 1:
+        s = s.apply(("draw", STOCK)).apply(("keep", None))
+        s = s.apply(s.legal_actions()[0])
+    tops = [p[-1] for p in s.piles]
+    under = sorted(c.id for p in s.piles for c in p[:-1])
+    t = s.apply(("draw", STOCK))
+    assert sorted(c.id for c in t.stock) == under and [p[-1] for p in t.piles] == tops
+    assert all(len(p) == 1 for p in t.piles) and t.phase == "exchange"

@@ -52,7 +52,8 @@ def rack(size: str, paper: str) -> dict:
     numbers' positions and whether everything lies inside the printable page."""
     card = parse_card(size)
     options = PrintOptions.parse(card=size, paper=paper, export="pdf")
-    sheet = next(d for d in documents(london(), options) if d.name == "racks")
+    flat = edition(registry()["oneday"], racks="flat")  # the flat mats (--racks flat); the tent: test_oneday_tent.py
+    sheet = next(d for d in documents(flat, options) if d.name == "racks")
     data, _ = sheet_pdf(sheet, options)
     w = card.width + SLEEVE
     with pymupdf.open(stream=data, filetype="pdf") as doc:

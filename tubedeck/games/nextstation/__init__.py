@@ -18,16 +18,19 @@ GAME = Game(
             "the best possible round for a flip order, proven by CP-SAT.",
     players=(1, 4),  # the same figures as rules.toml's [rules]; a contract test holds them together
     edition="tubedeck.games.nextstation.edition:load",
-    options=(Option("map", "classic (the published layout, as data), a seed (a map generated from the Tube "
-                           "network) or a map folder in the classic's files.", default="classic"),
+    options=(Option("map", "A seed (a map generated from the Tube network; 1, the default, is the first map "
+                           "make run prints, page 1 of map.pdf), classic (the published layout, as data: never "
+                           "printed) or a map folder in the classic's files.", default="1"),
              Option("zones", "Fare zones a generated map draws its stations from.", default="1-2"),
-             Option("sheets", "Map sheets to print: generated maps from the --map seed on; the classic is never "
-                              "printed, so by default maps 1-N (with --map classic typed, 1 only).",
+             Option("sheets", "Map sheets to print: generated maps from the --map seed on, so by default maps "
+                              "1-N; the classic and a map folder are never printed: with them maps 1-N (with "
+                              "--map classic, 1 only).",
                     "int", 1, build_only=True),
              Option("challenge", "Also print the solo challenge sheet for this flip seed (after the map sheet), "
                                  "with the best game known on a fold-under strip.", build_only=True)),
     faces="tubedeck.generator.nextstation.faces:documents",
-    documents=("map", "stations", "objectives", "powers", "pencils", "reference", "score-pad"),
+    documents=("map", "stations", "objectives", "powers", "pencils", "reference", "score-pad", "cover"),
+    rulebook="tubedeck.generator.nextstation.rulebook:rulebook",
     engine="tubedeck.games.nextstation.play:new_game",
     variant=("objectives", "powers"),
     roster="tubedeck.solver.nextstation.search_bot:BOTS",

@@ -79,12 +79,16 @@ class Objective:
     measure: str
     threshold: int
     text: str
+    title: str = ""  # the card's name ("Eight interchanges")
+    example: str = ""  # the card's example sentence
 
 
 @dataclass(frozen=True)
 class Power:
     id: str
     text: str
+    title: str = ""  # the card's name ("Double section")
+    example: str = ""  # the card's example sentence
 
 
 @dataclass(frozen=True)
@@ -170,10 +174,12 @@ def load_rules(folder: Path | None = None) -> RuleBook:
             if key not in colours:
                 problems.append(Problem(where, None, f"colours.{key}", "missing"))
     cards = _cards(folder, rules, problems)
-    objectives = tuple(Objective(r["id"], r["measure"], int(r["threshold"]), r["text"])
-                       for r in _rows(folder / "objectives.csv", ("id", "measure", "threshold", "text"), problems,
+    objectives = tuple(Objective(r["id"], r["measure"], int(r["threshold"]), r["text"], r["title"], r["example"])
+                       for r in _rows(folder / "objectives.csv", ("id", "measure", "threshold", "title", "text",
+                                                                  "example"), problems,
                                       {"measure": MEASURES}, ints=("threshold",)))
-    powers = tuple(Power(r["id"], r["text"]) for r in read_csv(folder / "powers.csv", ("id", "text"), problems))
+    powers = tuple(Power(r["id"], r["text"], r["title"], r["example"])
+                   for r in read_csv(folder / "powers.csv", ("id", "title", "text", "example"), problems))
     texts: dict = {}
     if rules is not None and inter and not problems:
         values = {**{k: getattr(rules, k) for k in Rules.__dataclass_fields__},

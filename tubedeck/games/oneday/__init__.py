@@ -18,9 +18,13 @@ GAME = Game(
     options=(
         Option("recipe", "Recipe TOML (default: data/oneday/recipe.toml).", "path"),
         Option("copy_rule", "Override the recipe's copy rule.", choices=("lines-minus-one", "one-per-line", "single")),
+        Option("racks", "The rack sheet: tent (a tent rack per player to cut, fold and glue: it stands the cards "
+                        "up facing their owner) or flat (a mat per player to lay the cards on).",
+               default="tent", choices=("tent", "flat"), build_only=True),
     ),
     faces="tubedeck.generator.oneday.faces:documents",
-    documents=("stations", "rules", "map", "racks"),
+    documents=("stations", "rules", "map", "racks", "cover"),
+    rulebook="tubedeck.generator.oneday.rulebook:rulebook",
     engine="tubedeck.games.oneday.play:new_game",
     aliases=(("strong", "lookahead"),),  # the one-turn look-ahead was "strong" here (docs/glossary.md)
     roster="tubedeck.solver.oneday.search_bot:BOTS",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tubedeck.errors import DataError, NotApplicable
+from tubedeck.errors import DataError, NotApplicable, UsageError
 from tubedeck.network import Network
 
 from .board import Board, derive_map
@@ -21,6 +21,7 @@ class Edition:
 
     board: Board
     deck: StationDeck
+    racks: str = "tent"  # what the rack sheet prints (build only): a tent rack to fold, or a flat mat
 
     @property
     def rules(self) -> Recipe:
@@ -31,10 +32,16 @@ class Edition:
         return deal(self.deck, players, seed, self.rules)
 
 
-def load(network: Network, recipe: Path | str | None = None, copy_rule: str | None = None) -> Edition:
+RACKS = ("tent", "flat")  # --racks: a tent rack per player to cut, fold and glue (the default), or flat mats
+
+
+def load(network: Network, recipe: Path | str | None = None, copy_rule: str | None = None,
+         racks: str = "tent") -> Edition:
     """Derive the game from the dataset. The bundled recipe names London stations: on another
     city's dataset it raises NotApplicable (``build all`` then skips the game) unless a recipe for
-    that city is given."""
+    that city is given. ``racks`` (``--racks``, build only) picks the rack sheet: tent or flat."""
+    if racks not in RACKS:
+        raise UsageError(f"--racks must be one of {', '.join(RACKS)}, got {racks!r}")
     rec = load_recipe(recipe, copy_rule)
     try:
         board = derive_map(network, rec)
@@ -44,4 +51,4 @@ def load(network: Network, recipe: Path | str | None = None, copy_rule: str | No
         first = exc.problems[0]
         raise NotApplicable(f"the bundled One Day in London recipe does not fit the dataset {network.source} "
                             f"({first.message}); use `--data DIR --recipe FILE`") from None
-    return Edition(board, build_deck(board))
+    return Edition(board, build_deck(board), racks)
