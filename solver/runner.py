@@ -335,13 +335,13 @@ def _batches(items: Iterable[int], size: int) -> Iterator[list[int]]:
 
 def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label, runner=None,
          deadline: float | None = None) -> Generator[dict, None, bool]:
-    """Yield every seed's record; return whether the file's records stand in seed order."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    """Yield every seed's record; return whether the file's records stand in seed order. Progress
+    (:mod:`tubedeck.progress`, through the command's own when one is open): nothing for 2 s, then a
+    live line on a terminal, a line every 10 s otherwise, with a ticker while one long deal runs."""
+    from tubedeck.progress import Progress, ticking
 
     todo = (s for s in seeds if s not in resumed.done)
-    tty = sys.stderr.isatty()
-    bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   disable=not (progress and tty), transient=True)
+    shown = Progress(label, total) if progress else None
     pool = None
     in_order, top = resumed.ordered, resumed.top
     stored = len(resumed.done)  # the records the results file holds (for a full disk's message)
@@ -350,7 +350,6 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
         if total is not None:
             members = seeds if isinstance(seeds, range) else set(seeds)
             pending = total - sum(1 for s in resumed.done if s in members)
-        ticker = Ticker(label, pending) if progress and not tty else None
         if runner is not None:  # an executor on the Dask cluster run_deals connected
             from .distributed import ordered
 
@@ -369,9 +368,11 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
         else:
             evaluator = factory()
             computed = map(evaluator, todo)
-        with bar:
-            task = bar.add_task(label, total=total, completed=(total - pending) if total is not None else 0)
+        with shown if shown is not None else contextlib.nullcontext(), ticking(shown):
+            if shown is not None and total is not None and pending is not None:
+                shown.update(done=total - pending)
             fresh = iter(computed)
+            computed_now = 0
             for seed in seeds:
                 if seed in resumed.done:
                     yield resumed.record(seed)
@@ -384,9 +385,9 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
                     write_line(out, json.dumps(record, sort_keys=True) + "\n", kept=stored)
                     stored += 1
                     in_order, top = in_order and seed > top, max(top, seed)
-                bar.advance(task)
-                if ticker is not None:
-                    ticker.tick()
+                if shown is not None:
+                    computed_now += 1
+                    shown.update(advance=1, left=time_left(computed_now, pending, shown.elapsed()))
                 yield record
         return in_order
     finally:
@@ -397,27 +398,12 @@ def _run(factory, seeds, total, resumed: Resumed, out, workers, progress, label,
             pool.join()
 
 
-class Ticker:
-    """Progress when stderr is not a terminal: one line every ``every`` seconds (done/total, rate,
-    time left), so a log file shows a run is alive without a bar's control characters."""
-
-    def __init__(self, label: str, total: int | None, every: float = 10.0, clock=time.monotonic):
-        self.label, self.total, self.every, self.clock = label, total, every, clock
-        self.start = self.last = clock()
-        self.done = 0
-
-    def tick(self) -> None:
-        self.done += 1
-        now = self.clock()
-        if now - self.last >= self.every:
-            self.last = now
-            print(self.line(now), file=sys.stderr, flush=True)
-
-    def line(self, now: float) -> str:
-        rate = self.done / max(now - self.start, 1e-9)
-        of = f"/{self.total}" if self.total is not None else ""
-        left = f", about {_duration((self.total - self.done) / rate)} left" if self.total and rate else ""
-        return f"{self.label}: {self.done}{of} done, {rate:.1f}/s{left}"
+def time_left(done: int, todo: int | None, elapsed: float) -> str | None:
+    """About how long the ``todo - done`` deals left take at this run's pace so far, in words
+    (None without a count or a pace)."""
+    if todo is None or done <= 0 or elapsed <= 0:
+        return None
+    return f"about {_duration((todo - done) * elapsed / done)}"
 
 
 def _duration(seconds: float) -> str:

@@ -195,6 +195,9 @@ def _distribution(plt, m: _Measure) -> Plot:
         bars += [Bar(f"file {n}", p.get_x() + p.get_width() / 2, p.get_width(), p.get_height())
                  for p in container.patches]
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if hi - lo < step:  # one bin: room either side, so whole-number ticks name its value (one bar
+        first, last = lo - 0.5, lo + step - 0.5  # spanned ticks 3.6-4.4 for a 4); no tick below 0 for a count
+        ax.set_xlim(first - (step if lo - step >= 0 else step / 4), last + step)
     ax.set_xlabel(xlabel + (f" (bins of {step})" if step > 1 else ""))
     ax.set_ylabel("% of values" if any("[]" in f.name for _, _, f, _ in drawn) else "% of records")
     if labels:

@@ -185,7 +185,13 @@ def test_a_header_without_players_is_not_read_as_one_seat(capsys, tmp_path):
                                         (("build", "klm", "--export", "pdf,,contact"), "--export"),
                                         (("build", "klm", "--export", ","), "--export"),
                                         (("solve", "nextstation", "--flips", "u-circle,,s-joker"), "--flips"),
-                                        (("solve", "oneday", "--rack", "Bank,,Angel"), "slot 2 is empty")])
+                                        (("solve", "oneday", "--rack", "Bank,,Angel"), "slot 2 is empty"),
+                                        # a scope's lines or zones (an empty one was dropped: the game ran)
+                                        (("play", "klm", "--scope", "central,,victoria"), "scope: an empty entry"),
+                                        (("play", "klm", "--scope", "central,"), "scope: an empty entry"),
+                                        (("play", "klm", "--scope", "zones 1,,2"), "scope: an empty entry"),
+                                        (("play", "dice", "--scope", "central,,victoria in zone 1"),
+                                         "scope: an empty entry")])
 def test_an_empty_entry_in_a_list_option_is_refused(args, flag, capsys, tmp_path):
     code, _, err = run(capsys, *args, *(("--out", str(tmp_path)) if args[0] == "build" else ()))
     assert code == 2 and flag in err and "Traceback" not in err, err

@@ -3,14 +3,16 @@ file of a single local run, byte for byte; progress without a terminal is a line
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import time
 
 import pytest
 
 from tubedeck.cli.run import parse_shard
 from tubedeck.errors import UsageError
-from tubedeck.solver.runner import Ticker
+from tubedeck.solver.runner import run_deals, time_left
 
 from conftest import run_cli as run
 
@@ -60,14 +62,26 @@ def test_shard_option(text, ok):
             parse_shard(text)
 
 
-def test_progress_without_a_terminal_is_a_line_every_ten_seconds(capsys):
-    now = [0.0]
-    t = Ticker("klm deals", 100, clock=lambda: now[0])
-    for i in range(30):
-        now[0] = i * 1.0
-        t.tick()
+def test_progress_without_a_terminal_is_a_line_every_ten_seconds(capsys, monkeypatch):
+    """The runner's progress (tubedeck.progress) on a clock that moves a second a look: nothing for
+    2 s, then a line every 10 s, each with the deals done of those to do and the time left at the
+    pace so far."""
+    from types import SimpleNamespace
+
+    import tubedeck.progress as progress
+
+    from conftest import CountingClock
+
+    clock = CountingClock(1.0)
+    monkeypatch.setattr(progress, "time", SimpleNamespace(monotonic=clock, perf_counter=time.perf_counter))
+    monkeypatch.setattr(progress, "ticking", lambda shown, every=0.5: contextlib.nullcontext())  # no helper thread
+    records = list(run_deals(lambda: (lambda s: {"v": s}), range(30), {"game": "t"}, label="klm deals"))
+    assert len(records) == 30
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("klm deals: 11/100 done, 1.1/s") and "left" in lines[0]
+    # two looks a deal (its pace, its line): the first line at 3 s, then one every 5 deals
+    assert [line.split(", ")[0] for line in lines] == [f"klm deals: {k}/30" for k in (1, 6, 11, 16, 21, 26)], lines
+    assert lines[0] == "klm deals: 1/30, left about 58 s, 3 s"
+    assert time_left(10, 100, 20.0) == "about 3 min 00 s" and time_left(0, 100, 5.0) is None
 
 
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None,

@@ -26,11 +26,12 @@ def _merge(values: dict) -> None:
 def _report(values: dict) -> None:
     from tubedeck.games import record_schema
     from tubedeck.generator.report import write_report
-    from tubedeck.progress import Progress, ticking
+    from tubedeck.progress import Progress, since_start, ticking
 
     files = list(values["files"])
     if values["progress"] and not values["as_json"]:  # a bar on a terminal, a line every 10 s otherwise
-        with Progress(f"report of {len(files)} file{'s' if len(files) > 1 else ''}") as progress, ticking(progress):
+        with Progress(f"report of {len(files)} file{'s' if len(files) > 1 else ''}", since=since_start()) as progress, \
+                ticking(progress):
             written, runs = write_report(files, values["out"], record_schema, progress)
     else:
         written, runs = write_report(files, values["out"], record_schema)

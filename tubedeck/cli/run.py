@@ -23,7 +23,7 @@ from tubedeck.content import is_whole_text
 from tubedeck.errors import UsageError
 from tubedeck.game import CHECK_OPTIONS, SIMULATE_OPTIONS, Command, Game, edition, resolve
 from tubedeck.games import registry
-from tubedeck.progress import Progress, ticking
+from tubedeck.progress import Progress, since_start, ticking
 
 from .options import (
     DataOpt,
@@ -170,20 +170,20 @@ DOING = {"check": "checking", "solve": "solving", "play": "playing", "simulate":
 
 
 @contextlib.contextmanager
-def showing(verb: str, game: Game, on: bool = True) -> Iterator[Progress | None]:
+def showing(verb: str, cmd: Command, on: bool = True) -> Iterator[Progress | None]:
     """Progress for the whole command from its start (:mod:`tubedeck.progress`: nothing for 2 s,
     then a live line on a terminal, a line every 10 s otherwise): loading the edition (a generated
     map, a dataset), then the work, whose own progress (the runner's, a solver's) shows through it."""
     if not on:
         yield None
         return
-    with Progress(f"{verb} {game.id}") as shown, ticking(shown):
+    with Progress(f"{verb} {cmd.name}", since=since_start()) as shown, ticking(shown):
         shown.update(phase="loading")
         yield shown
 
 
 def run_deals_command(game: Game, cmd: Command, values: dict, verb: str = "check") -> None:
-    with showing(verb, game, values["progress"] and not values["as_json"]) as shown:
+    with showing(verb, cmd, values["progress"] and not values["as_json"]) as shown:
         _run_deals_command(game, cmd, values, shown, verb)
 
 
@@ -267,7 +267,7 @@ def check_seat_and_seed(game: Game, cmd: Command, extra: dict) -> None:
 def run_report_command(game: Game, cmd: Command, values: dict, verb: str = "solve") -> None:
     own, extra = _split(game, cmd, values)
     check_seat_and_seed(game, cmd, extra)
-    with showing(verb, game, not values["as_json"]) as shown:
+    with showing(verb, cmd, not values["as_json"]) as shown:
         ed = edition(game, values["data"], **own)
         target = resolve(cmd.target)
         if extra.get("time_limit") is not None:  # wall-clock for the whole command: start-up and loading count

@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from tubedeck.content import game_dir, is_whole_text
-from tubedeck.errors import UsageError
+from tubedeck.errors import NotApplicable, UsageError
 
 from .board import Board, load_board
 from .flips import shuffled
@@ -152,7 +152,13 @@ def _load(network, map: str | None, zones: str, sheets: int) -> Edition:  # noqa
     if is_whole_text(name):
         if network is None:
             raise UsageError("--map SEED generates a map from the Tube dataset, which is not loaded here")
-        made = generate(network, book, classic, int(name), zones)
+        try:
+            made = generate(network, book, classic, int(name), zones)
+        except (NotApplicable, UsageError) as exc:  # this dataset makes no map: say what plays without one
+            if str(exc).startswith("--"):
+                raise
+            raise type(exc)(f"{exc} (play, simulate, solve and check take --map classic: the published "
+                            f"layout, which needs no dataset)") from None
         return Edition(book, made.board, network, zones, made, sheets)
     if not Path(name).is_dir():
         raise UsageError(f"--map must be classic, a seed (a generated map) or a map folder, got {name!r}")
