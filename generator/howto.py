@@ -139,9 +139,9 @@ class _Cursor:
 
 
 def _mark(pen: "Pen", box: Rect, game: str) -> bool:
-    from .rulebook import _title_mark
+    from .rulebook import draw_title_mark
 
-    return _title_mark(pen, box, game)
+    return draw_title_mark(pen, box, game)
 
 
 def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], bring: Sequence[str], cards: int,

@@ -96,7 +96,7 @@ def commands(monkeypatch):
     monkeypatch.setattr(build_cli, "print_manifest", lambda *a, **k: None)
     from tubedeck.generator.engine import Manifest
 
-    monkeypatch.setattr(build_cli.BuildJob, "render", lambda self, name, docs: Manifest(""))
+    monkeypatch.setattr(build_cli.BuildJob, "render", lambda self, name, docs, game=None: Manifest(""))
     apps = {verb: typer.Typer() for verb in ("build", "check", "solve", "play", "simulate")}
     for app in apps.values():
         app.callback()(lambda: None)

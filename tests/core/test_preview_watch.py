@@ -15,7 +15,6 @@ import os
 import shutil
 import socket
 import subprocess
-from pathlib import Path
 
 import pytest
 

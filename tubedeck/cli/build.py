@@ -28,7 +28,7 @@ from tubedeck.atomic import staged_dir
 from tubedeck.errors import NotApplicable, UsageError
 from tubedeck.game import Game, edition, network, resolve
 from tubedeck.games import registry
-from tubedeck.progress import Progress, ticking
+from tubedeck.progress import Progress, since_start, ticking
 from tubedeck.words import names_list, plural
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class BuildJob:
         if self.as_json:
             yield
             return
-        with Progress(label, total) as progress, ticking(progress):
+        with Progress(label, total, since=since_start()) as progress, ticking(progress):
             self.progress = progress
             try:
                 yield
