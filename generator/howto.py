@@ -74,7 +74,8 @@ def rows(documents: Sequence[Deck | Pages], manifest: "Manifest", options: "Prin
                 out.append(Row(name, f.pages, "double-sided, flip on the short edge, on paper",
                                "fold the stack in half, staple in the fold (or leave it loose)"))
             elif isinstance(doc, Pages) and doc.name == "rulebook":
-                out.append(Row(name, f.pages, "either side, on paper", "read it first; keep it with the game"))
+                out.append(Row(name, f.pages, "single- or double-sided, on paper",
+                               "read it first; or print the booklet below instead"))
             elif isinstance(doc, Pages) and doc.duplex:
                 out.append(Row(name, f.pages, f"{_flip(options)}, on paper", "as its pages say"))
             elif isinstance(doc, Pages):
@@ -171,7 +172,7 @@ def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], b
         for item in bring:
             cur.para("\u2022  " + item, indent=0.0, after=0.6)
     cur.heading("How long it takes")
-    sheets = sum(r.pages for r in table)
+    sheets = sum(r.pages for r in table if r.file != "rulebook-booklet.pdf")  # the book once, not twice
     cur.para(f"{sheets} printed pages. {cards} cards to cut: about {minutes(cards)} minutes with a paper "
              f"trimmer, about twice that with scissors and a ruler." if cards else
              f"{sheets} printed pages; nothing to cut but what the pages say.")
