@@ -9,16 +9,17 @@ def plural(n: float, one: str, many: str | None = None) -> str:
     return f"{shown} {one if n == 1 else many or one + 's'}"
 
 
-def names_list(text: str, flag: str) -> tuple[str, ...]:
-    """A comma-separated option (``--skip klm,dice``) as its names; an empty entry (``klm,,dice``,
-    a stray comma) is refused, never dropped without a word. An empty text is no names."""
+def names_list(text: str, flag: str, what: str = "name") -> tuple[str, ...]:
+    """A comma-separated option (``--skip klm,dice``, a scope's ``central,victoria``) as its names;
+    an empty entry (``klm,,dice``, a stray comma) is refused, never dropped without a word. An
+    empty text is no names."""
     if not text.strip():
         return ()
     names = tuple(n.strip() for n in text.split(","))
     if not all(names):
         from .errors import UsageError
 
-        raise UsageError(f"{flag}: an empty name in {text[:200]!r} (one name between commas)")
+        raise UsageError(f"{flag}: an empty {what} in {text[:200]!r} (one {what} between commas)")
     return names
 
 

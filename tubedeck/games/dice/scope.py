@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from tubedeck.errors import UsageError
 from tubedeck.names import fold
 from tubedeck.network import Network
+from tubedeck.words import names_list
 
 _WITHIN = re.compile(r"^(.*?)\s*\bwithin\s+([0-9]+(?:\.[0-9]+)?)\s*km$")
 _ZONES = re.compile(r"^zones?\s*([0-9][0-9,\-\s]*)$")
@@ -41,20 +42,11 @@ def km_between(net: Network, a: str, b: str) -> float:
     return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(h)))
 
 
-def _entries(text: str) -> list[str]:
-    """A scope's comma-separated lines or zones; an empty entry (``central,,victoria``, a stray
-    comma) is refused, never dropped without a word."""
-    parts = [p.strip() for p in text.split(",")]
-    if not all(parts):
-        raise UsageError(f"scope: an empty entry in {text[:60]!r} (one line or zone between commas)")
-    return parts
-
-
 def _zones(text: str, net: Network) -> tuple[int, ...]:
     known = sorted({z for st in net.stations.values() for z in st.zones})
     span = f"zones in the data: {', '.join(map(str, known))}"
     out: set[int] = set()
-    for part in _entries(text):
+    for part in list(names_list(text, "scope", "entry")):
         m = re.fullmatch(r"(\d{1,4})\s*(?:-\s*(\d{1,4}))?", part)
         if not m:
             raise UsageError(f"bad zone list {text[:40]!r} in scope: use '1', '1-2' or '1,3' ({span})")
@@ -70,7 +62,7 @@ def _zones(text: str, net: Network) -> tuple[int, ...]:
 def _lines(text: str, net: Network) -> tuple[str, ...]:
     by_key = {fold(l.name): l.id for l in net.lines.values()} | {fold(i.replace("-", " ")): i for i in net.lines}
     out = []
-    for part in _entries(text):
+    for part in list(names_list(text, "scope", "entry")):
         ident = by_key.get(fold(part))
         if ident is None:
             raise UsageError(f"unknown line {part[:40]!r} in scope (known: {', '.join(net.lines)})")

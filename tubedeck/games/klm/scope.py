@@ -26,6 +26,7 @@ from tubedeck.content import content, read_csv
 from tubedeck.errors import DataError, Problem, UsageError
 from tubedeck.names import fold
 from tubedeck.network import Network
+from tubedeck.words import names_list
 
 _ZONES = re.compile(r"^zones?\s*([0-9][0-9,\-\s]*)$")
 
@@ -86,20 +87,11 @@ def default_scope_recipe() -> str:
     return "all"
 
 
-def _entries(text: str) -> list[str]:
-    """A scope's comma-separated lines or zones; an empty entry (``central,,victoria``, a stray
-    comma) is refused, never dropped without a word."""
-    parts = [p.strip() for p in text.split(",")]
-    if not all(parts):
-        raise UsageError(f"scope: an empty entry in {text[:60]!r} (one line or zone between commas)")
-    return parts
-
-
 def _zone_list(text: str, net: Network) -> tuple[int, ...]:
     known = sorted({z for st in net.stations.values() for z in st.zones})
     span = f"zones in the data: {known[0]}-{known[-1]}"
     zones: set[int] = set()
-    for part in _entries(text):
+    for part in list(names_list(text, "scope", "entry")):
         m = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
         if not m:
             raise UsageError(f"bad zone list {text[:60]!r}: use '1', '1-2' or '1,3' ({span})")
@@ -122,7 +114,7 @@ def _zone_list(text: str, net: Network) -> tuple[int, ...]:
 def _line_list(text: str, net: Network) -> tuple[str, ...]:
     by_key = {fold(l.name): l.id for l in net.lines.values()} | {fold(i.replace("-", " ")): i for i in net.lines}
     out: list[str] = []
-    for part in _entries(text):
+    for part in list(names_list(text, "scope", "entry")):
         ident = by_key.get(fold(part))
         if ident is None:
             known = ", ".join(net.lines)
