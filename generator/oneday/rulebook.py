@@ -32,6 +32,7 @@ from tubedeck.generator.options import PrintOptions
 from tubedeck.generator.pen import Pen
 from tubedeck.generator.rulebook import Figure, Rulebook, read_source
 from tubedeck.generator.sizes import CardGeometry, Rect
+from tubedeck.generator.text import measure
 from tubedeck.generator.theme import BOLD, GREY, INK, MUTED, PAPER, PILE_BACKS, RED, RED_TEXT, TEXT, WHITE
 
 from .chips import deeper, line_letters
@@ -84,8 +85,9 @@ def strip_card(pen: Pen, r: Rect, card: Card, gmap: Board, letters: dict[str, st
     pen.rect(r.x, r.y, r.w, r.h, fill=WHITE, stroke=INK, width=0.25, radius=0.8)
     cw = chips_width(card.lines, letters) if chips else 0.0
     room = r.w - 2.4 - (cw + 1.2 if chips else 0.0)
-    if chips and room < fonts.text_width(card.name.split(" ")[0], BOLD, FIG_PT):
-        chips, room = False, r.w - 2.4
+    if chips and (room < fonts.text_width(card.name.split(" ")[0], BOLD, FIG_PT)
+                  or measure(card.name, BOLD, FIG_PT, FIG_PT, room, r.h - 0.6, max_lines=2) is None):
+        chips, room = False, r.w - 2.4  # a station of many lines: its name first (another city's hubs)
     pen.text_box(Rect(r.x + 1.2, r.y + 0.3, room, r.h - 0.6), card.name, font=BOLD, size=FIG_PT, min_size=FIG_PT,
                  colour=INK, align="left", valign="middle", max_lines=2, field="figure")
     if chips:

@@ -207,6 +207,51 @@ def _walk(g: dict[str, set[str]], end: str) -> list[str]:
         path.append(nxt[0])
 
 
+def _longest_run(g: dict[str, set[str]], budget: int = 200_000) -> list[str]:
+    """The longest simple path of a line's part in scope (ties: the first found in a sorted
+    search), for a recipe whose lines keep their longest run; the search is bounded (a line's
+    zone-1 part is small and nearly a path)."""
+    best: list[str] = []
+    for start in sorted(g, key=lambda n: (len(g[n]) != 1, n)):
+        stack: list[tuple[str, tuple[str, ...]]] = [(start, (start,))]
+        while stack and budget > 0:
+            budget -= 1
+            node, path = stack.pop()
+            if len(path) > len(best):
+                best = list(path)
+            stack += [(n, path + (n,)) for n in sorted(g[node], reverse=True) if n not in path]
+    return best
+
+
+def _shared_tracks(runs: Mapping[str, Run], least: int = 2) -> tuple[frozenset[str], ...]:
+    """Lines whose runs share ``least`` or more consecutive station pairs, grouped (transitively):
+    one track each, for a recipe that names none by hand."""
+    pairs = {line: {frozenset(p) for p in zip(r.stations, r.stations[1:])} for line, r in runs.items()}
+    group = {line: line for line in runs}
+
+    def find(a: str) -> str:
+        while group[a] != a:
+            a = group[a]
+        return a
+    lines = sorted(runs)
+    for i, a in enumerate(lines):
+        for b in lines[i + 1:]:
+            if len(pairs[a] & pairs[b]) >= least:
+                group[find(b)] = find(a)
+    out: dict[str, set[str]] = {}
+    for line in lines:
+        out.setdefault(find(line), set()).add(line)
+    return tuple(frozenset(g) for _, g in sorted(out.items()) if len(g) > 1)
+
+
+def _path_graph(path: list[str]) -> dict[str, set[str]]:
+    g: dict[str, set[str]] = {s: set() for s in path}
+    for a, b in zip(path, path[1:]):
+        g[a].add(b)
+        g[b].add(a)
+    return g
+
+
 def derive_map(net: Network, recipe: Recipe) -> Board:
     """Apply the recipe to the dataset: zone scope, exclusions, merges, one run per line."""
     problems = _unknown_names(net, recipe)
@@ -239,6 +284,8 @@ def derive_map(net: Network, recipe: Recipe) -> Board:
                     g[cur].add(prev)
             prev = cur
     graphs = {l: g for l, g in graphs.items() if g}
+    if recipe.runs == "longest":
+        graphs = {l: p for l, g in sorted(graphs.items()) if len(p := _path_graph(_longest_run(g))) >= 2}
 
     members: dict[str, list[str]] = {}
     for line_graph in graphs.values():
@@ -284,6 +331,8 @@ def derive_map(net: Network, recipe: Recipe) -> Board:
                                       + [a for m in ms for a in net.stations[m].aliases]))
         stations[gid] = GameStation(gid, name, round(lat, 6), round(lon, 6), ms, lines, aliases)
     shared = tuple(frozenset(ls) for ls, _ in recipe.shared_track)
+    if recipe.track == "auto":
+        shared += _shared_tracks(runs)
     in_game = {m for st in stations.values() for m in st.members}
     outside = tuple(sorted((st.name, _why_outside(net, recipe, sid, runs)) for sid, st in net.stations.items()
                            if sid not in in_game))

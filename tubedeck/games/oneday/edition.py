@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tubedeck.content import content, data_root
 from tubedeck.errors import DataError, NotApplicable, UsageError
 from tubedeck.network import Network
 
@@ -35,6 +36,26 @@ class Edition:
 RACKS = ("tent", "flat")  # --racks: a tent rack per player to cut, fold and glue (the default), or flat mats
 
 
+CITY_RECIPE = "city-recipe.toml"  # the recipe of a dataset other than London's, when no --recipe is given
+
+
+def _london(network: Network) -> bool:
+    """Is this the bundled London dataset (whose recipe is recipe.toml)?"""
+    return Path(network.source).resolve() == data_root().resolve()
+
+
+def city_name(network: Network) -> str:
+    """The dataset's city, from its ``city.toml`` (``[city] name``), else "the city"."""
+    import tomllib
+
+    try:
+        with open(Path(network.source) / "city.toml", "rb") as f:
+            name = tomllib.load(f).get("city", {}).get("name", "")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        name = ""
+    return name if isinstance(name, str) and name.strip() else "the city"
+
+
 def load(network: Network, recipe: Path | str | None = None, copy_rule: str | None = None,
          racks: str = "tent") -> Edition:
     """Derive the game from the dataset. The bundled recipe names London stations: on another
@@ -42,13 +63,23 @@ def load(network: Network, recipe: Path | str | None = None, copy_rule: str | No
     that city is given. ``racks`` (``--racks``, build only) picks the rack sheet: tent or flat."""
     if racks not in RACKS:
         raise UsageError(f"--racks must be one of {', '.join(RACKS)}, got {racks!r}")
-    rec = load_recipe(recipe, copy_rule)
+    city = recipe is None and not _london(network)
+    rec = load_recipe(content("oneday", CITY_RECIPE) if city else recipe, copy_rule)
+    if city:
+        rec = replace(rec, name=rec.name.replace("{city}", city_name(network)))
     try:
         board = derive_map(network, rec)
     except DataError as exc:
         if recipe is not None:
             raise
         first = exc.problems[0]
-        raise NotApplicable(f"the bundled One Day in London recipe does not fit the dataset {network.source} "
-                            f"({first.message}); use `--data DIR --recipe FILE`") from None
-    return Edition(board, build_deck(board), racks)
+        which = "another city's recipe (data/oneday/city-recipe.toml)" if city else "the One Day in London recipe"
+        raise NotApplicable(f"{which} does not fit the dataset {network.source} ({first.message}); "
+                            "use `--data DIR --recipe FILE`") from None
+    deck = build_deck(board)
+    need = rec.players_min * rec.slots + rec.discard_piles + 1
+    if city and len(deck) < need:  # a toy network: too few stations for even the smallest table
+        raise NotApplicable(f"another city's recipe (data/oneday/city-recipe.toml) does not fit the dataset "
+                            f"{network.source}: its deck has {len(deck)} cards; {rec.players_min} racks of {rec.slots}, "
+                            f"{rec.discard_piles} piles and a draw pile need {need}; use `--data DIR --recipe FILE`")
+    return Edition(board, deck, racks)

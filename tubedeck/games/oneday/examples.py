@@ -84,8 +84,9 @@ def _states(edition: Edition, players: int, seed: int, acts: tuple[Action, ...])
 
 def _found(edition: Edition, tries: int = 40) -> Game:
     """Another city's recipe: a seeded game the engine plays with a plain policy (win at once if an
-    exchange makes the rack a journey, else a random legal action, seeded), the first of ``tries``
-    seeds from :data:`SEED` that ends with a winner."""
+    exchange makes the rack a journey, else the exchange that links the most neighbouring slots by a
+    line; other choices random, seeded), the first of ``tries`` seeds from :data:`SEED` that ends
+    with a winner."""
     players = edition.rules.players_min
     for seed in range(SEED, SEED + tries):
         rng = random.Random(f"rulebook-example-{seed}")
@@ -94,13 +95,22 @@ def _found(edition: Edition, tries: int = 40) -> Game:
         while not state.is_terminal():
             legal = state.legal_actions()
             action = rng.choice(legal)
-            if state.phase == "exchange":
-                action = next((a for a in legal if state.apply(a).has_journey(state.to_move)), action)
+            if state.phase == "exchange":  # the exchange that links the most neighbouring slots
+                seat = state.to_move
+                action = max(legal, key=lambda a: (state.apply(a).has_journey(seat),
+                                                   _linked(edition, state.apply(a).racks[seat]), a == action))
             acts.append(action)
             state = state.apply(action)
         if state.winner is not None and state.turn > 0 and _pile_exchange(tuple(acts)) is not None:
             return Game(seed, players, tuple(acts), _states(edition, players, seed, tuple(acts)), False)
     raise NotApplicable(f"no worked example for the rulebook: none of {tries} seeded games on this edition was won")
+
+
+def _linked(edition: Edition, rack) -> int:
+    """How many neighbouring slots of ``rack`` share a line (the plain policy's measure)."""
+    gmap = edition.board
+    return sum(1 for a, b in zip(rack, rack[1:])
+               if a is not None and b is not None and a.station != b.station and gmap.common_lines(a.station, b.station))
 
 
 def _pile_exchange(acts: tuple[Action, ...]) -> int | None:
@@ -113,9 +123,12 @@ def replay(edition: Edition) -> Game:
     """The example game on ``edition``: the recorded London game, replayed by the engine; on an
     edition where it does not replay (another city's recipe), a game found by :func:`_found`."""
     try:
-        return Game(SEED, PLAYERS, actions(), _states(edition, PLAYERS, SEED, actions()), True)
+        states = _states(edition, PLAYERS, SEED, actions())
     except UsageError:
         return _found(edition)
+    if states[-1].winner is None:  # it replays, but on another deck: no winner at its end
+        return _found(edition)
+    return Game(SEED, PLAYERS, actions(), states, True)
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,13 @@ class Recipe:
     source: str = ""
     # Printed texts ([text] table): rules card lines, map title and note, with PLACEHOLDERS.
     text: dict = field(default_factory=dict, compare=False)
+    # "one": a line's part in scope must be one run of stops (London: the recipe makes it so);
+    # "longest": a line that leaves the scope and comes back, or branches, keeps its longest run
+    # (another city, where nobody wrote exceptions by hand)
+    runs: str = "one"
+    # "listed": lines share a track only where [[shared_track]] says so (London); "auto": lines whose
+    # runs share two or more consecutive stops run on one track (another city's trunk lines)
+    track: str = "listed"
 
     def texts(self, key: str, **values) -> list[str]:
         """The recipe's text ``key`` (a string or list of strings) with its placeholders filled;
@@ -69,10 +76,12 @@ class Recipe:
 
 # -- reading, with every problem located: "recipe.toml [merge #2]: missing 'reason'" -------------------
 _MISSING = object()
+RUNS = ("one", "longest")
+TRACKS = ("listed", "auto")
 _TABLES = {  # table -> the keys it takes
     "game": {"name", "slots", "players_min", "players_max", "discard_piles"},
-    "scope": {"zones", "zones_reason", "opened_before", "opened_reason"},
-    "copies": {"rule", "reason"},
+    "scope": {"zones", "zones_reason", "opened_before", "opened_reason", "runs", "runs_reason"},
+    "copies": {"rule", "reason", "track", "track_reason"},
 }
 _ARRAYS = {  # array of tables -> its keys and their kinds
     "exclude_lines": (("line", "id"), ("reason", "str")),
@@ -187,11 +196,18 @@ def load_recipe(path: Path | str | None = None, copy_rule: str | None = None) ->
                for key in ("slots", "players_min", "players_max", "discard_piles")}
     zones = r.get(scope, "scope", "zones", "ints")
     opened = r.get(scope, "scope", "opened_before", "date")
+    runs = scope.get("runs", "one") if isinstance(scope, dict) else "one"
+    if runs not in RUNS:
+        r.bad("scope", f"'runs' must be one of {', '.join(RUNS)}, got {runs!r}")
     rule = copy_rule
     if rule is None:
         rule = r.get(r.table(raw, "copies"), "copies", "rule", "str")
         if rule is not None and rule not in COPY_RULES:
             r.bad("copies.rule", f"unknown copy rule {rule!r} (known: {', '.join(COPY_RULES)})")
+    copies = raw.get("copies")
+    track = copies.get("track", "listed") if isinstance(copies, dict) else "listed"
+    if track not in TRACKS:
+        r.bad("copies", f"'track' must be one of {', '.join(TRACKS)}, got {track!r}")
     arrays = {key: r.array(raw, key) for key in _ARRAYS}
     text = r.texts(raw)
     # A key the reader does not know is a mistake, never dropped without a word (an array of
@@ -216,5 +232,5 @@ def load_recipe(path: Path | str | None = None, copy_rule: str | None = None) ->
         name, slots, lo, hi, piles, tuple(zones), str(opened), rule,
         tuple(arrays["exclude_lines"]), tuple(arrays["exclude_stations"]), tuple(arrays["merge"]),
         tuple(arrays["keep_apart"]), tuple(arrays["shared_track"]), tuple(arrays["orientation"]),
-        where, text,
+        where, text, runs=str(runs), track=str(track),
     )
