@@ -113,7 +113,10 @@ class Pages:
     viewer for the build's ``--duplex`` flip, or for ``flip`` when the document needs its own:
     a booklet imposed on landscape sheets turns on the short edge); otherwise single-sided.
     ``furniture=False``: no ruler and print-at-100% note in the bottom strip (a rulebook, whose
-    scale nothing depends on); ``pen.safe`` is then the whole printable area."""
+    scale nothing depends on); ``pen.safe`` is then the whole printable area.
+    ``note`` says what to do with the pages once printed and ``instead_of`` names a document this
+    one replaces (print one or the other): both for the how-to-print page (``generator/howto.py``),
+    which also writes ``instead_of`` into the PDF's subject so ``OUT/README.pdf`` can say it."""
 
     name: str
     pages: tuple[Callable, ...]
@@ -123,6 +126,8 @@ class Pages:
     duplex: bool = False
     flip: str | None = None  # "long" or "short": the duplex flip this document needs (None: --duplex)
     furniture: bool = True
+    note: str = ""  # what to do with the printed pages, for the game's README.pdf ("one copy per player")
+    instead_of: str = ""  # another document this one replaces when printed (the booklet: "rulebook")
 
     def __post_init__(self) -> None:
         _check_id("sheet", self.name)

@@ -20,6 +20,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from tubedeck.words import plural
+
 from . import fonts
 from .document import Deck, Pages
 from .sizes import PRINTER_MARGIN, Rect
@@ -44,6 +46,7 @@ class Row:
     pages: int
     how: str
     then: str
+    instead: bool = False  # an alternative to another file: left out of the page count
 
 
 def _flip(options: "PrintOptions") -> str:
@@ -70,16 +73,20 @@ def rows(documents: Sequence[Deck | Pages], manifest: "Manifest", options: "Prin
             out.append(Row(name, f.pages, how, f"cut along the marks: {cards} card{'s' * (cards != 1)}"))
         elif f.kind == "sheet-pdf":
             doc = by_name.get(f.document)
-            if isinstance(doc, Pages) and doc.name == "rulebook-booklet":
-                out.append(Row(name, f.pages, "double-sided, flip on the short edge, on paper",
-                               "fold the stack in half, staple in the fold (or leave it loose)"))
-            elif isinstance(doc, Pages) and doc.name == "rulebook":
-                out.append(Row(name, f.pages, "single- or double-sided, on paper",
-                               "read it first; or print the booklet below instead"))
-            elif isinstance(doc, Pages) and doc.duplex:
-                out.append(Row(name, f.pages, f"{_flip(options)}, on paper", "as its pages say"))
-            elif isinstance(doc, Pages):
-                out.append(Row(name, f.pages, "single-sided, on paper", "as its pages say (cut, fold or keep whole)"))
+            if not isinstance(doc, Pages):
+                continue
+            if doc.flip == "short" and doc.duplex:
+                how = "double-sided, flip on the short edge, on paper"
+            elif doc.name == "rulebook":
+                how = "single- or double-sided, on paper"
+            elif doc.duplex:
+                how = f"{_flip(options)}, on paper"
+            else:
+                how = "single-sided, on paper"
+            then = doc.note or "as its pages say"
+            if doc.instead_of:
+                then = f"instead of {doc.instead_of}.pdf (print one or the other): {then}"
+            out.append(Row(name, f.pages, how, then, bool(doc.instead_of)))
     out.sort(key=lambda r: (not r.file.startswith("rulebook"), r.file.startswith("rulebook-booklet")))
     return out
 
@@ -163,19 +170,21 @@ def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], b
     cur.heading("What to print")
     cur.table(("File", "Pages", "How to print", "Then"),
               [(r.file, str(r.pages), r.how, r.then) for r in table], (40, 10, 50, 40))
-    cur.para("Double-sided card sheets: print one sheet first and hold it to the light; if the backs sit off "
-             "their fronts, print calibration.pdf (tubedeck build calibration) and pass its reading as "
-             "--back-offset. The contact sheets (*-contact.png) are previews, not for print.", size=8.5,
-             colour=MUTED)
+    cur.para("Double-sided card sheets: print one sheet first and hold it to the light. Each back's colour runs "
+             "past its card's edges, so a shift of a millimetre or two does not show once cut; if yours is "
+             "larger, whoever built these files can measure the printer (tubedeck build calibration) and "
+             "build them again with the shift it reads (--back-offset). The contact sheets (*-contact.png) "
+             "are previews, not for print.", size=8.5, colour=MUTED)
     if bring:
         cur.heading("What to bring")
         for item in bring:
             cur.para("\u2022  " + item, indent=0.0, after=0.6)
     cur.heading("How long it takes")
-    sheets = sum(r.pages for r in table if r.file != "rulebook-booklet.pdf")  # the book once, not twice
-    cur.para(f"{sheets} printed pages. {cards} cards to cut: about {minutes(cards)} minutes with a paper "
-             f"trimmer, about twice that with scissors and a ruler." if cards else
-             f"{sheets} printed pages; nothing to cut but what the pages say.")
+    sheets = sum(r.pages for r in table if not r.instead)  # an alternative counted once, not twice
+    cur.para(f"{plural(sheets, 'printed page')}. {plural(cards, 'card')} to cut: about "
+             f"{plural(minutes(cards), 'minute')} with a paper trimmer, about twice that with scissors and a "
+             f"ruler, besides what the other pages ask (cutting, folding, gluing)." if cards else
+             f"{plural(sheets, 'printed page')}; nothing to cut but what the pages say.")
 
 
 def game_page(*, game: str, title: str, documents: Sequence[Deck | Pages], manifest: "Manifest",
@@ -207,6 +216,7 @@ def read_folder(folder: Path) -> Folder | None:
                 pages = doc.page_count
                 meta_title = (doc.metadata or {}).get("title", "")
                 duplex = doc.pdf_catalog() and doc.xref_get_key(doc.pdf_catalog(), "ViewerPreferences/Duplex")[1]
+                keywords = (doc.metadata or {}).get("keywords", "") or ""
         except Exception:  # noqa: BLE001 - a file that is not ours (or half-written) is left out of the index
             continue
         if pdf.name == "README.pdf":
@@ -214,6 +224,10 @@ def read_folder(folder: Path) -> Folder | None:
             continue
         how = {"/DuplexFlipLongEdge": "double-sided, long-edge flip",
                "/DuplexFlipShortEdge": "double-sided, short-edge flip"}.get(str(duplex), "single-sided")
+        if pdf.name == "rulebook.pdf":
+            how = "single- or double-sided"
+        if keywords.startswith("instead-of:"):
+            how += f"; or instead of {keywords.removeprefix('instead-of:')}"
         files.append((pdf.name, pages, how))
     return Folder(folder.name, title, tuple(files)) if files else None
 
@@ -225,7 +239,9 @@ def draw_index(pen: "Pen", folders: Sequence[Folder], first: bool = True) -> Non
         pen.text(box.x, box.top - 9, "What is in this folder", font=BOLD, size=20, colour=INK, field="how-to-print")
         cur.y = box.top - 14
         cur.para("One folder per game. Start with each game's README.pdf (what to print on what paper, what to "
-                 "cut, what to bring, how long it takes) and its rulebook.pdf. Print at 100% (\"actual size\").")
+                 "cut, what to bring, how long it takes) and its rulebook.pdf where it has one (sampler/ is the "
+                 "print engine's proof sheet, not a game). Print at 100% (\"actual size\"). Files marked \"or "
+                 "instead of\" are another way to make the same thing: print one of the two.")
     for folder in folders:
         cur.heading(f"{folder.title}  ({folder.name}/)")
         cur.table(("File", "Pages", "Print"), [(f, str(p), h) for f, p, h in folder.files], (40, 12, 48))

@@ -278,6 +278,8 @@ def sheet_pdf(sheet: Pages, options: PrintOptions, step: Step | None = None) -> 
     if sheet.duplex and sheet.flip is not None:
         duplex = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[sheet.flip]
     c = new_canvas(buf, paper.width, paper.height, title, options.author, options.mode, duplex)
+    if sheet.instead_of:  # what OUT/README.pdf reads back: print this or the other, not both
+        c.setKeywords(f"instead-of:{sheet.instead_of}.pdf")
     n = len(sheet.pages)
     for i, draw in enumerate(sheet.pages, 1):
         if step is not None:

@@ -274,5 +274,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     pages = tuple(partial(page, edition=edition) for _ in range(edition.sheets))
     if edition.challenge is not None:  # --challenge S: the solo challenge page follows the pad
         pages += (partial(page, edition=edition, challenge=True),)
-    return [Pages("sheet", pages, title=f"{edition.recipe.text.title}: player map sheet", landscape=True),
+    return [Pages("sheet", pages, title=f"{edition.recipe.text.title}: player map sheet", landscape=True,
+                  note="a pad of map sheets: each player takes one each game" +
+                       ("; the last page is a solo challenge" if edition.challenge is not None else "")),
             cover_deck(edition, options)]

@@ -116,4 +116,6 @@ def fold_sheet(edition: Edition, options: PrintOptions, face) -> Pages:
     per, cards = cols * rows, edition.ground
     pages = tuple(partial(fold_page, cards=cards[i:i + per], w=w, h=h, cols=cols,
                           title=f"{edition.texts.title} ground cards", face=face, first=i + 1) for i in range(0, len(cards), per))
-    return Pages("ground-fold", pages, title=f"{edition.texts.title}: ground cards, fold-over", landscape=landscape)
+    return Pages("ground-fold", pages, title=f"{edition.texts.title}: ground cards, fold-over", landscape=landscape,
+                 note="the same 28 ground cards, front and back on one side: cut each strip, fold on its line, glue",
+                 instead_of="ground")

@@ -84,7 +84,8 @@ def sticker_page(pen: Pen, edition: Edition) -> None:
 
 def dice_sheet(edition: Edition) -> Pages:
     return Pages("dice", (partial(dice_page, edition=edition), partial(sticker_page, edition=edition)),
-                 title=f"{edition.texts.title}: dice nets and stickers", landscape=False)
+                 title=f"{edition.texts.title}: dice nets and stickers", landscape=False,
+                 note="cut out the five nets, fold and glue them into dice (or put the stickers on five blank dice)")
 
 
 def standee(pen: Pen, x: float, y: float, w: float, h: float, player: int) -> None:
@@ -121,4 +122,4 @@ def pieces_page(pen: Pen, edition: Edition) -> None:
 
 def pieces_sheet(edition: Edition) -> Pages:
     return Pages("pieces", (partial(pieces_page, edition=edition),), title=f"{edition.texts.title}: meeples and life cubes",
-                 landscape=False)
+                 landscape=False, note="cut out the two standees (fold, bend the bases out) and the 30 life tokens")

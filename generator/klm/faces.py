@@ -167,7 +167,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
                      back=r_back, title="Keep London Moving: quick reference", share="fortune-and-reference",
                      back_bleed=DRIFT)
     field = Pages("play-field", (partial(play_field, card_w=card_mm[0], card_h=card_mm[1], texts=texts),),
-                  title=texts.play_field_title, landscape=True)
+                  title=texts.play_field_title, landscape=True, note="one sheet in the middle of the table")
     contents = (f"{len(stations.cards)} Station Cards ({deck.scope.label})", f"{len(fortunes.cards)} Fortune Cards",
                 f"{len(reference.cards)} quick-reference cards", "the Play Field sheet", "this cover card")
     return [stations, fortunes, reference, field, cover_deck(edition, size, contents)]

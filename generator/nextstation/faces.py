@@ -227,7 +227,9 @@ def documents(edition: Edition, options: PrintOptions) -> list:
         Pages("map", tuple(partial(map_page, edition=edition, page=k) for k in range(len(edition.sheet_maps)))
               + challenge_pages(edition, NAMES, DECK_NAMES),  # --challenge S: the solo challenge page
               title=f"{title}: map {edition.sheet.seed}" + (f"-{edition.sheet_maps[-1].seed}"
-                                                             if len(edition.sheet_maps) > 1 else "")),
+                                                             if len(edition.sheet_maps) > 1 else ""),
+              note="every player draws on the same map: print the page you will play once per player (page 1 "
+                   "is map 1); a challenge page is a solo game"),
         Deck("stations", tuple(stations), back=backs["stations"],
              title=f"{title}: {len(stations)} Station cards", back_bleed=DRIFT),
         # each deck drawn from at random, so each marked as its own (see designed_backs)
@@ -239,7 +241,8 @@ def documents(edition: Edition, options: PrintOptions) -> list:
              title=f"{title}: pencil cards", share="cards", back_bleed=DRIFT),
         Deck("reference", tuple(rules), back=backs["reference"],
              title=f"{title}: rules reference", share="cards", back_bleed=DRIFT),
-        Pages("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad"),
+        Pages("score-pad", (partial(score_pad_page, edition=edition),), title=f"{title}: score pad",
+              note="one sheet per game; print more as you play"),
         cover_deck(edition, size, (f"{len(edition.sheet_maps)} map sheet" + "s" * (len(edition.sheet_maps) > 1),
                                    f"{len(stations)} Station cards", f"{len(objectives)} Shared Objectives",
                                    f"{len(powers)} Pencil Powers", f"{len(pencils)} pencil cards",

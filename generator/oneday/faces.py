@@ -349,7 +349,8 @@ def rack_sheet(edition: Edition, card_w: float, card_h: float, landscape: bool =
     per_page = 2 if 2 * (card_w + SLEEVE) + 18 <= 197 else 1
     pages = tuple(partial(rack_page, gmap=gmap, card_w=card_w, card_h=card_h, pitch=pitch, first=p + 1,
                           count=min(per_page, players - p)) for p in range(0, players, per_page))
-    return Pages("racks", pages, title=f"{gmap.recipe.name}: racks", landscape=landscape)
+    return Pages("racks", pages, title=f"{gmap.recipe.name}: racks", landscape=landscape,
+                 note="cut out one rack mat per player")
 
 
 def documents(edition: Edition, options: PrintOptions) -> list:
@@ -369,7 +370,8 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     return [
         Deck("stations", tuple(cards), back=back, title=f"{name}: {len(cards)} station cards", back_bleed=DRIFT),
         Deck("rules", tuple(rules), back=rules_back, title=f"{name}: rules summary", share="rules"),
-        Pages("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True),
+        Pages("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True,
+              note="one reference map for the table"),
         rack_sheet(edition, options.card.width, options.card.height, landscape=False) if edition.racks == "flat"
         else tent_sheet(edition, options.card.width, options.card.height,
                         strip(gmap, deck, options.card.width, options.card.height).pitch, options.paper),

@@ -292,4 +292,6 @@ def tent_sheet(edition: Edition, card_w: float, card_h: float, pitch: float, pap
     pages = tuple(partial(tent_page, tent=p.tent, turned=p.turned, pieces=part, player=k + 1, title=gmap.recipe.name,
                           slots=gmap.recipe.slots)
                   for k in range(gmap.recipe.players_max) for part in parts)
-    return Pages("racks", pages, title=f"{gmap.recipe.name}: tent racks", landscape=False)
+    return Pages("racks", pages, title=f"{gmap.recipe.name}: tent racks", landscape=False,
+                 note="best on thin card (160-250 g/m2): one rack per player; cut, fold on the dashed lines, "
+                      "glue the tabs")

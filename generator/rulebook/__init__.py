@@ -272,10 +272,12 @@ def documents(book: Rulebook, options: "PrintOptions") -> list[Pages]:
     assert booklet.format.side >= PRINTER_MARGIN
     return [
         Pages("rulebook", tuple(partial(draw_page, laid=sheet, index=i) for i in range(sheet.count)),
-              title=f"{book.title}: rules", landscape=False, furniture=False),
+              title=f"{book.title}: rules", landscape=False, furniture=False,
+              note="read it first; keep it with the game"),
         Pages("rulebook-booklet", tuple(partial(_draw_side, laid=booklet, side=s)
                                         for s in booklet_order(booklet.count)),
-              title=f"{book.title}: rules (booklet)", landscape=True, duplex=True, flip="short", furniture=False),
+              title=f"{book.title}: rules (booklet)", landscape=True, duplex=True, flip="short", furniture=False,
+              note="fold the stack in half, staple in the fold (or leave it loose)", instead_of="rulebook"),
     ]
 
 
