@@ -6,7 +6,7 @@ star station marked by a star before its name), and beside it the lines table (p
 high and low points), the zones table, the pass track (the base circles, then each later seat's
 extra circles under a bracket naming who uses them), the score box and the rules paragraph
 (the recipe's text). ``--sheets N`` prints N identical pages: a pad. ``--challenge S`` adds the
-solo challenge page: the same map with seed S's rolls in place of the rules, and a fold-under
+solo challenge page: the same map with seed S's rolls in place of the rules, and a cut-out
 answer strip with the proven best score (``data/dice/challenges.csv``).
 """
 
@@ -235,11 +235,13 @@ def rolls_table(pen: Pen, edition: Edition, x: float, top: float, w: float) -> f
 
 
 def answer_strip(pen: Pen, edition: Edition, box: Rect) -> None:
-    """Fold the strip under before playing: the proven best score, printed upside down."""
+    """The proven best score, upside down in a box to cut out and keep face down before playing
+    (a fold across the page would fold the map's bottom row away with it)."""
     ch = edition.challenge
     assert ch is not None  # drawn on the challenge page only (page(challenge=True): the edition has one)
+    pen.rect(box.x, box.y, box.w, box.h, stroke=INK, width=0.25)
     pen.line(box.x, box.top, box.right, box.top, stroke=INK, width=0.25, dash=(2.0, 1.5))
-    pen.text(box.x, box.top + 1.2, "fold under before playing", size=6, colour=MUTED, field="note")
+    pen.text(box.x, box.top + 1.2, "cut out and keep face down until you finish", size=6, colour=MUTED, field="note")
     text = edition.recipe.text
     if ch.best is not None:
         answer, credit = text.answer.format(best=ch.best), text.answer_credit

@@ -287,7 +287,7 @@ def test_a_build_removes_our_stale_temporaries(tmp_path, capsys):
     (out / "mine.txt").write_text("not ours")
     assert run(capsys, "build", "sampler", "--data", str(ROOT / "tests/data/tinycity"), "--out", str(out))[0] == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["mine.txt", "sampler"]  # (and no empty .sampler.lock left behind)
+    assert names == ["README.pdf", "mine.txt", "sampler"]  # the index of the folder; no .sampler.lock left behind
 
 
 @pytest.mark.slow

@@ -215,10 +215,12 @@ def test_time_limit_is_wall_clock_for_the_whole_command(capsys, monkeypatch):
 def test_cp_sat_takes_the_rest_of_the_time_limit(capsys, monkeypatch):
     """The target search gets half the limit; with CP_SAT_MIN (1 s) or more left, CP-SAT takes the
     rest and both parts are named. On the real clock whether 1 s is left depends on the machine's
-    load; on a clock that moves 0.1 s a look (the search looks every 128 nodes and its cover
+    load; on a clock that moves 0.02 s a look (the search looks every 128 nodes and its cover
     search every 4,096 steps) the hand-over comes at the same point on any machine: of 3 s,
-    the search stops at 1.5 s (within a look or two) and CP-SAT gets the rest."""
-    monkeypatch.setattr(time, "perf_counter", CountingClock(0.1))
+    the search stops at 1.5 s (within a look or two) and CP-SAT gets the rest. The step is small
+    so that the command's own looks (its start, its progress line) cost it no more than a few
+    hundredths of a second of the 1.5 left, however many the command takes."""
+    monkeypatch.setattr(time, "perf_counter", CountingClock(0.02))
     code, out, _ = run_command(capsys, monkeypatch, "solve", "dice", "--seed", str(HARD_SEED), "--turns",
                                str(HARD_TURNS), "--time-limit", "3")
     assert code == 0 and "not proven" in out and "target search:" in out and "CP-SAT:" in out, out

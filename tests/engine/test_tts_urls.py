@@ -54,9 +54,18 @@ def test_a_hosted_address_and_its_mistakes(capsys, tmp_path):
 
 
 def test_an_export_that_writes_nothing_for_a_game_says_so(capsys, tmp_path):
-    """Tube Dice prints sheets, no cards: --export png wrote nothing and said nothing."""
+    """A game that prints no cards (Tube Dice did, before its cover card): --export png wrote nothing
+    and said nothing. Every game now prints a card, so the rule is held on a manifest of sheets only."""
+    from tubedeck.cli.build import unwritten
+    from tubedeck.games import registry
+    from tubedeck.generator import Manifest, ManifestFile
+
+    sheets_only = Manifest("")
+    sheets_only.files.append(ManifestFile("dice/sheet.pdf", "sheet-pdf", 11, "sheet"))
+    said = unwritten(registry()["dice"], ("png", "pdf"), sheets_only)
+    assert said and "--export png writes one file per card" in said[0] and "nothing written" in said[0]
     code, out, err = run(capsys, "build", "dice", "--export", "png,pdf", "--out", str(tmp_path))
-    assert code == 0 and "--export png writes one file per card" in err and "nothing written" in err, err
+    assert code == 0 and "nothing written" not in err, err  # its cover card is written
     code, out, err = run(capsys, "build", "klm", "--scope", "zone 1", "--export", "png,pdf", "--out", str(tmp_path))
     assert code == 0 and "nothing written" not in err
 
