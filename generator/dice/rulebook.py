@@ -451,6 +451,6 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
             "turn": Figure(partial(draw_turn, edition=edition, options=options, ex=turn), aspect=0.9,
                            caption=f"Roll {turn.roll}: player {turn.seat}'s sheet after the turn. Outlined: "
                                    f"{turn.station_name}, where {turn.number} was written, and the boxes marked "
-                                   f"now; crossed boxes were marked before."),
+                                   f"now; crossed boxes without an outline were marked before."),
         },
     )

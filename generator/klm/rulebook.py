@@ -104,7 +104,8 @@ def values(edition: Edition, options: PrintOptions, setup: SetupExample, fortune
     kinds = {f.kind.id: f.kind for f in edition.fortune}
     out.update(station_cards=len(edition.deck.cards), scope=scope_words(edition), fortune_cards=len(edition.fortune),
                fortune_kinds=len(kinds), reference_cards=len(reference_cards(edition.book.texts, safe)),
-               max_turns=f"{MAX_TURNS:,}")
+               max_turns=f"{MAX_TURNS:,}",
+               termini=listing(sorted(c.name for c in edition.deck.cards if c.terminus) or ["none"]))
     for kind in kinds.values():
         k = _key(kind.id)
         out[f"fortune_{k}_name"] = kind.name

@@ -241,8 +241,9 @@ def test_the_terminus_ruling_names_the_decks_termini(london):
     deck = edition(registry()["klm"], scope="london").deck
     by_name = {c.name: c for c in deck.cards}
     text = read_source("klm")
-    for name in ("Morden", "Ealing Broadway", "Battersea Power Station"):
+    for name in ("Morden", "Ealing Broadway"):  # the full network's, named in the source
         assert name in text and by_name[name].terminus
+    assert "in this deck: {termini}" in text  # and the printed deck's own, filled from it
     assert "Elephant & Castle" in text and not by_name["Elephant & Castle"].terminus
     bank, waterloo = by_name["Bank"], by_name["Waterloo"]
     assert waterloo.station not in {c.neighbour for c in bank.connections}  # they share no number
@@ -280,3 +281,11 @@ def test_the_built_rulebook_prints_the_examples(tmp_path, capsys, book):
         assert f"On turn {v['win_turn']}, their {v['win_own_turn_ordinal']} own turn, player {v['win_winner']}" in printed
         assert f"Deal {rules()['hand']} Station Cards to each player" in printed
         assert f"turn {v['fortune_back']} of the game" in printed
+
+
+def test_the_terminus_ruling_names_the_printed_decks_own_termini():
+    game = registry()["klm"]
+    ed = edition(game)
+    printed = plain(rulebook(ed, PrintOptions.parse()))
+    names = sorted(c.name for c in ed.deck.cards if c.terminus)
+    assert names and f"in this deck: {names[0]}" in printed
