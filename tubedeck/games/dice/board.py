@@ -159,6 +159,8 @@ def derive_board(net: Network, recipe: Recipe, scope_text: str | None = None) ->
         raise UsageError("--scope is empty: name a part of the network (e.g. 'zones 1-2'), or leave --scope out")
     try:
         if not scope_text and recipe.map.star not in net.stations:  # another city: London's radius means nothing
+            if recipe.map.fallback_scope == "auto":
+                return auto_board(net, recipe)
             return _derive(net, recipe, recipe.map.fallback_scope)
         board = _derive(net, recipe, scope_text or recipe.map.scope)
         if not scope_text and (problem := nested_message(board)):
@@ -170,10 +172,68 @@ def derive_board(net: Network, recipe: Recipe, scope_text: str | None = None) ->
         raise DataError([Problem(recipe.source, None, "map.scope", str(exc))]) from None
 
 
-def _derive(net: Network, recipe: Recipe, text: str) -> Board:
+# Another city's map, when the recipe's star is not in the dataset (``fallback_scope = "auto"``): the
+# smallest ring round a well-served station, in zones 1-2, that holds at least AUTO_STATIONS
+# stations in two zones (AUTO_ZONE_MIN or more in the smaller), every station reached from the
+# star, a line riding another's stations all the way left out (as London's map leaves out the
+# Circle): the measure London's own map was chosen by (docs/dice.md), found by search. A network
+# with fewer stations in zones 1-2, or a small one (AUTO_WHOLE) where no ring qualifies, is its own map.
+AUTO_STATIONS = 20
+AUTO_ZONE_MIN = 3
+AUTO_RADII = tuple(round(0.5 + 0.1 * k, 1) for k in range(96))  # 0.5 to 10.0 km
+AUTO_STARS = 60  # the best-served stations tried as the star
+AUTO_WHOLE = 60  # a network of at most this many stations in zones 1-2 is its own map if no ring qualifies
+
+
+def _nested_to_drop(board: Board) -> list[str]:
+    """The lines to leave out so that none is nested in another: the smallest first, each left out
+    while another kept line holds all its stations (of equal lines, the later id goes)."""
+    kept = sorted(board.lines, key=lambda ln: (-len(ln.stations), ln.id))
+    out: list[str] = []
+    for line in reversed(kept):
+        others = [o for o in kept if o.id != line.id and o.id not in out]
+        if any(set(line.stations) <= set(o.stations) for o in others):
+            out.append(line.id)
+    return sorted(out)
+
+
+def auto_board(net: Network, recipe: Recipe) -> Board:
+    """The automatic map of another city (see :data:`AUTO_STATIONS`); UsageError if none is found."""
+    stars = sorted(net.stations, key=lambda s: (-len(net.lines_at(s)), s))[:AUTO_STARS]
+    zoned = {s: min(net.stations[s].zones) for s in net.stations if min(net.stations[s].zones) <= 2}
+    if len(zoned) < AUTO_STATIONS:  # a small network is its own map
+        return _derive(net, recipe, "all")
+    for radius in AUTO_RADII:
+        for star in stars:
+            if star not in zoned:
+                continue
+            near = [s for s in zoned if km_between(net, star, s) <= radius]
+            counts = [sum(1 for s in near if zoned[s] == z) for z in (1, 2)]
+            if len(near) < AUTO_STATIONS or min(counts) < AUTO_ZONE_MIN:
+                continue
+            try:
+                board = _derive(net, recipe, f"zones 1-2 within {radius:g} km", star=star)
+                drop = _nested_to_drop(board)
+                if drop:  # a line riding another's stations all the way: left out, as London's map does
+                    board = _derive(net, recipe, f"all except {','.join(drop)} in zones 1-2 within {radius:g} km",
+                                    star=star)
+            except UsageError:
+                continue
+            zones_on = {min(net.stations[st.id].zones) for st in board.stations}
+            if (len(board.stations) >= AUTO_STATIONS and len(zones_on) >= 2 and not nested_lines(board)
+                    and len(board.lines) > recipe.rules.lines_to_end):
+                return board
+    if len(zoned) <= AUTO_WHOLE:  # a small network none of whose rings qualifies: the whole of it
+        return _derive(net, recipe, "all")
+    raise UsageError(f"no map found for Tube Dice on {net.source}: no ring round a well-served station holds "
+                     f"{AUTO_STATIONS} connected stations in two zones; give --scope (e.g. 'zones 1-2 within 2 km')")
+
+
+def _derive(net: Network, recipe: Recipe, text: str, star: str | None = None) -> Board:
     scope = parse_scope(text, net)
     part = cut(net, in_zones(net, scope), scope.lines)
-    star = _star(net, part, recipe, scope.label)
+    if star is None or star not in part.stations:
+        star = _star(net, part, recipe, scope.label)
     if scope.km is not None:
         part = cut(part, {s for s in part.stations if km_between(part, star, s) <= scope.km}, None)
         if star not in part.stations:
