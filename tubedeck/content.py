@@ -70,6 +70,19 @@ def dataset_dir(given: Path | str | None) -> Path:
     return bundled_cities().get(str(given), path)
 
 
+def city_name(directory: Path | str, default: str = "the city") -> str:
+    """A dataset's city, from its ``city.toml`` (``[city] name``: ``data import`` writes it);
+    ``default`` where there is none (London's own data/, a folder made by hand)."""
+    import tomllib
+
+    try:
+        with open(Path(directory) / "city.toml", "rb") as f:
+            name = tomllib.load(f).get("city", {}).get("name", "")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        name = ""
+    return name.strip() if isinstance(name, str) and name.strip() else default
+
+
 def is_whole_text(text: str, digits: int = 19) -> bool:
     """A whole number of at most ``digits`` ASCII digits: ``str.isdigit`` alone takes '²', which
     ``int`` then refuses with a traceback."""

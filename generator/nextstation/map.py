@@ -156,7 +156,9 @@ def legend(pen: Pen, edition: Edition, box: Rect) -> None:
     book = edition.book
     texts = book.texts
     row = box.h / 2
-    words = [texts["legend_tourist"], texts["legend_question"], texts["legend_thames"]]
+    # another city's map has no river (tubedeck.games.nextstation.generate): the key says so
+    dry = edition.generated is not None and not edition.generated.river
+    words = [texts["legend_tourist"], texts["legend_question"], texts["legend_no_river" if dry else "legend_thames"]]
     icon = 2 * TOURIST_R / SYMBOL_R * 1.2  # the tourist icon's width (the widest)
     first = sum(icon + 1.2 + text_width(w, TEXT, PLAY_PT) for w in words) + GAP * (len(words) - 1)
     pencils = book.rules.pencils
@@ -175,7 +177,7 @@ def legend(pen: Pen, edition: Edition, box: Rect) -> None:
             _tourist_icon(pen, cx, mid, 1.2, width=0.4)
         elif k == 1:
             _question(pen, cx, mid, 1.7, size=PLAY_PT)
-        else:
+        elif not dry:
             thames(pen, [(x, mid), (x + icon, mid)], 1.8)
         pen.text(x + icon + 1.2, mid - PLAY_PT * CAP / 2, text, size=PLAY_PT, colour=INK, field="legend")
         x += icon + 1.2 + text_width(text, TEXT, PLAY_PT) + GAP

@@ -38,10 +38,10 @@ import math
 import random
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tubedeck.content import game_dir, is_whole_text, read_csv
+from tubedeck.content import city_name, game_dir, is_whole_text, read_csv
 from tubedeck.errors import DataError, NotApplicable, UsageError
 
 from .best import best_round
@@ -98,6 +98,14 @@ def thames(path: Path | None = None) -> list[tuple[float, float]]:
     if problems:
         raise DataError(problems)
     return sorted(points)
+
+
+def _river_crosses(river: list[tuple[float, float]], pool) -> bool:
+    """Does the river run through the stations' extent (London's Thames through London's zones)?"""
+    lons = [s.lon for s in pool]
+    lats = [s.lat for s in pool]
+    inside = [(x, y) for x, y in river if min(lons) <= x <= max(lons)]
+    return bool(inside) and any(min(lats) <= y <= max(lats) for _, y in inside)
 
 
 def south_of_river(river: list[tuple[float, float]], lon: float, lat: float) -> bool:
@@ -227,7 +235,7 @@ def _banked(placed: dict[tuple[int, int], str], south: dict[str, bool]) -> dict[
 
 
 def candidate(network, book: RuleBook, classic: Board, rng: random.Random, zones: tuple[int, int],
-              river: list[tuple[float, float]]) -> Generated:
+              river: list[tuple[float, float]], city: str = "London") -> Generated:
     pool = [s for s in network.stations.values() if set(s.zones) & set(range(zones[0], zones[1] + 1))]
     if len(pool) < len(classic.stations):
         raise NotApplicable(f"zones {zones[0]}-{zones[1]} of {network.source} hold {len(pool)} stations; a generated "
@@ -235,7 +243,7 @@ def candidate(network, book: RuleBook, classic: Board, rng: random.Random, zones
     pos = _project(pool)
     cells = _cells(classic, rng)
     by = {s.id: s for s in pool}
-    real = {s.id: south_of_river(river, s.lon, s.lat) for s in pool}
+    real = {s.id: bool(river) and south_of_river(river, s.lon, s.lat) for s in pool}
     placed = _banked(_assign(sorted(cells), pos), real)
     centre = min((c for c in placed if cells[c] == "central"), key=lambda c: (c[0] - 4.5) ** 2 + (c[1] - 4.5) ** 2)
     symbols: dict[tuple[int, int], str] = {centre: QUESTION_MARK}
@@ -263,9 +271,9 @@ def candidate(network, book: RuleBook, classic: Board, rng: random.Random, zones
                 tourist.append(c)
     stations = {placed[c]: Station(placed[c], c[0], c[1], symbols[c], cells[c], c in tourist,
                                    departures.get(c, ""), by[placed[c]].name) for c in sorted(placed)}
-    splits = _splits(stations, real, classic.cols)
+    splits = _splits(stations, real, classic.cols) if river else ()  # no river: no Thames sections
     sections = _sections(stations, river_path(splits), classic)
-    board = Board(f"London, zones {zones[0]}-{zones[1]}", classic.rows, classic.cols, tuple(stations.values()),
+    board = Board(f"{city}, zones {zones[0]}-{zones[1]}", classic.rows, classic.cols, tuple(stations.values()),
                   sections, classic.districts, derive_crossings(stations, sections))
     return Generated(board, {k: by[k].name for k in stations}, 0, 0, figures(board), splits)
 
@@ -309,9 +317,12 @@ def figures(board: Board) -> dict:
             "station_sections": min(deg.values())}
 
 
-def accept(fig: dict, classic: dict) -> str | None:
-    """Why a candidate falls outside the classic's figures (None: accepted)."""
+def accept(fig: dict, classic: dict, river: bool = True) -> str | None:
+    """Why a candidate falls outside the classic's figures (None: accepted); without a river (another
+    city's map) its Thames sections are not measured: there are none."""
     for key, (lo, hi) in TOLERANCE.items():
+        if key == "thames" and not river:
+            continue
         if not lo * classic[key] <= fig[key] <= hi * classic[key]:
             return f"{key} {fig[key]} outside {lo:g}-{hi:g} x the classic's {classic[key]}"
     if fig["symbols"] != classic["symbols"]:
@@ -346,17 +357,24 @@ def generate(network, book: RuleBook, classic: Board, seed: int, zones: str = "1
         raise UsageError(f"--map SEED must be 0-{2**31 - 1}, got {seed}")
     z = parse_zones(zones)
     river = thames()
-    if classic not in _CLASSIC_PAR:
-        _CLASSIC_PAR[classic] = par(classic, book)
-    want = figures(classic) | {"par": _CLASSIC_PAR[classic]}
+    pool = [s for s in network.stations.values() if set(s.zones) & set(range(z[0], z[1] + 1))]
+    if pool and not _river_crosses(river, pool):  # another city: London's Thames is not in it
+        river = []
+    city = "London" if river else city_name(network.source)
+    # without a river, the classic's par is measured the same way: its Thames sections scoring nothing
+    measured = classic if river else replace(classic, sections=tuple(replace(s, thames=False)
+                                                                     for s in classic.sections))
+    if measured not in _CLASSIC_PAR:
+        _CLASSIC_PAR[measured] = par(measured, book)
+    want = figures(classic) | {"par": _CLASSIC_PAR[measured]}
     rejected: list[str] = []
     for k in range(MAX_TRIES):
-        g = candidate(network, book, classic, random.Random(f"nextstation-map-{seed}-{z}-{k}"), z, river)
-        why = accept(g.figures, want)  # the structure first: par costs a search
+        g = candidate(network, book, classic, random.Random(f"nextstation-map-{seed}-{z}-{k}"), z, river, city)
+        why = accept(g.figures, want, bool(river))  # the structure first: par costs a search
         fig = g.figures
         if why is None:
             fig = g.figures | {"par": par(g.board, book)}
-            why = accept(fig, want)
+            why = accept(fig, want, bool(river))
         if why is None:
             return Generated(g.board, g.names, seed, k + 1, fig | {"classic_par": want["par"]}, g.river,
                              tuple(rejected))

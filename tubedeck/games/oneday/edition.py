@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tubedeck.content import content, data_root
+from tubedeck.content import city_name, content, data_root
 from tubedeck.errors import DataError, NotApplicable, UsageError
 from tubedeck.network import Network
 
@@ -44,18 +44,6 @@ def _london(network: Network) -> bool:
     return Path(network.source).resolve() == data_root().resolve()
 
 
-def city_name(network: Network) -> str:
-    """The dataset's city, from its ``city.toml`` (``[city] name``), else "the city"."""
-    import tomllib
-
-    try:
-        with open(Path(network.source) / "city.toml", "rb") as f:
-            name = tomllib.load(f).get("city", {}).get("name", "")
-    except (OSError, tomllib.TOMLDecodeError, AttributeError):
-        name = ""
-    return name if isinstance(name, str) and name.strip() else "the city"
-
-
 def load(network: Network, recipe: Path | str | None = None, copy_rule: str | None = None,
          racks: str = "tent") -> Edition:
     """Derive the game from the dataset. The bundled recipe names London stations: on another
@@ -66,7 +54,7 @@ def load(network: Network, recipe: Path | str | None = None, copy_rule: str | No
     city = recipe is None and not _london(network)
     rec = load_recipe(content("oneday", CITY_RECIPE) if city else recipe, copy_rule)
     if city:
-        rec = replace(rec, name=rec.name.replace("{city}", city_name(network)))
+        rec = replace(rec, name=rec.name.replace("{city}", city_name(network.source)))
     try:
         board = derive_map(network, rec)
     except DataError as exc:
