@@ -153,7 +153,7 @@ def _mark(pen: "Pen", box: Rect, game: str) -> bool:
 
 
 def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], bring: Sequence[str], cards: int,
-                   players: str = "") -> None:
+                   players: str = "", credit: str = "") -> None:
     box = pen.trim.inset(14.0, 14.0)
     cur = _Cursor(pen, box)
     has = _mark(pen, Rect(box.x, box.top - 22, 31, 22), game)
@@ -185,14 +185,18 @@ def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], b
              f"{plural(minutes(cards), 'minute')} with a paper trimmer, about twice that with scissors and a "
              f"ruler, besides what the other pages ask (cutting, folding, gluing)." if cards else
              f"{plural(sheets, 'printed page')}; nothing to cut but what the pages say.")
+    if credit:
+        cur.heading("The network")
+        cur.para(credit)
 
 
 def game_page(*, game: str, title: str, documents: Sequence[Deck | Pages], manifest: "Manifest",
-              options: "PrintOptions", bring: Sequence[str], players: str = "") -> Pages:
-    """``README.pdf``: how to print and make the game, from what the build wrote."""
+              options: "PrintOptions", bring: Sequence[str], players: str = "", credit: str = "") -> Pages:
+    """``README.pdf``: how to print and make the game, from what the build wrote; ``credit``: the
+    dataset's attribution line (another city's ``city.toml``), printed at the foot."""
     table = rows(documents, manifest, options)
     draw = partial(draw_game_page, game=game, title=title, table=table, bring=tuple(bring),
-                   cards=cards_to_cut(documents), players=players)
+                   cards=cards_to_cut(documents), players=players, credit=credit)
     return Pages("README", (draw,), title=f"{title}: how to print it", landscape=False, furniture=False)
 
 

@@ -70,17 +70,22 @@ def dataset_dir(given: Path | str | None) -> Path:
     return bundled_cities().get(str(given), path)
 
 
-def city_name(directory: Path | str, default: str = "the city") -> str:
-    """A dataset's city, from its ``city.toml`` (``[city] name``: ``data import`` writes it);
-    ``default`` where there is none (London's own data/, a folder made by hand)."""
+def city_field(directory: Path | str, key: str) -> str:
+    """A field of a dataset's ``city.toml`` (``[city]``: ``data import`` writes it); "" where
+    there is none (London's own data/, a folder made by hand)."""
     import tomllib
 
     try:
         with open(Path(directory) / "city.toml", "rb") as f:
-            name = tomllib.load(f).get("city", {}).get("name", "")
+            value = tomllib.load(f).get("city", {}).get(key, "")
     except (OSError, tomllib.TOMLDecodeError, AttributeError):
-        name = ""
-    return name.strip() if isinstance(name, str) and name.strip() else default
+        value = ""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def city_name(directory: Path | str, default: str = "the city") -> str:
+    """A dataset's city (``[city] name`` of its ``city.toml``), else ``default``."""
+    return city_field(directory, "name") or default
 
 
 def is_whole_text(text: str, digits: int = 19) -> bool:

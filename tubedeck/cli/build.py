@@ -144,10 +144,12 @@ class BuildJob:
                         self._wrote(self.out / f.path, f.pages)
                     manifest.extend(part)
             if game is not None:
+                from tubedeck.content import city_field, dataset_dir
                 from tubedeck.generator.howto import game_page
 
                 page = game_page(game=game.id, title=game.title, documents=documents, manifest=manifest,
-                                 options=self.options, bring=self.bring.get(game.id, ()), players=game.seats)
+                                 options=self.options, bring=self.bring.get(game.id, ()), players=game.seats,
+                                 credit=city_field(dataset_dir(self.data), "attribution"))
                 part = render([page], self.options, stage / name, root=stage, progress=self.progress)
                 if listing:
                     for f in part.files:
