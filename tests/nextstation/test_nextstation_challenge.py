@@ -124,7 +124,7 @@ def test_the_page_prints_each_rounds_flips_in_order(tmp_path, paper, seed, rows)
         assert f"({coordinate(first, rnd.departure)})" in " ".join(text)
         assert "last turn of the round" in text
     text = page.get_text()
-    assert f"Solo challenge {seed}" in text and "Your score" in text and "Fold under" in text
+    assert f"Solo challenge {seed}" in text and "Your score" in text and "before playing" in text
     if seed == 5:
         assert any(f.ignored for r in make_challenge(ed, answers=rows[0]).rounds for f in r.flips)
 
