@@ -29,7 +29,7 @@ from tubedeck.games.dice.examples import (
     setup_example,
     turn_example,
 )
-from tubedeck.games.dice.recipe import ordinal, pass_groups, seat_passes
+from tubedeck.games.dice.recipe import Rules, ordinal, pass_groups, seat_passes
 from tubedeck.generator.fonts import text_width
 from tubedeck.generator.linestyle import cased, draw_line
 from tubedeck.generator.options import PrintOptions
@@ -91,6 +91,7 @@ def rule_values(edition: Edition) -> dict[str, object]:
         "passes": rules.passes, "solo_passes": rules.passes_of(0), "seat_passes": seat_passes(rules),
         "extra_circles": extra_circles, "extra_seat": extra_seat or "no seat",
         "extra_label": f"marked *{edition.recipe.text.pass_seats.format(seats=extra_seat)}*" if extra else "",
+        **_small_tables(rules, groups, max(2, rules.players_min)),
         "pass_points": rules.pass_points,
         "challenge_turns": rules.challenge_turns, "max_turns": rules.max_turns,
         "sheets": edition.sheets, "challenge_pages": int(edition.challenge is not None),
@@ -104,6 +105,20 @@ def rule_values(edition: Edition) -> dict[str, object]:
         "ringed_zone": _and(ringed_zones) if ringed_zones else "every other zone",
         "low_words": _low_words(edition.recipe.points.low_share, edition.recipe.points.points(1)[1]),
     }
+
+
+def _small_tables(rules: Rules, groups: tuple[tuple[int, int], ...], table_min: int) -> dict[str, str]:
+    """What the extra passes mean at a table too small to have the first seat that gets them: nobody
+    is that seat, so nobody gets them (the engine gives seat k ``passes_of(k)``; seats only to the table's size)."""
+    first = groups[1][1] if len(groups) > 1 else rules.players_max + 1
+    sizes = [str(n) for n in range(table_min, min(first, rules.players_max + 1))]
+    if not sizes:
+        return {"pass_small_table": "", "pass_small_quick": ""}
+    tables = (", ".join(sizes[:-1]) + " or " + sizes[-1]) if len(sizes) > 1 else sizes[0]
+    return {"pass_small_table": (f"With {tables} players nobody is the {ordinal(first)} to roll, so nobody gets "
+                                 f"the extra {plural(groups[1][0], 'pass', 'passes').split(' ', 1)[1]}: everyone "
+                                 f"starts with {rules.passes}."),
+            "pass_small_quick": f" (with {tables} players: {rules.passes} each)"}
 
 
 def _share(groups: int) -> str:
@@ -195,11 +210,11 @@ def _shared(ex: ScoreExample) -> str:
                 firsts.setdefault((c.name, c.roll), []).append((p.seat, c.points))
     both = sorted(((roll, name, seats) for (name, roll), seats in firsts.items() if len(seats) > 1))
     if not both:
-        return ("In the example game every line was completed first by one player alone; had two "
+        return ("In the sample game every line was completed first by one player alone; had two "
                 "completed one in the same roll, both would have circled its first number.")
     roll, name, seats = both[0]
     line = name if name.startswith("Zone") else f"the {name} line"
-    return (f"In the example game players {_and([str(s) for s, _ in seats])} both completed {line} in roll "
+    return (f"In the sample game players {_and([str(s) for s, _ in seats])} both completed {line} in roll "
             f"{roll}, the first to do so: each circled its first number, {seats[0][1]}.")
 
 
@@ -445,7 +460,7 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
                             caption=f"The map sheet: the map ({len(edition.board.stations)} stations) and, beside "
                                     f"it, the tables you score in."),
             "setup": Figure(partial(draw_setup, ex=setup), aspect=0.78,
-                            caption=f"The example game's table ({setup.players} players): a sheet and a pencil "
+                            caption=f"The table of a sample game ({setup.players} players): a sheet and a pencil "
                                     f"each, the dice in the middle. Player 1 arrived last and rolls first; the "
                                     f"{ordinal(setup.players)} to roll has {setup.passes[-1]} passes."),
             "turn": Figure(partial(draw_turn, edition=edition, options=options, ex=turn), aspect=0.9,

@@ -238,19 +238,22 @@ def draw_cards(pen: Pen, box: Rect, edition: Edition) -> None:
     green = next(f for f in edition.function if f.colour == "green")
     cards = [(number, SET_COLOURS[0], "PLAYER 1", "**Number card**: move your meeple that many cards."),
              (die, SET_COLOURS[0], "PLAYER 1", "**Die card**: roll the die it names; its pips show the numbers."),
-             (blue, PLAY_COLOURS["blue"], "PLAY AGAIN", "**Blue card**: do what it says, then you may play another card."),
-             (green, PLAY_COLOURS["green"], "ANSWER ONLY", "**Green card**: played only in answer, even out of turn.")]
+             (blue, PLAY_COLOURS["blue"], "BLUE - PLAY AGAIN", "**Blue card**: do what it says, then you may play another card."),
+             (green, PLAY_COLOURS["green"], "GREEN - ANSWER ONLY", "**Green card**: only in answer, to your opponent's card or to lava.")]
     gap = 3.0
     h = (box.h - gap) / 2
     w = min(h / 1.36, box.w / 2 * 0.55)
-    band = SIZE * PT + 1.6
     for i, (card, colour, word, words) in enumerate(cards):
         r, c = divmod(i, 2)
         x, top = box.x + c * box.w / 2, box.top - r * (h + gap)
+        # the band's words as the card prints them (:func:`.faces.function_front`), on two lines if need be
+        lines = [word] if _width(word) <= w - 1.0 else [word.split(" - ")[0] + " -", word.split(" - ")[1]]
+        band = len(lines) * SIZE * PT * 1.1 + 1.2
         pen.rect(x, top - h, w, h, fill=PAPER, stroke=INK, width=0.3, radius=1.0)
         pen.rect(x, top - band, w, band, fill=colour)
-        pen.text(x + w / 2, top - band + 0.8, word, font=TEXT, size=SIZE, colour=pen.text_on(colour, WHITE),
-                 align="centre", field="figure")
+        for k, line in enumerate(lines):
+            pen.text(x + w / 2, top - band + 0.6 + (len(lines) - 1 - k) * SIZE * PT * 1.1, line, font=TEXT, size=SIZE,
+                     colour=pen.text_on(colour, WHITE), align="centre", field="figure")
         _text(pen, x + w / 2, top - band - 1.2 - CAP, card.name, bold=True, align="centre")
         body = Rect(x + 1.5, top - h + 1.5, w - 3.0, h - band - CAP - 4.0)
         if isinstance(card, MovementCard):

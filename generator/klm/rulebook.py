@@ -63,8 +63,9 @@ def ordinal(n: int) -> str:
 
 
 def scope_words(edition: Edition) -> str:
-    """The deck's stations in words: ``zone 1``, ``the whole Underground``, ``the Central line in
-    zones 1-2`` (line names, never the dataset's ids)."""
+    """The deck's stations in words: ``zone 1, with the stations on its boundary (Zone 1/2 on their
+    cards)``, ``the whole Underground``, ``the Central line in zones 1-2`` (line names, never the
+    dataset's ids)."""
     sc, net = edition.scope, edition.network
     if sc.zones is None and sc.lines is None:
         return "the whole Underground"
@@ -76,7 +77,13 @@ def scope_words(edition: Edition) -> str:
         zones = sc.zones
         parts.append(f"zone {zones[0]}" if len(zones) == 1 else f"zones {listing(zones)}"
                      if zones != tuple(range(zones[0], zones[-1] + 1)) else f"zones {zones[0]}-{zones[-1]}")
-    return " in ".join(parts)
+    words = " in ".join(parts)
+    if sc.zones:  # a boundary station (Zone 1/2 on its card) belongs to each of its zones: in the deck
+        edge = sorted({c.zone for c in edition.deck.cards if "/" in c.zone
+                       and not all(z.isdigit() and int(z) in sc.zones for z in c.zone.split("/"))})
+        if edge:
+            words += f", with the stations on its boundary (Zone {listing(edge, 'or')} on their cards)"
+    return words
 
 
 def rolls_text(rounds: tuple[tuple[int, ...], ...]) -> str:

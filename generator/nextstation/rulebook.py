@@ -125,6 +125,11 @@ def example_values(edition: Edition) -> dict[str, object]:
         "ex_points": ex.points, "ex_tourist": ex.tourist_sites, "ex_tourist_names": _and(list(ex.tourist_names)),
     }
     moves = {m.turn: m for m in ex.moves}
+    board = held_map(edition).board
+    symbol_at = {board.coordinate(s.id): s.symbol for s in board.stations}
+    faces = {f.turn: f.face for f in ex.flips if f.turn is not None}
+    # sections drawn to the ? station on a symbol card: the text says why the symbol did not have to match
+    wild = [m for m in ex.moves if symbol_at[m.end] == QUESTION_MARK and faces[m.turn] != JOKER]
     for k, f in enumerate(ex.flips, 1):
         values[f"flip_{k}"] = f.words + (", the last" if f.last else "")
         values[f"turn_{k}"] = "-" if f.turn is None else f.turn
@@ -132,7 +137,8 @@ def example_values(edition: Edition) -> dict[str, object]:
             values[f"drawn_{k}"] = "the next card is flipped at once" if f.switch_counts else "ignored"
         elif f.turn in moves:
             m = moves[f.turn]
-            values[f"drawn_{k}"] = f"{m.start} to {m.end} {m.end_name}"
+            values[f"drawn_{k}"] = f"{m.start} to {m.end} {m.end_name}" + (
+                " (the ? station)" if m in wild else "")
         else:
             values[f"drawn_{k}"] = "nothing"
     last = ex.flips[-1]
@@ -146,6 +152,9 @@ def example_values(edition: Edition) -> dict[str, object]:
         f"On turn {turn} the player could have drawn to {wanted} but chose to draw nothing: drawing is never "
         "compulsory." if ex.pass_choices[0] else
         f"On turn {turn} no {face} could be reached from an end of the line, so the player drew nothing.")
+    values["ex_question_sentence"] = "".join(
+        f" On turn {m.turn} the {face_word(faces[m.turn])} card took the line to {m.end} {m.end_name}, which is no "
+        f"{faces[m.turn]}: it is the ? station, which matches every card." for m in wild)
     branch = next((m for m in ex.moves if m.branch), None)
     if branch is None:
         raise ValueError(f"the example round (seed {ex.seed}) has no branch: the text explains one")
@@ -244,7 +253,7 @@ def setup_caption(edition: Edition, ex: SetupExample) -> str:
     objectives = {o.id: o.title for o in book.objectives}
     held = "; ".join(f"Player {p + 1} the {ex.pencils[p][0]} pencil" for p in range(ex.players))
     spare = _and(list(ex.spare))
-    return (f"A {ex.players}-player table with both modules, as seed {ex.seed} deals it (seen from above). "
+    return (f"A {ex.players}-player table with both modules, as sample game {ex.seed} deals it (seen from above). "
             f"Round 1: {held}; the {spare} pencil lies spare on Player 1's right, so Player 1 takes it in "
             f"round 2. Shared Objectives: {_and([objectives[o] for o in ex.objectives])}. Each pencil keeps "
             f"its Pencil Power ({', '.join(f'{p} {powers[w]}' for p, w in ex.powers)}).")

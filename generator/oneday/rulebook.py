@@ -418,7 +418,9 @@ def line_notes(gmap: Board) -> str:
             "There is no short way from Waterloo to Elephant & Castle: that needs Kennington, outside the game.")
 
 
-def rack_how(edition: Edition, slots: int) -> str:
+def rack_how(edition: Edition, slots: int, tent: Tent | None = None) -> str:
+    """How to make and fill the rack; with the planned ``tent``, how deep a card goes into its slit
+    and how far above the slit its slot number stands (the sheet's own geometry, :mod:`.tent`)."""
     if edition.racks == "flat":
         return ("The **flat rack** is a mat to lay on the table in front of you: put each card in its numbered "
                 "place, slot 1 at the top, each card over the one above. Shield it from the others (a box lid "
@@ -429,7 +431,15 @@ def rack_how(edition: Edition, slots: int) -> str:
             "inside the back. Slide the foot of each card into its slit, face towards you: slot 1's card into the "
             "highest slit, slot 2's into the next, and so on. A card in a lower slot lies in front of the one above "
             "it. The slot numbers stand left of the cards, each beside its card's name strip; the top ones on a "
-            "narrow post that rises past the tent's ridge.")
+            "narrow post that rises past the tent's ridge." + ("" if tent is None else _depth(tent)))
+
+
+def _depth(tent: Tent) -> str:
+    """How deep a card sits in its slit, and where its slot number stands: the tent's numbers."""
+    above = tent.number_y(1) - tent.slit_y(1)
+    return (f" Push each card {tent.tuck:g} mm into its slit, no further: its foot stays above the next slit down. "
+            f"So a slot's number stands well above its slit (about {above:.0f} mm), where that card's name shows; "
+            "each slit is marked just above it with its slot (\"slot 3's card\").")
 
 
 def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
@@ -450,7 +460,7 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
         "one_copy": copies.count(1), "two_copies": copies.count(2), "three_copies": copies.count(3),
         "rules_cards": len(parts),
         "rack_name": "Tent rack, a net to cut, fold and glue" if tent else "Flat rack mat",
-        "rack_how": rack_how(edition, rules.slots),
+        "rack_how": rack_how(edition, rules.slots, tent),
         "bring_tools": ("**Scissors**, a **craft knife, a metal ruler and a cutting mat** (the tent racks have slits "
                         "to cut) and a **glue stick**." if tent else "**Scissors** (or a craft knife and a ruler)."),
         "hide": ("the tent rack hides them; the others see only the backs" if tent
@@ -482,10 +492,10 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
                                 "slot, each slot number beside its card's name strip." if tent else
                                 f"The flat rack mat: {rules.slots} slots, slot 1 at the top.")),
         "setup": Figure(partial(draw_setup, edition=edition, ex=setup), aspect=1.4,
-                        caption=(f"An actual setup: {setup.players} players, seed {setup.seed}. Each card was placed "
+                        caption=(f"The sample game's setup: {setup.players} players. Each card was placed "
                                  f"by its player, one at a time; {setup.draw_pile} cards are left in the draw pile.")),
         "winning": Figure(partial(draw_winning, edition=edition, ex=win), aspect=0.85,
-                          caption=f"Player {win.winner}'s winning rack (seed {win.seed}, turn {win.turn})."),
+                          caption=f"Player {win.winner}'s winning rack (the sample game, turn {win.turn})."),
     }
     return Rulebook(game="oneday", title=rules.name, source=read_source("oneday"), values=values, figures=figures)
 

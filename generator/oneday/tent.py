@@ -268,7 +268,8 @@ def tent_page(pen: Pen, tent: Tent, turned: bool, pieces: tuple[str, ...], playe
     pen.text(s.x, s.top - 4.5, head, font=BOLD, size=10, colour=INK, field="title")
     pen.text_box(Rect(s.x, s.top - HEAD + 0.5, s.w, HEAD - 7.0),
                  f"Cut the solid lines, the {slots} slits too (a craft knife); fold the dashed lines inwards; glue "
-                 "the grey tabs. Slide each card's foot into its slit, face towards you: slot 1 at the top.",
+                 "the grey tabs. Slide each card's foot into its slit, face towards you: slot 1 at the top. "
+                 f"Push each card {tent.tuck:g} mm in. A slot number stands beside its card's name, well above its slit.",
                  size=8, min_size=8, colour=INK, align="left", valign="top", field="help")
     lengths = {"front": tent.front_piece, "back": tent.back_piece}
     room = Rect(s.x, s.y, s.w, s.h - HEAD)

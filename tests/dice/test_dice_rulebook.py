@@ -220,3 +220,37 @@ def test_the_score_example_changes_with_the_points(tmp_path):
     other = plain(rulebook(load(Network.load(), recipe=recipe), PrintOptions.parse()))
     assert load_recipe(recipe).points.scale == 0.6
     assert _section(base, "### A worked final score") != _section(other, "### A worked final score")
+
+
+def test_a_first_tables_questions_are_answered_as_the_engine_plays(ed, text):
+    """A first table's review of the printed rules: who gets the extra pass at a small table, whose
+    die a pass changes, a crossing without a circle, the sample game, colour, the cover card, the
+    sheet's summary in the book's words, and the solo answer cut out (not folded)."""
+    rules = ed.rules
+    first_extra = next(k for k in range(rules.players_max) if rules.passes_of(k) > rules.passes) + 1
+    small = list(range(2, first_extra))
+    assert small == [2, 3]  # the default recipe: only the 4th to roll gets an extra pass
+    for players in small:  # a table without that seat: nobody gets it
+        assert {s.passes for s in new_game(ed, players, 0).sheets} == {rules.passes}
+    assert (f"With 2 or 3 players nobody is the {_nth(first_extra)} to roll, so nobody gets the extra pass: "
+            f"everyone starts with {rules.passes}.") in text
+    assert f"(with 2 or 3 players: {rules.passes} each)" in _section(text, "## Quick reference")
+    # a pass is the player's own reading of a die (the engine's cost per sheet; the dice stay as rolled)
+    assert "for you only: the die stays as rolled for everyone else" in _section(text, "### Passes")
+    assert "for you only" in _section(text, "## Quick reference")
+    assert "Where lines cross without a circle, there is no station." in text
+    # no computer jargon for players: one sample game, explained once
+    assert "seed" not in text and "tubedeck solve" not in text and "command" not in text
+    assert text.count("sample game of") == 1 and "example game" not in text
+    assert "tubedeck" not in ed.recipe.text.answer_credit
+    assert "in colour if you can" in _section(text, "### What to bring") and "dash patterns" in text
+    assert "Cover card | 1" in _section(text, "## Components")
+    solo = _section(text, "## Solo")
+    assert "cut it out" in solo and "fold" not in solo and "fold" not in _section(text, "## Quick reference")
+    # the sheet's rules paragraph says it as the book does
+    sheet = ed.recipe.rules_text()
+    for words in ("very first use of dice in the game", "an empty station at the end of a connection you have marked",
+                  "every one of its stations holds a number and every one of its connections is marked",
+                  "circle its first number", "circle its later number", "for you only"):
+        assert words in sheet, words
+    assert "high" not in sheet and "low" not in sheet and "first turn" not in sheet

@@ -233,3 +233,23 @@ def test_the_built_book_draws_the_seeded_setup(tmp_path):
     assert f"{len(s.gpile)} ground pile" in printed and f"{len(s.fpile)} function pile" in printed
     assert f"supply: {s.supply}" in printed
     assert f"{s.lives[0]} life cubes" in printed
+
+
+# -- what a first table asked (the printed answers against the engine) ----------------------------------
+def test_a_lock_card_names_the_cards_the_engine_forbids():
+    """Each Lock card names exactly the movement cards the engine will not let the locked player
+    play (number cards with a forbidden number, die cards whose die shows only forbidden numbers),
+    and says Push and Swap stay allowed: the engine never locks a function card but Double."""
+    from tubedeck.games.keepmoving.resolve import legal_plays, mask
+
+    s = new_game(EDITION, 2, 1)
+    p = s.to_move
+    hand = tuple(sorted([m.id for m in EDITION.movement] + ["push", "swap", "double"]))
+    for lock in (f for f in EDITION.function if f.numbers):
+        t = dataclasses.replace(s, hand=s.hand[:p] + (hand,) + s.hand[p + 1:],
+                                locks=s.locks[:p] + (mask(lock.numbers),) + s.locks[p + 1:])
+        allowed = {a[1] for a in legal_plays(t, p)}
+        barred = [m.name for m in EDITION.movement if m.id not in allowed]
+        names = ", ".join(barred[:-1]) + " or " + barred[-1]
+        assert f"may not play {names}," in lock.text, (lock.name, barred)
+        assert {"push", "swap", "double"} <= allowed and "Push, Swap" in lock.text

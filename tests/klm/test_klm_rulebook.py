@@ -107,7 +107,11 @@ def test_the_rules_values_print_as_rules_toml_has_them(text):
 
 def test_the_components_are_the_decks_counts(text, ed):
     kinds = fortune_rows()
-    assert f"Station Cards: one for each station of the deck (zone 1) | {len(ed.deck.cards)}" in text
+    boundary = sum("/" in c.zone for c in ed.deck.cards)
+    assert boundary  # the 1/2 stations are in the zone-1 deck, and the book says so
+    assert (f"Station Cards: one for each station of the deck (zone 1, with the stations on its boundary "
+            f"(Zone 1/2 on their cards)) | {len(ed.deck.cards)}") in text
+    assert "Cover card: the title and the contents, printed with the Fortune Cards (not played) | 1" in text
     assert f"Fortune Cards: {len(kinds)} kinds | {sum(int(k['count']) for k in kinds)}" in text
     for k in kinds:  # each Fortune Card as its card prints it
         assert f"{k['name']} | {k['count']} | {' '.join(k['effect'].split())}" in text, k["name"]
@@ -289,3 +293,22 @@ def test_the_terminus_ruling_names_the_printed_decks_own_termini():
     printed = plain(rulebook(ed, PrintOptions.parse()))
     names = sorted(c.name for c in ed.deck.cards if c.terminus)
     assert names and f"in this deck: {names[0]}" in printed
+
+
+def test_the_book_says_what_the_engine_does_where_a_first_table_asked(text, ed):
+    """Unlucky Hand is asked after the opening roll, from seat 1 (the first dealt to), not from the
+    starter; Fast Gameplay's field take may take a Disabled card (its die comes off); a game not won
+    after MAX_TURNS turns ends without a winner."""
+    from tubedeck.games.klm.records import MAX_TURNS
+
+    state = new_game(ed, PLAYERS, SETUP_SEED)
+    assert state.phase == "unlucky" and state.to_move == 0  # seat 1 asked first, whoever starts
+    assert "from the first player dealt to and then clockwise (not from the starting player)" in flat(text)
+    assert flat(text).index("Everybody rolls the die.") < flat(text).index("Unlucky Hand. After the roll")
+    assert "A Disabled card may be taken too: take its die off" in flat(text)
+    assert f"if nobody has won after {MAX_TURNS:,} turns" in flat(text)
+    short = new_game(ed, PLAYERS, SETUP_SEED, max_turns=1, unlucky=False)
+    while not short.is_terminal():  # end the one turn (discarding down to the limit if need be)
+        short = short.apply(short.legal_actions()[-1])
+    assert short.is_terminal() and short.winner is None and set(short.returns()) == {0.0}
+    assert "There is no solo game" in text

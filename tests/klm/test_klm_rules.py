@@ -30,7 +30,7 @@ def test_printed_texts_fill_their_numbers_from_the_rules(tmp_path):
     book = load_rules(edited(tmp_path, (r"^hand = 5", "hand = 7"), (r"^fortune_hand = 2", "fortune_hand = 3")))
     assert book.rules.hand == 7
     text = " ".join(" ".join(r.lines) for r in book.texts.reference)
-    assert "hold at most 7 Station Cards + 3 Fortune Cards" in text and "discard your 7 Station Cards" in text
+    assert "hold at most 7 Station Cards + 3 Fortune Cards" in text and "shuffle your 7 Station Cards into the stock" in text
     assert book.texts.fortune_footer.endswith("Hand limit: 3 Fortune Cards.")
     bundled = load_rules()
     assert "hold at most 5 Station Cards + 2 Fortune Cards" in " ".join(" ".join(r.lines) for r in bundled.texts.reference)

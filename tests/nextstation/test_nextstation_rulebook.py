@@ -17,6 +17,7 @@ from tubedeck.game import network
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.examples import ROUND_SEED, game_example, held_map, round_example
 from tubedeck.games.nextstation.play import CHANCE, PASS, new_game
+from tubedeck.games.nextstation.rules import JOKER, QUESTION_MARK
 from tubedeck.games.nextstation.scoring import line_score
 from tubedeck.generator import PrintOptions
 from tubedeck.generator.nextstation.rulebook import rulebook
@@ -122,7 +123,7 @@ def test_the_rules_numbers_are_rules_toml(text, toml):
     assert f"({', '.join(map(str, s['tourist_track']))}: 0 crossed out scores 0" in text
     inter = s["interchange"]
     assert f"exactly 2 of your lines scores {inter[2]}, on 3 lines {inter[3]}, on all 4 lines {inter[4]}" in text
-    assert f"draw {r['objectives_drawn']} and lay them face up" in text
+    assert f"draw {r['objectives_drawn']} at random and lay them face up" in text
     assert f"subtract {r['solo_module_penalty']} points for each module" in text
     bands = s["solo_bands"]
     assert f"below {bands[0]} | 1" in text and f"{bands[-1]} or more | 6" in text
@@ -172,3 +173,29 @@ def test_the_map_described_is_the_map_a_player_holds(ed, text):
     assert f"{sum(s.tourist for s in board.stations)} stations with short spikes" in text
     assert f"There are {len(board.districts)} districts in all" in text
     assert f"on {ed.sheet.name}, the first page of map.pdf" in text
+
+
+def test_a_section_to_the_question_mark_station_is_explained(ed, text):
+    """A row of the example drawn to the ? station on a symbol card says why the symbol need not
+    match (a first table read "Square ... to Goodge Street" as a mistake)."""
+    board = held_map(ed).board
+    ex = round_example(ed)
+    faces = {f.turn: f.face for f in ex.flips if f.turn is not None}
+    symbol_at = {board.coordinate(s.id): s.symbol for s in board.stations}
+    wild = [m for m in ex.moves if symbol_at[m.end] == QUESTION_MARK and faces[m.turn] != JOKER]
+    assert wild, "the pinned example draws to the ? station on a Square card"
+    for m in wild:
+        assert f"{m.start} to {m.end} {m.end_name} (the ? station)" in text
+        assert f"took the line to {m.end} {m.end_name}, which is no {faces[m.turn]}: it is the ? station" in text
+
+
+def test_what_a_first_table_asked_is_answered(text):
+    """Round 1's pencils, the cover card, where the score card's missing boxes go, the solo
+    challenge without modules, and the examples and rulings explained once."""
+    assert "Deal the pencils at random: shuffle the 4 pencil cards face down" in text
+    assert "Cover card, listing the contents | 1 | cards.pdf" in text
+    assert "Where to write it." in _section(text, "End of the game")
+    assert "Play it without modules" in _section(text, "Solo mode")
+    assert "sample game 12" in text and "solo game 12" not in text and "seed 3" not in text
+    about = text[:text.index("## Words used in these rules")]
+    assert "the published rulebook" in about and "the source text" in about

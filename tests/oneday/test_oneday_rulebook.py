@@ -26,8 +26,9 @@ from tubedeck.games.oneday.journey import validate
 from tubedeck.games.oneday.play import STOCK, new_game
 from tubedeck.games.oneday.records import MAX_TURNS
 from tubedeck.generator import PrintOptions, render
-from tubedeck.generator.oneday.faces import rules_parts
+from tubedeck.generator.oneday.faces import rules_parts, strip
 from tubedeck.generator.oneday.rulebook import rulebook
+from tubedeck.generator.oneday.tent import plan
 from tubedeck.generator.rulebook import documents, plain
 from tubedeck.generator.sizes import CardGeometry
 
@@ -87,7 +88,7 @@ def test_the_setup_figure_and_the_turn_are_the_engines_replay():
     assert "Player 1 places the first card at setup and takes the first turn" in t
     book = rulebook(london(), PrintOptions.parse())
     caption = book.figures["setup"].caption
-    assert f"{PLAYERS} players, seed {SEED}" in caption and f"{len(after.stock)} cards are left in the draw pile" in caption
+    assert f"The sample game's setup: {PLAYERS} players." in caption and "seed" not in caption and f"{len(after.stock)} cards are left in the draw pile" in caption
     assert len(after.stock) == 72 - PLAYERS * 10 - 3
     k = next(i for i, a in enumerate(acts) if a[0] == "draw" and a[1] != STOCK and acts[i + 1][0] == "exchange")
     before, held, swapped, done = states[k], states[k + 1], states[k + 2], states[k + 3]
@@ -126,7 +127,7 @@ def test_the_winning_rack_is_the_engines_win():
         assert f"the {gmap.lines[ride.line].name} from {stops[0]}{via} to {stops[-1]}" in t
     # the figure draws the rack in slot order
     book = rulebook(london(), PrintOptions.parse())
-    assert f"Player {seat + 1}'s winning rack (seed {SEED}, turn {end.turn})" in book.figures["winning"].caption
+    assert f"Player {seat + 1}'s winning rack (the sample game, turn {end.turn})" in book.figures["winning"].caption
     names = [c.name for c in rack if c is not None]
     if len(set(names)) < len(names):  # the rack uses a station twice: the note says it is allowed
         assert "a stop twice: allowed" in t
@@ -209,3 +210,19 @@ def test_the_rack_words_follow_the_build_option(racks):
     assert ("tent rack" in t.lower()) == (racks == "tent")
     assert ("flat rack" in t.lower()) == (racks == "flat")
     assert re.search(r"Tent rack, a net to cut, fold and glue, one for each player \| 4", t) or racks == "flat"
+
+
+def test_the_words_a_first_table_asked_about():
+    """No "seed" or "simulations" in print; "the text" said once; a wrong claim is a table rule; the
+    cover card counted; the tent's depth and its numbers' height are the sheet's own."""
+    t = " ".join(text().split())
+    assert "seed" not in t.lower() and "simulation" not in t.lower() and "source text" not in t.lower()
+    assert "what this book calls the text" in t and "a sample game" in t
+    assert "Our ruling: a rack shown by mistake." in t
+    assert "Cover card: the title and the contents, printed with the rules summary cards (not played) | 1" in t
+    card = PrintOptions.parse().card
+    tent = plan(card.width, card.height, strip(london().board, london().deck, card.width, card.height).pitch, 10,
+                PrintOptions.parse().paper).tent
+    assert f"Push each card {tent.tuck:g} mm into its slit" in t
+    assert f"about {tent.number_y(1) - tent.slit_y(1):.0f} mm" in t
+    assert tent.slit_y(2) < tent.slit_y(1) - tent.tuck  # the foot stays above the next slit down, as printed
