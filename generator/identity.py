@@ -510,11 +510,18 @@ def deck_back(pen: Pen, game: str, deck: str, art: Art | None = None, ground: st
     name_h = two.height if two is not None else min(14.0, s.h * 0.2)  # None: text_box says what did not fit
     name_box = Rect(s.x, s.y + foot_h + 0.8, s.w, name_h)
     pen.text_box(name_box, word, font=BOLD, size=14, min_size=PLAY_PT, colour=ink, max_lines=2, field="deck")
+    _mark_over_art(pen, s, game, ground, art, name_box.top, (0.34, 0.3), (0.45, 0.62))
+
+
+def _mark_over_art(pen: Pen, s: Rect, game: str, ground: str, art: Art | None, floor: float,
+                   share: tuple[float, float], width: tuple[float, float]) -> None:
+    """The title mark at the top of ``s`` (``share`` of its height, ``width`` of its width: on a wide
+    card, on a tall one) and ``art`` between it and ``floor`` (a back's deck name, a cover's tag line)."""
     wide = s.w >= s.h * 1.2
-    mark_h = min(s.h * (0.34 if wide else 0.3), s.w * (0.45 if wide else 0.62))
+    mark_h = min(s.h * (share[0] if wide else share[1]), s.w * (width[0] if wide else width[1]))
     title_mark(pen, Rect(s.x, s.top - mark_h, s.w, mark_h), game, ground)
     if art is not None:
-        box = Rect(s.x, name_box.top + 1.5, s.w, s.top - mark_h - 2.0 - (name_box.top + 1.5))
+        box = Rect(s.x, floor + 1.5, s.w, s.top - mark_h - 2.0 - (floor + 1.5))
         if box.h > 4.0:
             with pen.clip(box.inset(-0.6)):
                 art(pen, box, ground)
@@ -560,14 +567,7 @@ def cover_front(pen: Pen, game: str, cover: Cover, art: Art | None = None, groun
     tag_h = tag.height if tag is not None else s.h * 0.45
     tag_box = Rect(s.x, s.y + facts_h + 1.0, s.w, tag_h)
     pen.text_box(tag_box, cover.tagline, font="sans-italic", size=8, min_size=PLAY_PT, colour=ink, field="tagline")
-    wide = s.w >= s.h * 1.2
-    mark_h = min(s.h * (0.45 if wide else 0.42), s.w * (0.5 if wide else 0.9))
-    title_mark(pen, Rect(s.x, s.top - mark_h, s.w, mark_h), game, ground)
-    if art is not None:
-        box = Rect(s.x, tag_box.top + 1.5, s.w, s.top - mark_h - 2.0 - (tag_box.top + 1.5))
-        if box.h > 4.0:
-            with pen.clip(box.inset(-0.6)):
-                art(pen, box, ground)
+    _mark_over_art(pen, s, game, ground, art, tag_box.top, (0.45, 0.42), (0.5, 0.9))
 
 
 def cover_back(pen: Pen, game: str, cover: Cover, ground: str = PAPER) -> None:
