@@ -4,6 +4,7 @@ without its fix."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import tracemalloc
 from itertools import islice
 from pathlib import Path
 
@@ -190,13 +192,44 @@ def test_a_tiny_time_limit_gives_verdicts_or_unknown(tmp_path, capsys):
     (["check", "klm", "--time-limit", "1e12", "--deals", "1"], "--time-limit"),
 ])
 def test_huge_counts_and_ranges_are_refused_quickly(capsys, args, words):
-    run(capsys, *args, "--no-progress")  # the command's imports, once: what is timed is the refusal
-    start = time.perf_counter()
-    code, _, err = run(capsys, *args, "--no-progress")
+    run(capsys, *args, "--no-progress")  # the command's imports, once: what is measured is the refusal
+    with work_budget(lines=REFUSAL_LINES, memory=REFUSAL_MEMORY) as spent:
+        code, _, err = run(capsys, *args, "--no-progress")
     assert code == 2 and words in err and len(err) < 400
-    # milliseconds: refused before any work; an allocation by the number would take minutes (a margin
-    # that holds at ten times the load and more)
-    assert time.perf_counter() - start < 30
+    # refused before any work: a loop or an allocation by the number would blow both budgets, which
+    # count Python lines run and bytes allocated (the same on any machine, however loaded)
+    assert spent["lines"] <= REFUSAL_LINES and spent["peak"] <= REFUSAL_MEMORY, spent
+
+
+REFUSAL_LINES = 2_000_000  # Python lines a refusal may run (the CLI's parsing and checks: tens of thousands)
+REFUSAL_MEMORY = 64 * 2**20  # bytes it may allocate at its peak
+
+
+class _OverBudget(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def work_budget(lines: int, memory: int):
+    """Count the Python lines run (``sys.settrace``) and the peak of memory allocated (``tracemalloc``)
+    inside the block; past ``lines`` the trace stops the work at once (a runaway loop fails the test
+    instead of hanging it). Yields ``{"lines": n, "peak": bytes}``, filled on leaving."""
+    spent = {"lines": 0, "peak": 0}
+
+    def trace(frame, event, arg):
+        spent["lines"] += 1
+        if spent["lines"] > lines:
+            raise _OverBudget(f"over {lines:,} Python lines")
+        return trace
+
+    tracemalloc.start()
+    sys.settrace(trace)
+    try:
+        yield spent
+    finally:
+        sys.settrace(None)
+        spent["peak"] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
 
 
 def test_seeds_stream():
