@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DataError, Problem, UsageError
+from .geo import great_circle_km
 
 MODES = (1, 400, 401, 402, 403, 404)
 REQUIRED = {
@@ -153,13 +154,6 @@ def text_colour_for(colour: str) -> str:
     """White or near-black, whichever contrasts more with ``colour``."""
     lum = _luminance(colour)
     return "#FFFFFF" if (1.05 / (lum + 0.05)) >= ((lum + 0.05) / (_luminance("#1C1C1C") + 0.05)) else "#1C1C1C"
-
-
-def km(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """Great-circle distance between (lat, lon) points."""
-    la1, lo1, la2, lo2 = map(math.radians, (*a, *b))
-    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
-    return 2 * 6371.0088 * math.asin(math.sqrt(min(1.0, h)))
 
 
 @dataclass
@@ -458,10 +452,10 @@ def _zones(stations: dict[str, Station], centre: str | None, ring: float) -> str
         hub = match[0]
     else:
         mid = (sum(s.lat for s in pts) / len(pts), sum(s.lon for s in pts) / len(pts))
-        hub = min(pts, key=lambda s: (km((s.lat, s.lon), mid), s.id))
+        hub = min(pts, key=lambda s: (great_circle_km(s.lat, s.lon, *mid), s.id))
     edge = ring / 20
     for s in pts:
-        d = km((s.lat, s.lon), (hub.lat, hub.lon))
+        d = great_circle_km(s.lat, s.lon, hub.lat, hub.lon)
         k = min(int(d // ring) + 1, 9)
         if k < 9 and (k * ring - d) <= edge:
             s.zone = f"{k}/{k + 1}"

@@ -146,6 +146,15 @@ def play_game(start: S, bots: Sequence[Bot[S]], seed: int, words: bool = False) 
     return Played(state, tuple(moves))
 
 
+def history(start: S, actions: Sequence[Action]) -> tuple[S, ...]:
+    """Every state of a replay, ``start`` first and then the state after each of ``actions``
+    (a worked example prints from all of them)."""
+    states: list[Any] = [start]  # each game's State.apply returns its own State
+    for a in actions:
+        states.append(states[-1].apply(a))
+    return tuple(states)
+
+
 def replay(start: State, actions: Sequence[Action]) -> State:
     """The state after ``actions`` (chance outcomes included) from ``start``."""
     state = start

@@ -14,10 +14,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tubedeck.geo import EARTH_KM
+
 if TYPE_CHECKING:
     from tubedeck.network import Network
 
-EARTH_KM = 6371.0088
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 from tubedeck.content import content
 
-from .. import fonts
 from ..document import Pages
 from ..sizes import PRINTER_MARGIN, Paper, Rect
+from ..text import measure
 from ..theme import BOLD, INK, MUTED, TEXT
 from .markup import Block, FigureRef, Heading, Item, PageBreak, Para, Ruling, Table, parse, plain_runs
 from .typeset import MIN_RULEBOOK_PT, Piece, Placed, Setter, Style, paginate
@@ -197,10 +197,10 @@ def draw_title_mark(pen: "Pen", box: Rect, game: str) -> bool:
 
 
 def _fit_line(text: str, font: str, size: float, width: float) -> float:
-    """The largest size <= ``size`` (and >= the floor) at which ``text`` fits ``width``."""
-    while size > MIN_RULEBOOK_PT and fonts.text_width(text, font, size) > width:
-        size -= 0.5
-    return size
+    """The largest size <= ``size`` (and >= the floor) at which ``text`` fits ``width`` on one line
+    (the engine's own fitting, :func:`~tubedeck.generator.text.measure`); the floor if none does."""
+    fitted = measure(text, font, size, MIN_RULEBOOK_PT, width, max_lines=1)
+    return fitted.size if fitted is not None else MIN_RULEBOOK_PT
 
 
 def draw_page(pen: "Pen", laid: Laid, index: int, dx: float = 0.0) -> None:

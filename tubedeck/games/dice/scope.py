@@ -11,11 +11,11 @@ that remain. A boundary station (``1/2``) is inside a zone list if any of its zo
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
 from tubedeck.errors import UsageError
+from tubedeck.geo import great_circle_km
 from tubedeck.names import fold
 from tubedeck.network import Network
 from tubedeck.words import names_list
@@ -36,10 +36,7 @@ class Scope:
 def km_between(net: Network, a: str, b: str) -> float:
     """Great-circle distance in km (haversine, mean Earth radius)."""
     p, q = net.stations[a], net.stations[b]
-    la1, la2 = math.radians(p.lat), math.radians(q.lat)
-    dla, dlo = la2 - la1, math.radians(q.lon - p.lon)
-    h = math.sin(dla / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin(dlo / 2) ** 2
-    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(h)))
+    return great_circle_km(p.lat, p.lon, q.lat, q.lon)
 
 
 def _zones(text: str, net: Network) -> tuple[int, ...]:

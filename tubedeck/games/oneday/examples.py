@@ -24,6 +24,7 @@ import random
 from dataclasses import dataclass
 
 from tubedeck.errors import NotApplicable, UsageError
+from tubedeck.play import history
 
 from .edition import Edition
 from .journey import validate
@@ -74,12 +75,7 @@ class Game:
 
 
 def _states(edition: Edition, players: int, seed: int, acts: tuple[Action, ...]) -> tuple[State, ...]:
-    state = new_game(edition, players, seed)
-    states = [state]
-    for action in acts:
-        state = state.apply(action)
-        states.append(state)
-    return tuple(states)
+    return history(new_game(edition, players, seed), acts)
 
 
 def _found(edition: Edition, tries: int = 40) -> Game:
