@@ -101,18 +101,20 @@ class BuildJob:
         if self.progress is not None:
             self.progress.update(**fields)
 
-    def render(self, name: str, documents: list, game: Game | None = None):
+    def render(self, name: str, documents: list, game: Game | None = None, index: bool = True):
         """Write ``documents`` to ``OUT/name/`` whole or not at all (built in a staging folder and
         swapped in); the manifest. On a terminal (not --json) each document's files are listed on
         stderr as they are written, so a long build shows what it has done. For a ``game``, its
         ``README.pdf`` (how to print it, from what was written) goes in too, and ``OUT/README.pdf``
-        (every game folder under OUT) is written again."""
+        (every game folder under OUT) is written again, unless ``index`` is False (``build all``
+        writes it once, after its last game)."""
         manifest = self._render(name, documents, game)
-        if game is not None:
-            self._index()
+        if game is not None and index:
+            self.index()
         return manifest
 
-    def _index(self) -> None:
+    def index(self) -> None:
+        """Write ``OUT/README.pdf``: every game folder under OUT, read back from its PDFs."""
         from tubedeck.atomic import write_bytes
         from tubedeck.generator.howto import index_pdf
 
@@ -288,9 +290,10 @@ def build_all(values: dict) -> None:
                 if not job.as_json:
                     console(stderr=True).print(f"[yellow]skipped {name}[/yellow]: {exc}")
                 continue
-            manifest.extend(job.render(name, docs, registry().get(name)))
+            manifest.extend(job.render(name, docs, registry().get(name), index=False))
     if len(skipped) == len(games):
         raise UsageError("no game could be built from this dataset: " + "; ".join(skipped.values()))
+    job.index()
     if job.as_json:
         print_json(manifest.as_dict() | {"skipped": skipped})
     else:
