@@ -24,15 +24,16 @@ from tubedeck.words import plural
 
 from . import fonts
 from .document import Deck, Pages
+from .rulebook.markup import Block, Heading, Item, Para, Table, plain_runs
+from .rulebook.typeset import Piece, Placed, Setter, Style, paginate
 from .sizes import PRINTER_MARGIN, Rect
-from .theme import BOLD, GREY, INK, MUTED, TEXT
+from .theme import BOLD, INK, MUTED, TEXT
 
 if TYPE_CHECKING:
     from .engine import Manifest
     from .options import PrintOptions
     from .pen import Pen
 
-PT = 25.4 / 72.0
 SIZE = 9.0  # body text (the rulebook's floor is 8 pt; this is a page to read once, at arm's length)
 SECONDS_PER_CARD = 10  # cutting with a trimmer (scissors: about twice)
 CARD_STOCK = "card stock (160-300 gsm), or paper for sleeved cards"
@@ -99,51 +100,29 @@ def minutes(cards: int) -> int:
     return math.ceil(cards * SECONDS_PER_CARD / 60)
 
 
-# -- drawing ----------------------------------------------------------------------------------------
-class _Cursor:
-    """Top-down text on a page: wraps at the width, keeps >= 8 pt."""
+# -- drawing: the rulebook's typesetter, top down ----------------------------------------------------
+STYLE = Style(body=SIZE, table=8.5, columns=1)
 
-    def __init__(self, pen: "Pen", box: Rect):
-        self.pen, self.box, self.y = pen, box, box.top
 
-    def para(self, text: str, font: str = TEXT, size: float = SIZE, colour: str = INK, indent: float = 0.0,
-             after: float = 1.5) -> None:
-        from .rulebook.typeset import draw_line, wrap_runs
+def _table(header: Sequence[str], body: Sequence[Sequence[str]]) -> Table:
+    return Table(tuple(tuple(((cell, TEXT),) for cell in row) for row in (header, *body)))
 
-        lead = size * 1.3 * PT
-        for line in wrap_runs([(text, font)], size, self.box.w - indent):
-            self.y -= lead
-            draw_line(self.pen, self.box.x + indent, self.y + lead * 0.25, line, size, colour, field="how-to-print")
-        self.y -= after
 
-    def heading(self, text: str) -> None:
-        self.y -= 3.0
-        self.para(text, BOLD, 12.0, after=0.8)
-        self.pen.line(self.box.x, self.y, self.box.right, self.y, stroke=GREY, width=0.3)
-        self.y -= 2.0
+def _pieces(blocks: Sequence[Block], width: float, muted: Sequence[str] = ()) -> list[Piece]:
+    """The blocks set for a column ``width`` (paragraphs in ``muted`` in the secondary colour)."""
+    setter = Setter(STYLE, width, {})
+    out: list[Piece] = []
+    for block in blocks:
+        if isinstance(block, Para) and plain_runs(block.runs) in muted:
+            out += [setter.gap()] + setter.lines(block.runs, 8.5, colour=MUTED)
+        else:
+            out += setter.block(block)
+    return out
 
-    def table(self, header: Sequence[str], body: Sequence[Sequence[str]], widths: Sequence[float]) -> None:
-        from .rulebook.typeset import draw_line, wrap_runs
 
-        size, pad = 8.5, 1.2
-        lead = size * 1.3 * PT
-        scale = self.box.w / sum(widths)
-        cols = [w * scale for w in widths]
-        for r, row in enumerate([header, *body]):
-            font = BOLD if r == 0 else TEXT
-            cells = [wrap_runs([(c, font)], size, cols[i] - 2 * pad) for i, c in enumerate(row)]
-            height = max(len(c) for c in cells) * lead + 2 * pad
-            if r == 0:
-                self.pen.rect(self.box.x, self.y - height, self.box.w, height, fill="#ECEFF5")
-            x = self.box.x
-            for i, lines in enumerate(cells):
-                for k, line in enumerate(lines):
-                    draw_line(self.pen, x + pad, self.y - pad - (k + 1) * lead + lead * 0.25, line, size,
-                              field="how-to-print")
-                x += cols[i]
-            self.y -= height
-            self.pen.line(self.box.x, self.y, self.box.right, self.y, stroke=GREY, width=0.25)
-        self.y -= 2.0
+def _flow(pen: "Pen", box: Rect, placed: Sequence[Placed]) -> None:
+    for p in placed:
+        p.piece.draw(pen, p.x, p.top, p.width)
 
 
 def _mark(pen: "Pen", box: Rect, game: str) -> bool:
@@ -152,10 +131,38 @@ def _mark(pen: "Pen", box: Rect, game: str) -> bool:
     return draw_title_mark(pen, box, game)
 
 
+CALIBRATION = ("Double-sided card sheets: print one sheet first and hold it to the light. Each back's colour "
+               "runs past its card's edges, so a shift of a millimetre or two does not show once cut; if yours "
+               "is larger, whoever built these files can measure the printer (tubedeck build calibration) and "
+               "build them again with the shift it reads (--back-offset). The contact sheets (*-contact.png) "
+               "are previews, not for print.")
+
+
+def game_blocks(table: Sequence[Row], bring: Sequence[str], cards: int, credit: str = "") -> list[Block]:
+    """What a game's README.pdf says, as the typesetter's blocks."""
+    sheets = sum(r.pages for r in table if not r.instead)  # an alternative counted once, not twice
+    time = (f"{plural(sheets, 'printed page')}. {plural(cards, 'card')} to cut: about "
+            f"{plural(minutes(cards), 'minute')} with a paper trimmer, about twice that with scissors and a "
+            f"ruler, besides what the other pages ask (cutting, folding, gluing)." if cards else
+            f"{plural(sheets, 'printed page')}; nothing to cut but what the pages say.")
+    blocks: list[Block] = [
+        Para((("Print every page at 100% (\"actual size\"), never \"fit to page\": the cards are cut to the "
+               "millimetre. Each card sheet carries a 50 mm ruler; measure it once after printing.", TEXT),)),
+        Heading(2, "What to print"),
+        _table(("File", "Pages", "How to print", "Then"), [(r.file, str(r.pages), r.how, r.then) for r in table]),
+        Para(((CALIBRATION, TEXT),)),
+    ]
+    if bring:
+        blocks += [Heading(2, "What to bring")] + [Item("\u2022", ((item, TEXT),)) for item in bring]
+    blocks += [Heading(2, "How long it takes"), Para(((time, TEXT),))]
+    if credit:
+        blocks += [Heading(2, "The network"), Para(((credit, TEXT),))]
+    return blocks
+
+
 def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], bring: Sequence[str], cards: int,
                    players: str = "", credit: str = "") -> None:
     box = pen.trim.inset(14.0, 14.0)
-    cur = _Cursor(pen, box)
     has = _mark(pen, Rect(box.x, box.top - 22, 31, 22), game)
     x = box.x + (37 if has else 0)
     size = 20.0
@@ -164,30 +171,10 @@ def draw_game_page(pen: "Pen", *, game: str, title: str, table: Sequence[Row], b
     pen.text(x, box.top - 9, title, font=BOLD, size=size, colour=INK, field="how-to-print")
     pen.text(x, box.top - 17, "How to print and make it" + (f" \u00b7 {players} players" if players else ""),
              font=TEXT, size=11, colour=MUTED, field="how-to-print")
-    cur.y = box.top - 27
-    cur.para("Print every page at 100% (\"actual size\"), never \"fit to page\": the cards are cut to the "
-             "millimetre. Each card sheet carries a 50 mm ruler; measure it once after printing.")
-    cur.heading("What to print")
-    cur.table(("File", "Pages", "How to print", "Then"),
-              [(r.file, str(r.pages), r.how, r.then) for r in table], (40, 10, 50, 40))
-    cur.para("Double-sided card sheets: print one sheet first and hold it to the light. Each back's colour runs "
-             "past its card's edges, so a shift of a millimetre or two does not show once cut; if yours is "
-             "larger, whoever built these files can measure the printer (tubedeck build calibration) and "
-             "build them again with the shift it reads (--back-offset). The contact sheets (*-contact.png) "
-             "are previews, not for print.", size=8.5, colour=MUTED)
-    if bring:
-        cur.heading("What to bring")
-        for item in bring:
-            cur.para("\u2022  " + item, indent=0.0, after=0.6)
-    cur.heading("How long it takes")
-    sheets = sum(r.pages for r in table if not r.instead)  # an alternative counted once, not twice
-    cur.para(f"{plural(sheets, 'printed page')}. {plural(cards, 'card')} to cut: about "
-             f"{plural(minutes(cards), 'minute')} with a paper trimmer, about twice that with scissors and a "
-             f"ruler, besides what the other pages ask (cutting, folding, gluing)." if cards else
-             f"{plural(sheets, 'printed page')}; nothing to cut but what the pages say.")
-    if credit:
-        cur.heading("The network")
-        cur.para(credit)
+    body = Rect(box.x, box.y, box.w, box.h - 27)
+    pages = paginate(_pieces(game_blocks(table, bring, cards, credit), body.w, muted=(CALIBRATION,)),
+                     lambda page: [body])
+    _flow(pen, body, pages[0])  # one page: a game's files and its list fit it (the index pages on)
 
 
 def game_page(*, game: str, title: str, documents: Sequence[Deck | Pages], manifest: "Manifest",
@@ -236,37 +223,27 @@ def read_folder(folder: Path) -> Folder | None:
     return Folder(folder.name, title, tuple(files)) if files else None
 
 
-def draw_index(pen: "Pen", folders: Sequence[Folder], first: bool = True) -> None:
+INDEX_INTRO = ("One folder per game. Start with each game's README.pdf (what to print on what paper, what to cut, "
+               "what to bring, how long it takes) and its rulebook.pdf where it has one (sampler/ is the print "
+               "engine's proof sheet, not a game). Print at 100% (\"actual size\"). Files marked \"or instead of\" "
+               "are another way to make the same thing: print one of the two.")
+
+
+def index_pages(folders: Sequence[Folder], box: Rect) -> list[list[Placed]]:
+    """The index set in ``box``, page by page (the first page under its title)."""
+    blocks: list[Block] = [Para(((INDEX_INTRO, TEXT),))]
+    for folder in folders:
+        blocks += [Heading(2, f"{folder.title}  ({folder.name}/)"),
+                   _table(("File", "Pages", "Print"), [(f, str(p), h) for f, p, h in folder.files])]
+    first = Rect(box.x, box.y, box.w, box.h - 14)
+    return paginate(_pieces(blocks, box.w), lambda page: [first if page == 0 else box])
+
+
+def draw_index(pen: "Pen", placed: Sequence[Placed], first: bool) -> None:
     box = pen.trim.inset(14.0, 14.0)
-    cur = _Cursor(pen, box)
     if first:
         pen.text(box.x, box.top - 9, "What is in this folder", font=BOLD, size=20, colour=INK, field="how-to-print")
-        cur.y = box.top - 14
-        cur.para("One folder per game. Start with each game's README.pdf (what to print on what paper, what to "
-                 "cut, what to bring, how long it takes) and its rulebook.pdf where it has one (sampler/ is the "
-                 "print engine's proof sheet, not a game). Print at 100% (\"actual size\"). Files marked \"or "
-                 "instead of\" are another way to make the same thing: print one of the two.")
-    for folder in folders:
-        cur.heading(f"{folder.title}  ({folder.name}/)")
-        cur.table(("File", "Pages", "Print"), [(f, str(p), h) for f, p, h in folder.files], (40, 12, 48))
-
-
-def _height(folder: Folder) -> float:
-    """A folder's block on the index page, mm (a heading and one line a file, generously)."""
-    return 14.0 + 5.2 * (len(folder.files) + 1)
-
-
-def index_pages(folders: Sequence[Folder], room: float = 250.0) -> list[tuple[Folder, ...]]:
-    """The folders page by page (the first page also holds the introduction)."""
-    pages: list[list[Folder]] = [[]]
-    used = 30.0
-    for folder in folders:
-        if pages[-1] and used + _height(folder) > room:
-            pages.append([])
-            used = 0.0
-        pages[-1].append(folder)
-        used += _height(folder)
-    return [tuple(p) for p in pages]
+    _flow(pen, box, placed)
 
 
 def index_pdf(out: Path, options: "PrintOptions") -> bytes | None:
@@ -277,7 +254,9 @@ def index_pdf(out: Path, options: "PrintOptions") -> bytes | None:
                if f is not None and (out / f.name / "README.pdf").exists()]
     if not folders:
         return None
-    pages = tuple(partial(draw_index, folders=p, first=i == 0) for i, p in enumerate(index_pages(folders)))
+    box = options.paper.portrait.rect.inset(14.0, 14.0)  # the page the index prints on (Pages: portrait)
+    laid = index_pages(folders, box)
+    pages = tuple(partial(draw_index, placed=p, first=i == 0) for i, p in enumerate(laid))
     doc = Pages("README", pages, title="What is in this folder", landscape=False, furniture=False)
     data, _ = sheet_pdf(doc, options)
     return data
