@@ -6,7 +6,7 @@ validates a layout from its geometry alone.
 """
 
 from .check import problems
-from .layout import Layout, solve
+from .layout import Layout, Spec, lns, solve
 from .model import Cut, Edge, from_network
 
-__all__ = ["Cut", "Edge", "Layout", "from_network", "problems", "solve"]
+__all__ = ["Cut", "Edge", "Layout", "Spec", "from_network", "lns", "problems", "solve"]

@@ -37,11 +37,13 @@ class Cut:
     names: dict[str, str]
     edges: tuple[Edge, ...]
     turns: tuple[tuple[str, str, str, str], ...]
+    room: tuple[tuple[str, str, int], ...] = ()  # edges (a, b) that need more than the shortest length, in steps
 
     def digest(self) -> str:
         """A digest of everything the layout depends on (the cache's key)."""
         body = json.dumps({"points": sorted((k, round(x, 4), round(y, 4)) for k, (x, y) in self.points.items()),
-                           "edges": [(e.a, e.b, e.lines) for e in self.edges], "turns": list(self.turns)})
+                           "edges": [(e.a, e.b, e.lines) for e in self.edges], "turns": list(self.turns),
+                           "room": list(self.room)})
         return hashlib.sha256(body.encode()).hexdigest()[:24]
 
     def incident(self, station: str) -> list[Edge]:

@@ -19,12 +19,16 @@ test's and the layout's one definition of "over".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable, Sequence
 
 from tubedeck.errors import UsageError
 from tubedeck.games.dice.board import Board
+from tubedeck.generator.diagram import Cut, Edge, Spec
+from tubedeck.generator.diagram.cache import laid_out
+from tubedeck.generator.diagram.model import project as project_km
 from tubedeck.generator.sizes import Rect
 
 Point = tuple[float, float]
@@ -485,11 +489,85 @@ def place_labels(board: Board, at, half, area: Rect, text_width: Callable[[str, 
 MAX_STATIONS = 40  # more circles of 6.6 mm with their boxes do not fit the sheet's map area
 
 
+STEP = MIN_APART / 2  # mm: the diagram's grid step at its smallest (two steps between stations)
+LABEL_ROOM = 16.0  # mm more kept clear left and right of the diagram: names of the stations at its sides
+DIAGRAM_BUDGET = 3.0  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
+DIAGRAM = Spec(min_length=2, clearance=1, spacing=2, spread=2, cross_clearance=3)  # a crossing 3 steps off the
+# stations of the lines that cross: at least 15.9 mm on a diagonal, beyond the circle and CROSS_CLEAR
+
+
+def board_cut(board: Board) -> Cut:
+    """The map as the diagram engine reads it: stations where they are, one edge per connection
+    with room for its boxes (``need``, in grid steps), each line's turns."""
+    st = board.stations
+    lat0 = sum(s.lat for s in st) / len(st)
+    lon0 = sum(s.lon for s in st) / len(st)
+    points = {s.id: project_km(s.lat, s.lon, lat0, lon0) for s in st}
+    edges, room = [], []
+    for c in board.connections:
+        a, b = sorted((st[c.a].id, st[c.b].id))
+        edges.append(Edge(a, b, tuple(sorted(c.lines))))
+        steps = math.ceil(need(c.sections) / STEP - 1e-9)
+        if steps > DIAGRAM.min_length:
+            room.append((a, b, steps))
+    turns = set()
+    for line in board.lines:
+        for i in line.stations:
+            ends = [board.connections[k] for k in line.connections if i in (board.connections[k].a, board.connections[k].b)]
+            if len(ends) == 2:
+                a, b = sorted(st[c.b if c.a == i else c.a].id for c in ends)
+                turns.add((line.id, a, st[i].id, b))
+    return Cut(points, {s.id: s.name for s in st}, tuple(sorted(edges, key=lambda e: (e.a, e.b))),
+               tuple(sorted(turns)), tuple(sorted(room)))
+
+
+def diagram_places(board: Board, box: Rect) -> tuple[list[Point] | None, str]:
+    """The stations' places from the diagram engine, scaled to fill ``box`` (the same scale both
+    ways), or None and why not."""
+    spec = replace(DIAGRAM, width=int(box.w // STEP), height=int(box.h // STEP))  # the area's shape, in steps
+    lay, _ = laid_out(board_cut(board), spec, budget=DIAGRAM_BUDGET)
+    if lay.status not in ("OPTIMAL", "FEASIBLE"):
+        return None, f"the diagram engine found no layout within its budget ({lay.status})"
+    grid = [lay.positions[s.id] for s in board.stations]
+    x0, y0 = min(p[0] for p in grid), min(p[1] for p in grid)
+    w, h = max(p[0] for p in grid) - x0 or 1, max(p[1] for p in grid) - y0 or 1
+    scale = min(box.w / w, box.h / h)
+    if scale < STEP:
+        return None, f"the diagram needs {w * STEP:.0f} x {h * STEP:.0f} mm, the map area is {box.w:.0f} x {box.h:.0f} mm"
+    ox, oy = box.x + (box.w - w * scale) / 2, box.y + (box.h - h * scale) / 2
+    return [(ox + (x - x0) * scale, oy + (y - y0) * scale) for x, y in grid], ""
+
+
 def layout(board: Board, area: Rect, text_width) -> MapLayout:
+    """The map: a diagram (:mod:`generator.diagram`) where the engine lays it out and its boxes and
+    labels find room; else from geography, relaxed (said on stderr)."""
     if len(board.stations) > MAX_STATIONS:
         raise UsageError(f"the map of scope {board.scope.label!r} has {len(board.stations)} stations: a sheet holds "
                          f"at most {MAX_STATIONS} (circles of {2 * RADIUS:g} mm with their boxes); choose a smaller scope")
     inner = area.inset(RADIUS + 8, RADIUS + 5)
+    places, why = diagram_places(board, inner.inset(LABEL_ROOM, 0))
+    if places is not None:
+        placed, short = place_boxes(board, places)
+        close = [x for x in crossings([(c.a, c.b) for c in board.connections], places) if x[4] < CROSS_CLEAR]
+        if short:
+            c = board.connections[short[0]]
+            why = f"no room for the boxes of {board.stations[c.a].name} - {board.stations[c.b].name}"
+        elif close:
+            why = f"a crossing {close[0][4]:.1f} mm from {board.stations[close[0][3]].name}"
+        else:
+            drawn, half = strokes(board, places)
+            try:
+                labels = place_labels(board, places, half, area, text_width)
+            except UsageError as exc:
+                why = str(exc)
+            else:
+                return MapLayout(tuple(places), tuple(drawn), tuple(placed), tuple(labels), tuple(half))
+    print(f"tube dice: the map of {board.scope.label!r} is drawn from geography: {why}", file=sys.stderr)
+    return _geographic(board, area, inner, text_width)
+
+
+def _geographic(board: Board, area: Rect, inner: Rect, text_width) -> MapLayout:
+    """The map from real places, relaxed until its boxes fit (the layout before the diagram engine)."""
     at = relax(board, project(board, inner), inner)
     extra = [0.0] * len(board.connections)
     placed, short = place_boxes(board, at)

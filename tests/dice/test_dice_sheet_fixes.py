@@ -66,6 +66,10 @@ def test_section_boxes_take_a_pencil_mark(built):
             if (d.get("fill") == WHITE and len(items) == 4 and all(i[0] == "l" for i in items)
                     and d["rect"].x1 < right):
                 sides.extend(math.dist(i[1], i[2]) / MM for i in items)
+            elif d.get("fill") == WHITE and len(items) == 1 and items[0][0] in ("re", "qu") and d["rect"].x1 < right:
+                q = items[0][1].quad if items[0][0] == "re" else items[0][1]  # a box square to the page
+                corners = (q.ul, q.ur, q.lr, q.ll)
+                sides.extend(math.dist(p, r) / MM for p, r in zip(corners, corners[1:] + corners[:1]))
         assert len(sides) == 4 * sum(c.sections for c in ed.board.connections)
         assert 3.0 <= min(sides) and max(sides) <= 3.5, (min(sides), max(sides))
 

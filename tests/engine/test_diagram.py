@@ -13,7 +13,7 @@ import math
 import pytest
 
 from tubedeck.game import network
-from tubedeck.generator.diagram import Cut, Edge, from_network, problems, solve
+from tubedeck.generator.diagram import Cut, Edge, Spec, from_network, lns, problems, solve
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,8 @@ def test_the_same_cut_gives_the_same_layout(window, laid):
 
 
 def test_the_validator_sees_what_is_wrong():
-    cut = Cut({"a": (0, 0), "b": (1, 0), "c": (0, 1), "d": (1, 1)}, {}, (Edge("a", "d", ("x",)), Edge("b", "c", ("y",))), ())
+    # a-d and b-c side by side in the city, so they may not cross on the map
+    cut = Cut({"a": (0, 0), "d": (1, 0), "b": (0, 1), "c": (1, 1)}, {}, (Edge("a", "d", ("x",)), Edge("b", "c", ("y",))), ())
     crossing = {"a": (0, 0), "b": (2, 0), "c": (0, 2), "d": (2, 2)}
     assert any("meets" in p for p in problems(cut, crossing))
     bent = {"a": (0, 0), "b": (4, 0), "c": (0, 4), "d": (3, 1)}
@@ -58,3 +59,70 @@ def test_the_validator_sees_what_is_wrong():
     assert problems(star, {"o": (0, 0), "e": (2, 0), "n": (0, 2), "w": (-2, 0)}) == []
     swapped = {"o": (0, 0), "e": (-2, 0), "n": (0, 2), "w": (2, 0)}  # east and west traded: mirrored
     assert any("another order" in p for p in problems(star, swapped))
+
+
+# -- the large-neighbourhood search, the spec and the cache ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wider() -> Cut:
+    """25 stations round Oxford Circus (one pair of edges crosses in the city: the Metropolitan
+    over the Northern and Victoria between Euston and Warren Street)."""
+    net = network(None)
+    c = net.stations["oxford-circus"]
+    keep = {s for s, st in net.stations.items()
+            if math.hypot((st.lat - c.lat) * 111.2, (st.lon - c.lon) * 111.2 * math.cos(math.radians(c.lat))) <= 2.0}
+    return from_network(net, keep)
+
+
+def test_the_search_lays_out_a_wider_window_the_validator_accepts(wider):
+    from tubedeck.generator.diagram.layout import broken, city_crossings
+
+    assert len(wider.points) == 25 and len(city_crossings(wider)) == 1
+    spec = Spec()
+    lay = lns(wider, spec, budget=1.5)
+    assert lay.status == "FEASIBLE" and broken(wider, lay.positions, spec) == []
+    assert problems(wider, lay.positions, min_length=spec.min_length) == []
+    apart = [max(abs(p[0] - q[0]), abs(p[1] - q[1])) for s, p in lay.positions.items()
+             for t, q in lay.positions.items() if s < t]
+    assert min(apart) >= spec.spacing  # stations two steps apart, joined or not
+    again = lns(wider, spec, budget=1.5)
+    assert again.positions == lay.positions  # deterministic: CP-SAT's deterministic time, one worker
+
+
+def test_room_and_bounds_are_kept(wider):
+    """An edge given room is at least that long; the layout stays inside the width and height."""
+    edge = wider.edges[0]
+    roomy = Cut(wider.points, wider.names, wider.edges, wider.turns, ((edge.a, edge.b, 5),))
+    lay = lns(roomy, Spec(width=30, height=30), budget=1.5)
+    (ax, ay), (bx, by) = lay.positions[edge.a], lay.positions[edge.b]
+    assert max(abs(ax - bx), abs(ay - by)) >= 5
+    assert problems(roomy, lay.positions, min_length=2) == []
+    assert all(0 <= x <= 30 and 0 <= y <= 30 for x, y in lay.positions.values())
+    short = {**lay.positions, edge.b: (ax + 2 if bx > ax else ax - 2, ay) if ay == by else lay.positions[edge.b]}
+    if ay == by:  # the validator reads the room too
+        assert any("shorter than 5" in p for p in problems(roomy, short, min_length=2))
+
+
+def test_the_validator_lets_city_crossings_cross_once():
+    # a-d and b-c cross in the city (an X); e-f and g-h do not (two parallel strokes)
+    cut = Cut({"a": (0, 0), "d": (1, 1), "b": (1, 0), "c": (0, 1)}, {}, (Edge("a", "d", ("x",)), Edge("b", "c", ("y",))), ())
+    assert problems(cut, {"a": (0, 0), "d": (2, 2), "b": (2, 0), "c": (0, 2)}) == []
+    apart = Cut({"a": (0, 0), "d": (1, 0), "b": (0, 1), "c": (1, 1)}, {}, (Edge("a", "d", ("x",)), Edge("b", "c", ("y",))), ())
+    assert any("meets" in p for p in problems(apart, {"a": (0, 0), "d": (2, 2), "b": (2, 0), "c": (0, 2)}))
+
+
+def test_the_cache_reads_back_what_it_wrote_and_ignores_a_damaged_file(window, tmp_path, monkeypatch):
+    from tubedeck.generator.diagram import cache
+
+    monkeypatch.setenv("TUBEDECK_CACHE", str(tmp_path))
+    spec = Spec()
+    first, hit = cache.laid_out(window, spec, budget=0.5)
+    assert not hit and first.positions
+    again, hit = cache.laid_out(window, spec, budget=0.5)
+    assert hit and again.positions == first.positions and again.directions == first.directions
+    (file,) = tmp_path.glob("*.json")
+    file.write_text('{"positions": {"nowhere": [0, 0]}}')
+    solved, hit = cache.laid_out(window, spec, budget=0.5)
+    assert not hit and solved.positions == first.positions
+    assert cache.key(window, spec, 0.5) != cache.key(window, Spec(spacing=3), 0.5) != cache.key(window, spec, 1.0)
