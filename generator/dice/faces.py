@@ -22,7 +22,7 @@ from tubedeck.generator.identity import Cover, cover_faces, network_art
 from tubedeck.generator.linestyle import cased, draw_line
 from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import Rect
-from tubedeck.generator.text import sized
+from tubedeck.generator.text import sized, wrap
 from tubedeck.generator.theme import BOLD, INK, MUTED, PLAY_PT, WHITE
 
 from .layout import LABEL_PT, RADIUS, STAR_W, ZONE_RING, MapLayout, layout, ringed
@@ -91,6 +91,9 @@ def station(pen: Pen, x: float, y: float, r: float, ring: bool, width: float = 0
     pen.circle(x, y, r, fill=WHITE, stroke=INK, width=width)
 
 
+SUBTITLE_LEAD = 2.4  # mm between the lines of the map's area under the title (6 pt)
+
+
 def subtitle(edition: Edition) -> str:
     """The map's area as players read it: the recipe's name for its own scope, else the scope spelt out."""
     board = edition.board
@@ -100,8 +103,22 @@ def subtitle(edition: Edition) -> str:
     elif board.scope.label == "all":
         area = "The whole network"
     else:
-        area = board.scope.label[:1].upper() + board.scope.label[1:] + (f" of {star}" if board.scope.km else "")
+        spoken = _spoken(board)
+        area = spoken[:1].upper() + spoken[1:] + (f" of {star}" if board.scope.km else "")
     return f"{area}: {n} stations" + ("" if star in area else f", star: {star}")
+
+
+def _spoken(board) -> str:
+    """The scope with its lines named as players know them (a scope is typed with the dataset's
+    line ids: "all except 3,5,6,c in ..." printed those ids). A scope that leaves lines out says how
+    many it keeps; the lines table names them."""
+    head, sep, rest = board.scope.label.partition(" in ")
+    if not sep or head == "all":
+        return board.scope.label
+    if head.startswith("all except "):
+        return f"{len(board.lines)} lines in {rest}"
+    names = {line.id: line.name for line in board.lines}
+    return ", ".join(names.get(part.strip(), part.strip()) for part in head.split(",")) + f" in {rest}"
 
 
 def table(pen: Pen, x: float, top: float, w: float, title: str, rows: list[tuple], swatch) -> float:
@@ -172,7 +189,11 @@ def page(pen: Pen, edition: Edition, challenge: bool = False) -> None:
     pen.text(x, top - 5, edition.recipe.text.title, font=BOLD, size=14, colour=INK, field="title")
     pen.text(x + 38, top - 5, "Player:", size=7, colour=INK, field="heading")
     pen.line(x + 48, top - 5.5, x + w, top - 5.5, stroke=INK, width=0.25)
-    pen.text(x, top - 9.5, subtitle(edition), size=6, colour=MUTED, field="note")
+    # the map's area, wrapped to the column (another city's star may have a long name: Canal St (4/6/J/N/Q/R/W/Z))
+    area = wrap(subtitle(edition), fonts.DEFAULT_FONT, 6, w, 3) or (subtitle(edition),)
+    for i, text in enumerate(area):
+        pen.text(x, top - 9.5 - i * SUBTITLE_LEAD, text, size=6, colour=MUTED, field="note")
+    top -= (len(area) - 1) * SUBTITLE_LEAD
 
     case = cased(tuple(l.colour for l in board.lines))
 

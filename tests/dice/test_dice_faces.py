@@ -332,6 +332,10 @@ def test_the_subtitle_names_another_scope_in_plain_words():
 
     assert subtitle(load(Network.load(), scope="zone 1 within 1.2 km")).startswith("Zone 1 within 1.2 km of Baker Street:")
     assert subtitle(load(Network.load(ROOT / "tests" / "data" / "tinycity"))).startswith("The whole network:")
+    # lines by their names, never the dataset's ids (New York's "all except 3,5,6,c,..." printed them)
+    assert subtitle(load(Network.load(), scope="central,jubilee in zone 1")).startswith("Central, Jubilee in zone 1:")
+    wide = subtitle(load(Network.load(), scope="all except circle,hammersmith-city in zones 1-2 within 1.5 km"))
+    assert wide.startswith("6 lines in zones 1-2 within 1.5 km of Baker Street") and "circle" not in wide, wide
 
 
 def test_a_map_too_big_for_the_sheet_is_refused_with_a_message(capsys, tmp_path):
