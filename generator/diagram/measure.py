@@ -43,18 +43,24 @@ def strokes(page, clip=None) -> list[tuple[tuple[float, float], tuple[float, flo
 NEAR_END = 4.0  # mm: strokes side by side fan out under a station's circle; a crossing there is none
 
 
-def _cross(a, b, c, d) -> bool:
-    """Whether segments ab and cd cross at a point more than ``NEAR_END`` from all four ends."""
+def crossing_point(a, b, c, d, strict: bool = False):
+    """Where segments ab and cd cross (None if they do not, or are parallel); ``strict``: only a
+    point inside both, not at an end."""
     rx, ry, qx, qy = b[0] - a[0], b[1] - a[1], d[0] - c[0], d[1] - c[1]
     den = rx * qy - ry * qx
-    if abs(den) < 1e-9:
-        return False
+    if abs(den) < 1e-12:
+        return None
     t = ((c[0] - a[0]) * qy - (c[1] - a[1]) * qx) / den
     u = ((c[0] - a[0]) * ry - (c[1] - a[1]) * rx) / den
-    if not (0 < t < 1 and 0 < u < 1):
-        return False
-    x = (a[0] + t * rx, a[1] + t * ry)
-    return min(math.dist(x, e) for e in (a, b, c, d)) > NEAR_END
+    if (0.0 < t < 1.0 and 0.0 < u < 1.0) if strict else (0.0 <= t <= 1.0 and 0.0 <= u <= 1.0):
+        return a[0] + t * rx, a[1] + t * ry
+    return None
+
+
+def _cross(a, b, c, d) -> bool:
+    """Whether segments ab and cd cross at a point more than ``NEAR_END`` from all four ends."""
+    x = crossing_point(a, b, c, d, strict=True)
+    return x is not None and min(math.dist(x, e) for e in (a, b, c, d)) > NEAR_END
 
 
 def read(page, clip=None) -> Reading:
@@ -74,4 +80,4 @@ def read(page, clip=None) -> Reading:
     return Reading(len(segs), round(total, 1), straight / total if total else 0.0, crossings)
 
 
-__all__ = ["Reading", "read", "strokes"]
+__all__ = ["Reading", "crossing_point", "read", "strokes"]

@@ -28,6 +28,7 @@ from tubedeck.errors import UsageError
 from tubedeck.games.dice.board import Board
 from tubedeck.generator.diagram import Cut, Edge, Spec
 from tubedeck.generator.diagram.cache import laid_out
+from tubedeck.generator.diagram.measure import crossing_point
 from tubedeck.generator.diagram.model import project as project_km
 from tubedeck.generator.sizes import Rect
 
@@ -82,19 +83,6 @@ def project(board: Board, box: Rect) -> list[Point]:
     sx, sy = min(sx, sy * MAX_STRETCH), min(sy, sx * MAX_STRETCH)
     ox, oy = box.x + (box.w - w * sx) / 2, box.y + (box.h - h * sy) / 2
     return [(ox + (x - min(xs)) * sx, oy + (y - min(ys)) * sy) for x, y in zip(xs, ys)]
-
-
-def crossing_point(a: Point, b: Point, c: Point, d: Point) -> Point | None:
-    """Where segments ab and cd cross (None if they do not, or are parallel)."""
-    rx, ry, qx, qy = b[0] - a[0], b[1] - a[1], d[0] - c[0], d[1] - c[1]
-    den = rx * qy - ry * qx
-    if abs(den) < 1e-12:
-        return None
-    t = ((c[0] - a[0]) * qy - (c[1] - a[1]) * qx) / den
-    u = ((c[0] - a[0]) * ry - (c[1] - a[1]) * rx) / den
-    if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
-        return a[0] + t * rx, a[1] + t * ry
-    return None
 
 
 def crossings(ends: Sequence[tuple[int, int]], at: Sequence[Point]) -> list[tuple[int, int, Point, int, float]]:
