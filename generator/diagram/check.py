@@ -10,6 +10,7 @@ the city, which may cross once on the map. An empty list is a valid map.
 from __future__ import annotations
 
 import math
+from statistics import median
 
 from .model import Cut
 
@@ -56,6 +57,24 @@ def _same_cycle(a: list[str], b: list[str]) -> bool:
     return a == b[k:] + b[:k]
 
 
+def city_order(cut: Cut, positions: dict[str, tuple[int, int]], margin: float = 0.5) -> float:
+    """The share of station pairs that keep their city order along x and along y (west of, south
+    of), counting only pairs more than ``margin`` median edges apart along that axis: how much the
+    map still reads as the city (a layout squeezed into a narrow area folds its ends back)."""
+    lengths = [math.dist(cut.points[e.a], cut.points[e.b]) for e in cut.edges] or [1.0]
+    least = margin * median(lengths)
+    kept = total = 0
+    stations = sorted(cut.points)
+    for k, s in enumerate(stations):
+        for t in stations[k + 1:]:
+            for axis in (0, 1):
+                city = cut.points[t][axis] - cut.points[s][axis]
+                if abs(city) >= least:
+                    total += 1
+                    kept += (positions[t][axis] - positions[s][axis]) * city > 0
+    return kept / total if total else 1.0
+
+
 def problems(cut: Cut, positions: dict[str, tuple[int, int]], min_length: int = 1,
              gap: float = 0.5) -> list[str]:
     """What is wrong with ``positions`` as a diagram of ``cut`` (empty: nothing)."""
@@ -96,4 +115,4 @@ def problems(cut: Cut, positions: dict[str, tuple[int, int]], min_length: int = 
     return out
 
 
-__all__ = ["problems"]
+__all__ = ["city_order", "problems"]

@@ -28,6 +28,7 @@ from tubedeck.errors import UsageError
 from tubedeck.games.dice.board import Board
 from tubedeck.generator.diagram import Cut, Edge, Spec
 from tubedeck.generator.diagram.cache import laid_out
+from tubedeck.generator.diagram.check import city_order
 from tubedeck.generator.diagram.measure import crossing_point
 from tubedeck.generator.diagram.model import project as project_km
 from tubedeck.generator.sizes import Rect
@@ -479,7 +480,9 @@ MAX_STATIONS = 40  # more circles of 6.6 mm with their boxes do not fit the shee
 
 STEP = MIN_APART / 2  # mm: the diagram's grid step at its smallest (two steps between stations)
 LABEL_ROOM = 16.0  # mm more kept clear left and right of the diagram: names of the stations at its sides
-DIAGRAM_BUDGET = 3.0  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
+DIAGRAM_BUDGET = 3.0
+CITY_ORDER = 0.92  # a diagram keeping less of the city's order is not the city's map (London squeezed
+# into Letter's narrower area kept 89%: Paddington under Marylebone; A4 96%, New York 93-96%)  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
 DIAGRAM = Spec(min_length=2, clearance=1, spacing=2, spread=2, cross_clearance=3)  # a crossing 3 steps off the
 # stations of the lines that cross: at least 15.9 mm on a diagonal, beyond the circle and CROSS_CLEAR
 
@@ -513,9 +516,13 @@ def diagram_places(board: Board, box: Rect) -> tuple[list[Point] | None, str]:
     """The stations' places from the diagram engine, scaled to fill ``box`` (the same scale both
     ways), or None and why not."""
     spec = replace(DIAGRAM, width=int(box.w // STEP), height=int(box.h // STEP))  # the area's shape, in steps
-    lay, _ = laid_out(board_cut(board), spec, budget=DIAGRAM_BUDGET)
+    cut = board_cut(board)
+    lay, _ = laid_out(cut, spec, budget=DIAGRAM_BUDGET)
     if lay.status not in ("OPTIMAL", "FEASIBLE"):
         return None, f"the diagram engine found no layout within its budget ({lay.status})"
+    order = city_order(cut, lay.positions)
+    if order < CITY_ORDER:
+        return None, f"the diagram keeps {order:.0%} of the city's west-east and south-north order, under {CITY_ORDER:.0%}"
     grid = [lay.positions[s.id] for s in board.stations]
     x0, y0 = min(p[0] for p in grid), min(p[1] for p in grid)
     w, h = max(p[0] for p in grid) - x0 or 1, max(p[1] for p in grid) - y0 or 1

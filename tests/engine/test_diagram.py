@@ -126,3 +126,11 @@ def test_the_cache_reads_back_what_it_wrote_and_ignores_a_damaged_file(window, t
     solved, hit = cache.laid_out(window, spec, budget=0.5)
     assert not hit and solved.positions == first.positions
     assert cache.key(window, spec, 0.5) != cache.key(window, Spec(spacing=3), 0.5) != cache.key(window, spec, 1.0)
+
+
+def test_city_order_reads_a_folded_map(window, laid):
+    from tubedeck.generator.diagram.check import city_order
+
+    assert city_order(window, laid.positions) >= 0.9
+    mirrored = {s: (-x, y) for s, (x, y) in laid.positions.items()}  # west and east traded
+    assert city_order(window, mirrored) <= 0.6
