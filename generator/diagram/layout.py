@@ -5,8 +5,8 @@ chosen among the ``spread`` nearest its geographic direction either side (relati
 kept), with a length of at least ``min_length`` grid steps. Hard constraints: octilinearity; each
 station's edges keep their circular order (the map still reads as the city). Separation: no two
 edges that share no station come within ``clearance`` of each other (one of eight half-plane
-separations along x, y, x+y, x-y holds), and no edge within ``clearance`` of a station it does
-not end at; except that two edges that cross in the city (one line over another, with no
+separations along x, y, x+y, x-y holds, the diagonal ones by ``clearance`` true steps:
+:func:`along_axis`), and no edge within ``clearance`` of a station it does not end at; except that two edges that cross in the city (one line over another, with no
 station) may cross on the map. Objective, in this order of weight: separations broken (with
 ``soft``: a start that is not yet a map), bends along a line (a 45-degree turn costs 1, 90 degrees
 2, sharper 10 a step more), edges off their geographic direction, total edge length.
@@ -335,6 +335,7 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
         that the stations' reach allows are written, and nothing where one always holds."""
         lits = []
         for a, (u, v) in enumerate(axes):
+            need = along_axis(clearance, u, v)
             for sign in (1, -1):
                 span_p = [along(p, u, v) for p in first]
                 span_q = [along(q, u, v) for q in second]
@@ -344,15 +345,15 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
                 else:
                     least = min(lo for lo, _ in span_p) - max(hi for _, hi in span_q)
                     most = max(hi for _, hi in span_p) - min(lo for lo, _ in span_q)
-                if least >= clearance:
+                if least >= need:
                     return False  # always apart along this axis: no constraint needed
-                if most < clearance:
+                if most < need:
                     continue  # cannot hold wherever they go
                 b = m.new_bool_var(f"sep_{tag}_{a}_{sign}")
                 lits.append(b)
                 for p in first:
                     for q in second:
-                        m.add(sign * (u * x[q] + v * y[q] - u * x[p] - v * y[p]) >= clearance).only_enforce_if(b)
+                        m.add(sign * (u * x[q] + v * y[q] - u * x[p] - v * y[p]) >= need).only_enforce_if(b)
         if soft:
             if not lits:
                 return True  # broken wherever they go: a constant price
@@ -503,12 +504,21 @@ def _direction(p: tuple[int, int], q: tuple[int, int]) -> int:
     return angle_sector(q[0] - p[0], q[1] - p[1])
 
 
+def along_axis(clearance: int, u: int, v: int) -> int:
+    """The gap along axis (u, v) that keeps two things ``clearance`` steps apart: on a diagonal,
+    x + y or x - y grows by two for each step of true distance and a third (so 1 becomes 2: two
+    stations on a diagonal 1 apart in x + y would be only 0.7 steps apart, and a line drawn there
+    would graze a station's circle)."""
+    return clearance if u == 0 or v == 0 else math.ceil(clearance * math.sqrt(2) - 1e-9)
+
+
 def _separated(points: list[tuple[int, int]], others: list[tuple[int, int]], clearance: int) -> bool:
     """The model's separation, from coordinates: one axis on which the two sets are ``clearance`` apart."""
     for u, v in AXES:
+        need = along_axis(clearance, u, v)
         a = [u * px + v * py for px, py in points]
         b = [u * qx + v * qy for qx, qy in others]
-        if min(b) - max(a) >= clearance or min(a) - max(b) >= clearance:
+        if min(b) - max(a) >= need or min(a) - max(b) >= need:
             return True
     return False
 

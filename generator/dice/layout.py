@@ -19,6 +19,7 @@ test's and the layout's one definition of "over".
 from __future__ import annotations
 
 import math
+import re
 import sys
 from dataclasses import dataclass, replace
 from functools import partial
@@ -481,8 +482,8 @@ MAX_STATIONS = 40  # more circles of 6.6 mm with their boxes do not fit the shee
 STEP = MIN_APART / 2  # mm: the diagram's grid step at its smallest (two steps between stations)
 LABEL_ROOM = 16.0  # mm more kept clear left and right of the diagram: names of the stations at its sides
 DIAGRAM_BUDGET = 3.0
-CITY_ORDER = 0.92  # a diagram keeping less of the city's order is not the city's map (London squeezed
-# into Letter's narrower area kept 89%: Paddington under Marylebone; A4 96%, New York 93-96%)  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
+CITY_ORDER = 0.92  # a diagram keeping less of the city's order gives way to geography (London squeezed
+# into Letter's narrower area keeps 91.5%, A4 95.8%; New York 91.7% on Letter, 92.0% on A4)  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
 DIAGRAM = Spec(min_length=2, clearance=1, spacing=2, spread=2, cross_clearance=3)  # a crossing 3 steps off the
 # stations of the lines that cross: at least 15.9 mm on a diagonal, beyond the circle and CROSS_CLEAR
 
@@ -512,53 +513,70 @@ def board_cut(board: Board) -> Cut:
                tuple(sorted(turns)), tuple(sorted(room)))
 
 
-def diagram_places(board: Board, box: Rect) -> tuple[list[Point] | None, str]:
+def diagram_places(board: Board, box: Rect) -> tuple[list[Point] | None, float, str]:
     """The stations' places from the diagram engine, scaled to fill ``box`` (the same scale both
-    ways), or None and why not."""
+    ways), with the share of the city's order they keep (:func:`city_order`); or None and why not."""
     spec = replace(DIAGRAM, width=int(box.w // STEP), height=int(box.h // STEP))  # the area's shape, in steps
     cut = board_cut(board)
     lay, _ = laid_out(cut, spec, budget=DIAGRAM_BUDGET)
     if lay.status not in ("OPTIMAL", "FEASIBLE"):
-        return None, f"the diagram engine found no layout within its budget ({lay.status})"
-    order = city_order(cut, lay.positions)
-    if order < CITY_ORDER:
-        return None, f"the diagram keeps {order:.0%} of the city's west-east and south-north order, under {CITY_ORDER:.0%}"
+        return None, 0.0, f"the diagram engine found no layout within its budget ({lay.status})"
     grid = [lay.positions[s.id] for s in board.stations]
     x0, y0 = min(p[0] for p in grid), min(p[1] for p in grid)
     w, h = max(p[0] for p in grid) - x0 or 1, max(p[1] for p in grid) - y0 or 1
     scale = min(box.w / w, box.h / h)
     if scale < STEP:
-        return None, f"the diagram needs {w * STEP:.0f} x {h * STEP:.0f} mm, the map area is {box.w:.0f} x {box.h:.0f} mm"
+        return None, 0.0, (f"the diagram needs {w * STEP:.0f} x {h * STEP:.0f} mm, the map area is "
+                           f"{box.w:.0f} x {box.h:.0f} mm")
     ox, oy = box.x + (box.w - w * scale) / 2, box.y + (box.h - h * scale) / 2
-    return [(ox + (x - x0) * scale, oy + (y - y0) * scale) for x, y in grid], ""
+    return [(ox + (x - x0) * scale, oy + (y - y0) * scale) for x, y in grid], city_order(cut, lay.positions), ""
+
+
+def _diagram(board: Board, area: Rect, inner: Rect, text_width) -> tuple[MapLayout | None, float, str]:
+    """The map drawn as a diagram, with the share of the city's order it keeps; or None and why not
+    (its boxes, a crossing or a name find no room)."""
+    places, order, why = diagram_places(board, inner.inset(LABEL_ROOM, 0))
+    if places is None:
+        return None, 0.0, why
+    placed, short = place_boxes(board, places)
+    close = [x for x in crossings([(c.a, c.b) for c in board.connections], places) if x[4] < CROSS_CLEAR]
+    if short:
+        c = board.connections[short[0]]
+        return None, 0.0, f"no room for the boxes of {board.stations[c.a].name} - {board.stations[c.b].name}"
+    if close:
+        return None, 0.0, f"a crossing {close[0][4]:.1f} mm from {board.stations[close[0][3]].name}"
+    drawn, half = strokes(board, places)
+    try:
+        labels = place_labels(board, places, half, area, text_width)
+    except UsageError as exc:
+        name = re.search(r"the name of (.+?) clear of", str(exc))
+        return None, 0.0, f"the name of {name.group(1) if name else 'a station'} finds no room beside it"
+    return MapLayout(tuple(places), tuple(drawn), tuple(placed), tuple(labels), tuple(half)), order, ""
 
 
 def layout(board: Board, area: Rect, text_width) -> MapLayout:
-    """The map: a diagram (:mod:`generator.diagram`) where the engine lays it out and its boxes and
-    labels find room; else from geography, relaxed (said on stderr)."""
+    """The map: a diagram (:mod:`generator.diagram`) where the engine lays it out, its boxes and
+    names find room and it keeps ``CITY_ORDER`` of the city's order; else from geography, relaxed
+    (said on stderr); a diagram keeping less of the order where geography finds no room either."""
     if len(board.stations) > MAX_STATIONS:
         raise UsageError(f"the map of scope {board.scope.label!r} has {len(board.stations)} stations: a sheet holds "
                          f"at most {MAX_STATIONS} (circles of {2 * RADIUS:g} mm with their boxes); choose a smaller scope")
     inner = area.inset(RADIUS + 8, RADIUS + 5)
-    places, why = diagram_places(board, inner.inset(LABEL_ROOM, 0))
-    if places is not None:
-        placed, short = place_boxes(board, places)
-        close = [x for x in crossings([(c.a, c.b) for c in board.connections], places) if x[4] < CROSS_CLEAR]
-        if short:
-            c = board.connections[short[0]]
-            why = f"no room for the boxes of {board.stations[c.a].name} - {board.stations[c.b].name}"
-        elif close:
-            why = f"a crossing {close[0][4]:.1f} mm from {board.stations[close[0][3]].name}"
-        else:
-            drawn, half = strokes(board, places)
-            try:
-                labels = place_labels(board, places, half, area, text_width)
-            except UsageError as exc:
-                why = str(exc)
-            else:
-                return MapLayout(tuple(places), tuple(drawn), tuple(placed), tuple(labels), tuple(half))
+    diagram, order, why = _diagram(board, area, inner, text_width)
+    if diagram is not None and order >= CITY_ORDER:
+        return diagram
+    if diagram is not None:
+        why = f"the diagram keeps {order:.1%} of the city's west-east and south-north order, under {CITY_ORDER:.0%}"
+    try:
+        drawn = _geographic(board, area, inner, text_width)
+    except UsageError:
+        if diagram is None:
+            raise
+        print(f"tube dice: the map of {board.scope.label!r} is a diagram keeping {order:.1%} of the city's order: "
+              "drawn from geography, its names or boxes find no room", file=sys.stderr)
+        return diagram
     print(f"tube dice: the map of {board.scope.label!r} is drawn from geography: {why}", file=sys.stderr)
-    return _geographic(board, area, inner, text_width)
+    return drawn
 
 
 def _geographic(board: Board, area: Rect, inner: Rect, text_width) -> MapLayout:
