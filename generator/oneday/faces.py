@@ -39,7 +39,7 @@ from tubedeck.generator.theme import (
 )
 
 from .chips import CHIP_GAP, CHIP_OUTLINE, chip, chip_size, line_letters
-from .map import figures, map_page
+from .map import figures, map_page, wide
 from .tent import tent_sheet
 
 LEGEND = "< before | after >"
@@ -370,7 +370,7 @@ def documents(edition: Edition, options: PrintOptions) -> list:
     return [
         Deck("stations", tuple(cards), back=back, title=f"{name}: {len(cards)} station cards", back_bleed=DRIFT),
         Deck("rules", tuple(rules), back=rules_back, title=f"{name}: rules summary", share="rules"),
-        Pages("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=True,
+        Pages("map", (partial(map_page, edition=edition),), title=f"{name}: map", landscape=wide(gmap),
               note="one reference map for the table"),
         rack_sheet(edition, options.card.width, options.card.height, landscape=False) if edition.racks == "flat"
         else tent_sheet(edition, options.card.width, options.card.height,

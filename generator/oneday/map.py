@@ -50,6 +50,16 @@ CHIP_CLEAR = 0.4  # mm between a line chip on the map and any other mark
 CHIP_STEPS = tuple(k * sign for k in range(0, 16) for sign in ((1,) if k == 0 else (-1, 1)))  # mm from the middle
 
 
+def wide(gmap: Board) -> bool:
+    """Whether the map is wider than tall (equirectangular, as :func:`project` draws it): its page is
+    then landscape, else portrait (London's zone 1 is wide; New York's, along Manhattan, is tall)."""
+    lat_mid = sum(st.lat for st in gmap.stations.values()) / max(1, len(gmap.stations))
+    k = math.cos(math.radians(lat_mid))
+    lons = [st.lon * k for st in gmap.stations.values()] or [0.0]
+    lats = [st.lat for st in gmap.stations.values()] or [0.0]
+    return max(lons) - min(lons) >= max(lats) - min(lats)
+
+
 def project(gmap: Board, box: Rect) -> dict[str, Point]:
     """Stations to page millimetres: equirectangular at the network's mean latitude, fitted into ``box``."""
     lat_mid = sum(st.lat for st in gmap.stations.values()) / max(1, len(gmap.stations))

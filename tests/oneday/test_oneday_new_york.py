@@ -72,3 +72,12 @@ def test_the_solver_agrees_with_the_exhaustive_search_on_new_york(new_york):
         for s in rack:
             caps[s] = max(caps[s], 1)
         check_against_exhaustive(gmap, runs, rack, caps)
+
+
+def test_a_tall_city_gets_a_portrait_map_page(new_york):
+    """Manhattan runs north-south: New York's map page is portrait, London's zone 1 landscape (the
+    map filled a third of a landscape page)."""
+    from tubedeck.generator.oneday.map import wide
+
+    assert not wide(load(new_york).board)
+    assert wide(load(network(None)).board)
