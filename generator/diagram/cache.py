@@ -45,8 +45,9 @@ def user_dir() -> Path:
     return Path(base) / "tubedeck" / "diagram"
 
 
-def key(cut: Cut, spec: Spec, budget: float) -> str:
-    body = json.dumps({"cut": cut.digest(), "spec": asdict(spec), "budget": budget, "engine": engine()})
+def key(cut: Cut, spec: Spec, budget: float, seed: int = 0) -> str:
+    body = json.dumps({"cut": cut.digest(), "spec": asdict(spec), "budget": budget, "engine": engine(),
+                       **({"seed": seed} if seed else {})})
     return hashlib.sha256(body.encode()).hexdigest()[:32]
 
 
@@ -71,11 +72,11 @@ def _load(text: str, cut: Cut) -> Layout | None:
     return layout
 
 
-def laid_out(cut: Cut, spec: Spec | None = None, *, budget: float = 3.0) -> tuple[Layout, bool]:
-    """The layout of ``cut`` (:func:`.layout.lns` within ``budget`` deterministic seconds) and whether
-    it came from a cache."""
+def laid_out(cut: Cut, spec: Spec | None = None, *, budget: float = 3.0, seed: int = 0) -> tuple[Layout, bool]:
+    """The layout of ``cut`` (:func:`.layout.lns` within ``budget`` deterministic seconds, CP-SAT's
+    ``seed``) and whether it came from a cache."""
     spec = spec or Spec()
-    name = key(cut, spec, budget) + ".json"
+    name = key(cut, spec, budget, seed) + ".json"
     for folder in (SHIPPED, user_dir()):
         try:
             found = _load((folder / name).read_text(encoding="utf-8"), cut)
@@ -83,7 +84,7 @@ def laid_out(cut: Cut, spec: Spec | None = None, *, budget: float = 3.0) -> tupl
             continue
         if found is not None:
             return found, True
-    layout = lns(cut, spec, budget=budget)
+    layout = lns(cut, spec, budget=budget, seed=seed)
     try:
         from tubedeck.atomic import write_text
 

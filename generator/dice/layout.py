@@ -482,6 +482,7 @@ MAX_STATIONS = 40  # more circles of 6.6 mm with their boxes do not fit the shee
 STEP = MIN_APART / 2  # mm: the diagram's grid step at its smallest (two steps between stations)
 LABEL_ROOM = 16.0  # mm more kept clear left and right of the diagram: names of the stations at its sides
 DIAGRAM_BUDGET = 3.0
+SEEDS = 3  # layouts tried (CP-SAT seeds) before a map whose boxes or names find no room goes to geography
 CITY_ORDER = 0.92  # a diagram keeping less of the city's order gives way to geography (London squeezed
 # into Letter's narrower area keeps 91.5%, A4 95.8%; New York 91.7% on Letter, 92.0% on A4)  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
 DIAGRAM = Spec(min_length=2, clearance=1, spacing=2, spread=2, cross_clearance=3)  # a crossing 3 steps off the
@@ -513,12 +514,12 @@ def board_cut(board: Board) -> Cut:
                tuple(sorted(turns)), tuple(sorted(room)))
 
 
-def diagram_places(board: Board, box: Rect) -> tuple[list[Point] | None, float, str]:
+def diagram_places(board: Board, box: Rect, seed: int = 0) -> tuple[list[Point] | None, float, str]:
     """The stations' places from the diagram engine, scaled to fill ``box`` (the same scale both
     ways), with the share of the city's order they keep (:func:`city_order`); or None and why not."""
     spec = replace(DIAGRAM, width=int(box.w // STEP), height=int(box.h // STEP))  # the area's shape, in steps
     cut = board_cut(board)
-    lay, _ = laid_out(cut, spec, budget=DIAGRAM_BUDGET)
+    lay, _ = laid_out(cut, spec, budget=DIAGRAM_BUDGET, seed=seed)
     if lay.status not in ("OPTIMAL", "FEASIBLE"):
         return None, 0.0, f"the diagram engine found no layout within its budget ({lay.status})"
     grid = [lay.positions[s.id] for s in board.stations]
@@ -534,8 +535,18 @@ def diagram_places(board: Board, box: Rect) -> tuple[list[Point] | None, float, 
 
 def _diagram(board: Board, area: Rect, inner: Rect, text_width) -> tuple[MapLayout | None, float, str]:
     """The map drawn as a diagram, with the share of the city's order it keeps; or None and why not
-    (its boxes, a crossing or a name find no room)."""
-    places, order, why = diagram_places(board, inner.inset(LABEL_ROOM, 0))
+    (its boxes, a crossing or a name find no room). Where that is so, the engine's next seed may lay
+    the map out otherwise (``SEEDS`` in all, each solved once and cached)."""
+    why = ""
+    for seed in range(SEEDS):
+        drawn, order, why = _diagram_seeded(board, area, inner, text_width, seed)
+        if drawn is not None or why.startswith("the diagram"):  # no layout, or one too big: not the seed's
+            return drawn, order, why
+    return None, 0.0, why
+
+
+def _diagram_seeded(board: Board, area: Rect, inner: Rect, text_width, seed: int) -> tuple[MapLayout | None, float, str]:
+    places, order, why = diagram_places(board, inner.inset(LABEL_ROOM, 0), seed)
     if places is None:
         return None, 0.0, why
     placed, short = place_boxes(board, places)
