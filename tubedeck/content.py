@@ -88,6 +88,54 @@ def city_name(directory: Path | str, default: str = "the city") -> str:
     return city_field(directory, "name") or default
 
 
+def is_london(directory: Path | str | None) -> bool:
+    """Is ``directory`` the bundled London dataset (None: the default, London)?"""
+    return directory is None or Path(directory).resolve() == data_root().resolve()
+
+
+# The games' names, printed as they are on every city (docs/data.md): kept out of the swaps below.
+GAME_NAMES = ("Keep London Moving", "KEEP LONDON MOVING", "One Day in London", "ONE DAY IN LONDON",
+              "Next Station: London", "Next Station London", "NEXT STATION LONDON", "Tube Dice", "TUBE DICE")
+# What London's words become on another city ({city}: its city.toml name), in this order; Next
+# Station's "Underground cards" and "Underground lines" are the game's own words and stay.
+_SWAPS: tuple[tuple[str, str], ...] = (
+    (r"\bthe\s+London\s+Underground\b", "the {city} metro"),
+    (r"\bLondon\s+Underground\b", "{city} metro"),
+    (r"\bLondoners\b", "{city}'s riders"),
+    (r"\bCentral\s+London\b", "central {city}"),
+    (r"\bLondon\b", "{city}"),
+    (r"(?<![A-Za-z])(The|the)\s+Thames\b", r"\1 river"),
+    (r"(?:(?<=^)|(?<=[.:!?]\s)|(?<=\n)|(?<=[|•#(\"]\s)|(?<=[|•#(\"]))Thames\b", "River"),
+    (r"\bThames\b", "river"),
+    (r"\b(the|The)\s+Tube\b(?!\s+Dice)", r"\1 metro"),
+    (r"\bTube\b(?!\s+Dice)", "metro"),
+    (r"\b(the|The|game's|the\s+game's)\s+Underground\b(?!\s+cards?\b)", r"\1 metro"),
+    (r"\bUnderground\s+(stations?|journeys?|network)\b", r"metro \1"),
+    (r"\bfare\s+(zones?)\b", r"\1"),
+)
+
+
+def localise(text: str, directory: Path | str | None) -> str:
+    """``text`` as it prints on the dataset at ``directory``: unchanged on London; on another city
+    London becomes the city's name (``city.toml``), the Thames "the river", the Tube and the
+    Underground "the metro" (a fare zone a zone: an imported city's zones are rings). The games'
+    names (:data:`GAME_NAMES`) print as they are."""
+    if is_london(directory) or not text:
+        return text
+    city = city_name(directory if directory is not None else data_root())
+    kept: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        kept.append(m.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    out = re.sub("|".join(re.escape(n) for n in GAME_NAMES), keep, text)
+    for pattern, to in _SWAPS:
+        out = re.sub(pattern, to.replace("{city}", city.replace("\\", r"\\")), out)
+    out = out.replace("metro metro", "metro")
+    return re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], out)
+
+
 def is_whole_text(text: str, digits: int = 19) -> bool:
     """A whole number of at most ``digits`` ASCII digits: ``str.isdigit`` alone takes '²', which
     ``int`` then refuses with a traceback."""

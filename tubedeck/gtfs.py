@@ -12,8 +12,8 @@ option of ``tubedeck data import``), with its default:
   ``transfers.txt`` row between *different* stations are one complex, one station for a rider,
   named by its distinct names joined with " / " (Two / Two Av): the name with the most platforms
   first, a second only where both fit a card's line (:data:`NAME_ROOM`), every other name an
-  alias; ids are slugs of the name, made unique by the lines serving the station where names
-  repeat ("34 St-Penn Station");
+  alias; a name two or more stations share gets the lines that stop at each
+  (:func:`disambiguate`: "Canal St (1/2)", "Canal St (A/C/E)"); ids are slugs of the name;
 * **lines and branches** from the trips' stop patterns: a pattern is kept when it carries at least
   ``share`` of its line's trips (default 5%); ``express="drop"`` (the default) leaves out an
   adjacency that skips stops a kept pattern of the same line serves between the two; each
@@ -27,9 +27,9 @@ option of ``tubedeck data import``), with its default:
   ``ring_km / 20`` of a ring's edge on the boundary (``2/3``), capped at 9.
 
 Every problem in the feed is a :class:`~tubedeck.errors.DataError` naming the file, line and
-column. Files stream through :mod:`csv` row by row; of the timetable only each imported trip's
-(sequence, station) pairs are held until its pattern is counted (New York's 565,093 stop times:
-well under 500 MB).
+column. Files stream through :mod:`csv` row by row; of the timetable only the trip being read is
+held, closed as soon as the file moves on (a trip whose rows are not together is read again:
+:func:`_patterns`).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ REQUIRED = {
     "stop_times.txt": ("trip_id", "stop_id", "stop_sequence"),
 }
 NAME_ROOM = 32  # characters: a complex's two names joined only within this (a card's name line)
+LABEL_ROOM = 3  # characters: a line named this short is written by its name in a station's name (A, 7, FS)
 MAX_FIELD = 10_000  # characters: a longer field is a broken feed, not a name
 
 
@@ -175,6 +176,7 @@ class Line:
     colour: str
     text_colour: str
     branches: list[tuple[str, list[str]]] = field(default_factory=list)
+    short: str = ""  # route_short_name (New York's shuttles: "S"), for a station's line label
 
 
 @dataclass
@@ -247,7 +249,7 @@ def _routes(feed: Feed, modes: tuple[int, ...], merge: dict[str, str] | None, au
         text = _colour(row.get("route_text_color", ""), line_no, "route_text_color")
         long = row.get("route_long_name", "")
         shown = long if long and (line_names == "long" or name in repeated) else name
-        lines[lid] = Line(lid, shown, colour, text or text_colour_for(colour))
+        lines[lid] = Line(lid, shown, colour, text or text_colour_for(colour), short=name)
     return line_of, lines, notes
 
 
@@ -317,40 +319,79 @@ def _stations(feed: Feed) -> tuple[dict[str, str], dict[str, Station], list[str]
 
 def _patterns(feed: Feed, line_of: dict[str, str], of: dict[str, str],
               tick: Callable[[int], None]) -> dict[str, Counter[tuple[str, ...]]]:
-    """Each line's stop patterns (station sequences, one direction) and how many trips run each."""
+    """Each line's stop patterns (station sequences, one direction) and how many trips run each.
+
+    Feeds list a trip's stop times together, so a trip is closed (its pattern counted, its rows
+    let go) as soon as the file moves on to another trip: only one trip's rows are held. A trip
+    whose rows come back after it was closed is *scattered*: its count is taken back, and a
+    second read of the file gathers only the scattered trips' rows (none in a grouped feed)."""
     trip_line: dict[str, str] = {}
     for _, row in feed.rows("trips.txt", REQUIRED["trips.txt"]):
         if row["route_id"] in line_of:
             trip_line[row["trip_id"]] = line_of[row["route_id"]]
-    stops: dict[str, list[tuple[int, str]]] = defaultdict(list)
     patterns: dict[str, Counter[tuple[str, ...]]] = defaultdict(Counter)
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per pattern, however many trips
+    counted: dict[str, tuple[str, ...] | None] = {}  # closed trip -> the pattern it counted
+    scattered: set[str] = set()
 
-    def close(trip: str) -> None:
-        seq = [s for _, s in sorted(stops.pop(trip))]
+    def pattern(rows: list[tuple[int, str]]) -> tuple[str, ...] | None:
+        seq = [s for _, s in sorted(rows)]
         seq = [s for i, s in enumerate(seq) if i == 0 or s != seq[i - 1]]
-        if len(seq) >= 2:
-            key = tuple(seq)
-            rev = key[::-1]
-            patterns[trip_line[trip]][min(key, rev)] += 1
+        if len(seq) < 2:
+            return None
+        key = min(tuple(seq), tuple(seq[::-1]))
+        return shared.setdefault(key, key)
 
-    for line, row in feed.rows("stop_times.txt", REQUIRED["stop_times.txt"]):
-        if line % 100_000 == 0:
-            tick(line)
-        trip = row["trip_id"]
-        if trip not in trip_line:
-            continue
-        station = of.get(row["stop_id"])
-        if station is None:
-            raise bad("stop_times.txt", line, "stop_id", f"{row['stop_id']!r} is not in stops.txt")
-        try:
-            seq = int(row["stop_sequence"])
-        except ValueError:
-            raise bad("stop_times.txt", line, "stop_sequence", f"{row['stop_sequence']!r} "
-                            "is not a whole number") from None
-        stops[trip].append((seq, station))
-    for trip in list(stops):
-        close(trip)
-    return patterns
+    def stop_times(only: set[str] | None = None) -> Iterator[tuple[str, int, str]]:
+        """(trip, sequence, station) of every imported trip's row (of ``only``'s, if given)."""
+        for line, row in feed.rows("stop_times.txt", REQUIRED["stop_times.txt"]):
+            if only is None and line % 100_000 == 0:
+                tick(line)
+            trip = row["trip_id"]
+            if trip not in trip_line or (only is not None and trip not in only):
+                continue
+            station = of.get(row["stop_id"])
+            if station is None:
+                raise bad("stop_times.txt", line, "stop_id", f"{row['stop_id']!r} is not in stops.txt")
+            try:
+                seq = int(row["stop_sequence"])
+            except ValueError:
+                raise bad("stop_times.txt", line, "stop_sequence", f"{row['stop_sequence']!r} "
+                          "is not a whole number") from None
+            yield trip, seq, station
+
+    current = ""
+    rows: list[tuple[int, str]] = []
+    for trip, seq, station in stop_times():
+        if trip != current:
+            if current and current not in scattered:
+                key = counted[current] = pattern(rows)
+                if key is not None:
+                    patterns[trip_line[current]][key] += 1
+            current, rows = trip, []
+            if trip in counted and trip not in scattered:  # back after it was closed
+                scattered.add(trip)
+                key = counted[trip]
+                if key is not None:
+                    patterns[trip_line[trip]][key] -= 1
+        if trip not in scattered:
+            rows.append((seq, station))
+    if current and current not in scattered:
+        key = pattern(rows)
+        if key is not None:
+            patterns[trip_line[current]][key] += 1
+    if scattered:
+        held: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for trip, seq, station in stop_times(scattered):
+            held[trip].append((seq, station))
+        for trip, trip_rows in held.items():
+            key = pattern(trip_rows)
+            if key is not None:
+                patterns[trip_line[trip]][key] += 1
+    for counter in patterns.values():
+        for key in [k for k, n in counter.items() if n <= 0]:
+            del counter[key]
+    return {lid: counter for lid, counter in patterns.items() if counter}
 
 
 def _edges(patterns: Counter[tuple[str, ...]], share: float, express: str) -> tuple[set[frozenset[str]], int]:
@@ -430,6 +471,57 @@ def _fare_zone(zone: str) -> bool:
     return bool(re.fullmatch(r"[1-9](/[1-9])?", zone)) and ("/" not in zone or int(zone[2]) == int(zone[0]) + 1)
 
 
+def _line_label(line: Line) -> str:
+    """How riders name a line in a station's name: its printed name where short (``A``, ``7``),
+    else its short name where that is short (a shuttle's ``S``), else its printed name."""
+    if len(line.name) <= LABEL_ROOM:
+        return line.name
+    return line.short if line.short and len(line.short) <= LABEL_ROOM else line.name
+
+
+def _label_order(label: str) -> tuple[bool, int, str]:
+    """Numbered lines first, in number order, then the lettered ones (the MTA's order: 1 2 3 A C E)."""
+    return (not label.isdigit(), int(label) if label.isdigit() else 0, label)
+
+
+def _with_lines(name: str, labels: list[str]) -> str:
+    """``Canal St (A/C/E)``; long line names as London's two-record stations are written
+    (``Hammersmith (District & Piccadilly)``)."""
+    labels = sorted(set(labels), key=_label_order)
+    if all(len(label) <= LABEL_ROOM for label in labels):
+        return f"{name} ({'/'.join(labels)})"
+    return f"{name} ({', '.join(labels[:-1]) + ' & ' if len(labels) > 1 else ''}{labels[-1]})"
+
+
+def disambiguate(stations: dict[str, Station], lines: dict[str, Line]) -> int:
+    """Give every name that two or more stations share (compared folded, as names are typed) the
+    lines that stop at each: ``Canal St (1/2)``, ``Canal St (A/C/E)``. Where that is longer than a
+    card's name line (:data:`NAME_ROOM`), only the lines the other stations of the name do not
+    have; a name still shared after that gets a number (``Broadway 2``). How many stations were
+    renamed."""
+    from .names import fold
+
+    groups: dict[str, list[Station]] = defaultdict(list)
+    for s in stations.values():
+        groups[fold(s.name)].append(s)
+    renamed = 0
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for s in group:
+            others = set().union(*(o.lines for o in group if o is not s))
+            full = _with_lines(s.name, [_line_label(lines[lid]) for lid in s.lines])
+            own = [_line_label(lines[lid]) for lid in s.lines - others]
+            s.name = full if len(full) <= NAME_ROOM or not own else _with_lines(s.name, own)
+            renamed += 1
+        seen: Counter[str] = Counter()
+        for s in sorted(group, key=lambda s: s.id):
+            seen[fold(s.name)] += 1
+            if seen[fold(s.name)] > 1:
+                s.name = f"{s.name} {seen[fold(s.name)]}"
+    return renamed
+
+
 def _keep_unique_aliases(stations: dict[str, Station]) -> None:
     """Aliases only where they name one station (the dataset's rule): a name that is another
     station's name or another's alias too ("Chambers St" in two complexes) is left out."""
@@ -494,10 +586,14 @@ def convert(path: Path, *, modes: tuple[int, ...] = MODES, merge: dict[str, str]
         notes.append(f"{len(rare)} stations only on patterns under --share {share:g}, left out: {', '.join(rare[:6])}"
                      + (", ..." if len(rare) > 6 else ""))
     stations = {k: v for k, v in complexes.items() if k in served}
-    # ids: the name's slug; where names repeat, the lines serving each make it unique
-    by_slug: dict[str, list[Station]] = defaultdict(list)
     for s in stations.values():
         s.lines = served[s.id]
+    renamed = disambiguate(stations, lines)
+    if renamed:
+        notes.append(f"{renamed} stations share a name with another: each named with the lines that stop there")
+    # ids: the name's slug; where slugs still repeat, the lines serving each make it unique
+    by_slug: dict[str, list[Station]] = defaultdict(list)
+    for s in stations.values():
         by_slug[slug(s.name)].append(s)
     final: dict[str, Station] = {}
     rename: dict[str, str] = {}
@@ -583,4 +679,4 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-__all__ = ["MODES", "Dataset", "Feed", "branches", "convert", "slug", "text_colour_for", "write"]
+__all__ = ["MODES", "Dataset", "Feed", "branches", "convert", "disambiguate", "slug", "text_colour_for", "write"]

@@ -468,4 +468,4 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
                                    f"{turn.station_name}, where {turn.number} was written, and the boxes marked "
                                    f"now; crossed boxes without an outline were marked before."),
         },
-    )
+    ).localised(edition.dataset)

@@ -288,7 +288,7 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
                               "Connection Number of each Connection (on yellow: the one made on the winning turn)."),
     }
     return Rulebook(game=GAME.id, title=GAME.title, source=read_source("klm"),
-                    values=values(edition, options, setup, fortune, win), figures=figures)
+                    values=values(edition, options, setup, fortune, win), figures=figures).localised(edition.network.source)
 
 
 __all__ = ["draw_setup", "draw_win", "listing", "ordinal", "rulebook", "rolls_text", "scope_words", "values"]

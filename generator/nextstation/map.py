@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.board import Station, row_label
@@ -76,8 +77,9 @@ def _breaks(word: str) -> list[int]:
     return sorted(good, key=lambda k: (abs(k - n / 2) + (low[k - 1] in VOWELS), -k)) or [n // 2 + 1]
 
 
-def _fitting(name: str, box: Rect) -> str:
-    """The name, else with its bracketed line shortened (H&C), else without the brackets, else
+def _fitting(name: str, box: Rect, keep: bool = False) -> str:
+    """The name, else with its bracketed line shortened (H&C), else without the brackets (``keep``:
+    never, for a name that without them reads as another station's on the map: 86 St (1/2)), else
     with the Tube map's abbreviations (Stn, St, Rd), else with its longest word split by a hyphen
     where a syllable may break (:func:`_breaks`: Knights-bridge, White-chapel) so that it wraps, else with its long words cut to 4 letters and a full stop
     from the longest on (Heathrow Term. 2 & 3), else cut short with an ellipsis: any name in any
@@ -95,6 +97,12 @@ def _fitting(name: str, box: Rect) -> str:
 
     tries = (name, f"{base} ({short_line_name(inner)})" if inner else name, base, short, *splits(base),
              *splits(short))
+    tail = ""
+    if keep and inner:  # the last brackets stay (Cathedral Pkwy (110 St) (A/B/C)); the name before them gives way
+        base, _, rest = name.rpartition(" (")
+        tail = f" ({short_line_name(rest.rstrip(')'))})"
+        short = " ".join(ABBREVIATIONS.get(w, w) for w in base.split())
+        tries = (name, f"{base}{tail}", f"{short}{tail}", *splits(f"{base}{tail}"), *splits(f"{short}{tail}"))
     for text in tries:
         if fits(text):
             return text
@@ -102,12 +110,12 @@ def _fitting(name: str, box: Rect) -> str:
     for k in sorted(range(len(words)), key=lambda k: -len(words[k])):
         if len(words[k]) > 5:
             words[k] = words[k][:4] + "."
-            if fits(" ".join(words)):
-                return " ".join(words)
+            if fits(" ".join(words) + tail):
+                return " ".join(words) + tail
     text = " ".join(words)
-    while len(text) > 1 and not fits(text + "\u2026"):
+    while len(text) > 1 and not fits(text + "\u2026" + tail):
         text = text[:-1].rstrip()
-    return text + "\u2026"
+    return text + "\u2026" + tail
 
 
 # Where a station sits in its cell (fractions of the cell from its top): the symbol high, its
@@ -262,12 +270,22 @@ def map_page(pen: Pen, edition: Edition, page: int = 0) -> None:
     # knockout, so the dotted sections stop short of its letters but show all round it.
     edge = border + CLEAR  # a name from its cell's sides
     low = max(edge, (RIVER_UP + RIVER_W / 2) * step + KNOCK + 0.7)  # above the cell's bottom
+    boxes = {}
     for st in board.stations:
         cx, cy = at(st.row, st.col)
         top = cy - max(room, r * 1.05) - KNOCK
         bottom = y0 - (st.row + 1) * step + low
-        label = Rect(cx - step / 2 + edge, bottom, step - 2 * edge, top - bottom)
-        text = _fitting(st.name or st.id, label)
+        boxes[st.id] = Rect(cx - step / 2 + edge, bottom, step - 2 * edge, top - bottom)
+    texts = {st.id: _fitting(st.name or st.id, boxes[st.id]) for st in board.stations}
+    shown = Counter(texts.values())
+    for st in board.stations:  # two stations shortened to one name (86 St (1/2), 86 St (A/B/C)): brackets stay
+        if shown[texts[st.id]] > 1 and texts[st.id] != (st.name or st.id):
+            texts[st.id] = _fitting(st.name or st.id, boxes[st.id], keep=True)
+    for st in board.stations:
+        cx, cy = at(st.row, st.col)
+        top = cy - max(room, r * 1.05) - KNOCK
+        label = boxes[st.id]
+        text = texts[st.id]
         fitted = fit(text, TEXT, MIN_PT, MIN_PT, label.w, label.h, max_lines=2, card=pen.label, field="name")
         base = top - fitted.ascent
         for k, line in enumerate(fitted.lines):

@@ -11,6 +11,7 @@ cards and its line drawn on the part of the map it uses). Every text in them is 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import partial
 
 from tubedeck.games.nextstation.board import Board, row_label
@@ -400,7 +401,7 @@ def round_caption(ex: RoundExample) -> str:
 def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
     setup = setup_example(edition)
     ex = round_example(edition)
-    return Rulebook(
+    book = Rulebook(
         game="nextstation",
         title=edition.book.texts["title"],
         source=read_source("nextstation"),
@@ -411,7 +412,15 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
             "round": Figure(partial(draw_round, edition=edition, ex=ex), aspect=round_aspect(edition),
                             caption=round_caption(ex)),
         },
-    )
+    ).localised(getattr(edition.network, "source", None))
+    sheet = edition.sheet if edition.network is not None else None
+    if sheet is not None and not sheet.river:  # another city with no --river: its maps have none
+        book = replace(book, source=book.source.replace(
+            "- **The river**: the pale-blue river with dark-blue banks. A section whose dotted line crosses the "
+            "river is a **river section**.",
+            "- **The river**: this city's maps have none (a designer gives one with --river), so no section is "
+            "a **river section** and none scores river points; the map's key says so."))
+    return book
 
 
 __all__ = ["rulebook", "rule_values", "example_values", "draw_setup", "draw_round", "nth"]

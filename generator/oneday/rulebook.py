@@ -497,7 +497,9 @@ def rulebook(edition: Edition, options: PrintOptions) -> Rulebook:
         "winning": Figure(partial(draw_winning, edition=edition, ex=win), aspect=0.85,
                           caption=f"Player {win.winner}'s winning rack (the sample game, turn {win.turn})."),
     }
-    return Rulebook(game="oneday", title=rules.name, source=read_source("oneday"), values=values, figures=figures)
+    source = read_source("oneday").replace("One Day in London", "{game_name}")  # the recipe's name: its city's
+    return Rulebook(game="oneday", title=rules.name, source=source, values={**values, "game_name": rules.name},
+                    figures=figures).localised(edition.dataset)
 
 
 def _zones(gmap: Board) -> str:

@@ -59,6 +59,18 @@ class Rulebook:
     def blocks(self) -> list[Block]:
         return parse(self.source, self.values, frozenset(self.figures), self.name)
 
+    def localised(self, dataset: object) -> "Rulebook":
+        """The book as it prints on the dataset at ``dataset`` (a folder; None or "" is London):
+        its text, string values and captions through :func:`tubedeck.content.localise`."""
+        from dataclasses import replace
+
+        from tubedeck.content import localise
+
+        where = str(dataset) if dataset else None
+        return replace(self, source=localise(self.source, where),
+                       values={k: localise(v, where) if isinstance(v, str) else v for k, v in self.values.items()},
+                       figures={k: replace(f, caption=localise(f.caption, where)) for k, f in self.figures.items()})
+
 
 def read_source(game: str, name: str = "rulebook.md") -> str:
     """The text of ``data/<game>/<name>``."""

@@ -29,6 +29,7 @@ import statistics
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from tubedeck.game import edition as cached_edition
@@ -54,13 +55,15 @@ class ParCheck:
     zones: str = "1-2"
     game: bool = False
     det_limit: float | None = None  # the deterministic budget per deal (None: time_limit's value)
+    river: str | None = None  # --river FILE: a generated map's river (another river: another map)
 
     @property
     def det(self) -> float:
         return self.det_limit if self.det_limit is not None else self.time_limit
 
     def edition(self) -> Edition:
-        return cached_edition(get("nextstation"), self.data, map=self.map, zones=self.zones)
+        given = {"river": self.river} if self.river is not None else {}
+        return cached_edition(get("nextstation"), self.data, map=self.map, zones=self.zones, **given)
 
     def __call__(self) -> Callable[[int], dict]:
         ed = self.edition()
@@ -87,12 +90,14 @@ class ParCheck:
 
     def header(self) -> dict:
         return self.record.header(map=self.map or "classic", zones=self.zones, round=None if self.game else 1,
-                                  det_limit=self.det, **generated_maps(self.map))
+                                  det_limit=self.det, **generated_maps(self.map),
+                                  **({"river": self.river} if self.river is not None else {}))
 
     @property
     def results_name(self) -> str:
         zones = f"-z{self.zones}" if self.zones != "1-2" else ""  # another zones: another map, another file
-        return f"nextstation-par{'-game' if self.game else ''}-{self.map or 'classic'}{zones}".replace("/", "_")
+        river = f"-river-{Path(self.river).stem}" if self.river is not None else ""  # another river too
+        return f"nextstation-par{'-game' if self.game else ''}-{self.map or 'classic'}{zones}{river}".replace("/", "_")
 
     @property
     def label(self) -> str:
@@ -111,11 +116,11 @@ class ParCheck:
 
 def par_check(edition: Edition, players: int = 1, time_limit: float = 60.0, data: str | None = None,
               map: str | None = None, zones: str = "1-2",  # noqa: A002 - the CLI hands the edition options
-              game: bool = False, det_limit: float | None = None) -> ParCheck:
+              game: bool = False, det_limit: float | None = None, river: str | None = None) -> ParCheck:
     check_time_limit(time_limit)
     if det_limit is not None:
         check_time_limit(det_limit, "--det-limit")
-    return ParCheck(time_limit, data, map, zones, game, det_limit)
+    return ParCheck(time_limit, data, map, zones, game, det_limit, river)
 
 
 def _spread(values: list) -> dict | None:

@@ -194,3 +194,94 @@ def test_bundled_cities_by_name(capsys):
     assert code == 2 and "bundled city: london, new-york" in err
     toml = (data_root() / "cities" / "new-york" / "city.toml").read_text()
     assert "Not endorsed" in toml and "MTA New York City Transit" in toml
+
+
+def test_a_name_stations_share_gets_the_lines_that_stop_there(tmp_path):
+    from tubedeck.gtfs import Line, Station, disambiguate
+    from tubedeck.names import fold
+
+    stops = ("stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station\n"
+             "1,One,40.70,-74.00,1,\n2,Two,40.71,-74.00,1,\n3,Three,40.72,-74.00,1,\n"
+             "4,Six,40.73,-74.00,1,\n5,Two Av,40.711,-74.001,1,\n6,Six,40.80,-74.00,1,\n")
+    d = convert(feed(tmp_path, **{"stops.txt": stops}))
+    names = {s.name for s in d.stations.values()}
+    assert {"Six (A)", "Six (S)"} <= names and "Six" not in names  # the shuttles' short name S
+    assert {"six-a", "six-s"} <= set(d.stations)  # ids are the names' slugs
+    assert any("2 stations share a name" in n for n in d.notes)
+    # the real feed: the 1 and the 2 each have a 125 St
+    real = {s.name for s in convert(FIXTURE).stations.values()}
+    assert {"125 St (1)", "125 St (2)"} <= real and "125 St" not in real
+    # too long for a card's name line with every line: only the lines the other has not
+    lines = {k: Line(k, k.upper(), "#000000", "#FFFFFF") for k in ("1", "2", "3", "4", "a")}
+    long = "Long Street Name Over Here Now"
+    group = {"x": Station("x", long, 0, 0, lines={"1", "2", "3", "4"}),
+             "y": Station("y", long, 0, 0, lines={"4", "a"}),
+             "z": Station("z", "Elsewhere", 0, 0, lines={"4"})}
+    assert disambiguate(group, lines) == 2
+    assert [group[k].name for k in "xyz"] == [f"{long} (1/2/3)", f"{long} (A)", "Elsewhere"]
+    # long line names are written as London's two-record stations are
+    lines = {k: Line(k, k.title(), "#000000", "#FFFFFF") for k in ("district", "piccadilly", "circle")}
+    pair = {"h": Station("h", "Hammersmith", 0, 0, lines={"piccadilly", "district"}),
+            "c": Station("c", "Hammersmith", 0, 0, lines={"circle"})}
+    disambiguate(pair, lines)
+    assert pair["h"].name == "Hammersmith (District & Piccadilly)" and pair["c"].name == "Hammersmith (Circle)"
+    # the same lines at two stations of one name: a number tells them apart
+    lines = {"s": Line("s", "Shuttle", "#000000", "#FFFFFF", short="S")}
+    twins = {"a": Station("a", "Park Pl", 0, 0, lines={"s"}), "b": Station("b", "Park Pl", 0, 0, lines={"s"})}
+    disambiguate(twins, lines)
+    assert sorted(fold(s.name) for s in twins.values()) == ["park pl s", "park pl s 2"]
+
+
+def test_no_two_stations_of_new_york_share_a_name():
+    from collections import Counter
+
+    from tubedeck.names import fold
+
+    rows = list(csv.DictReader(open(data_root() / "cities" / "new-york" / "stations.csv", encoding="utf-8")))
+    repeated = [n for n, k in Counter(fold(r["name"]) for r in rows).items() if k > 1]
+    assert not repeated, repeated
+    names = {r["name"] for r in rows}
+    assert {"Canal St (1/2)", "Canal St (A/C/E)", "34 St-Penn Station (1/2/3)", "86 St (R)"} <= names
+    assert all(len(n) <= 34 for n in names)  # a card's name line (the longest, 34, shared by no other)
+
+
+def test_stop_times_are_held_a_trip_at_a_time_and_any_order_imports_the_same(tmp_path, monkeypatch):
+    """A grouped feed is read once, a trip closed when the next begins; rows of a trip scattered
+    through the file (shuffled here) give the same dataset, by a second read of those trips."""
+    import random
+    import tracemalloc
+
+    from tubedeck import gtfs
+
+    reads: list[str] = []
+    rows = gtfs.Feed.rows
+
+    def counting(self, name, required=()):
+        reads.append(name)
+        return rows(self, name, required)
+
+    monkeypatch.setattr(gtfs.Feed, "rows", counting)
+    folder = tmp_path / "feed"
+    folder.mkdir()
+    with zipfile.ZipFile(FIXTURE) as z:
+        z.extractall(folder)
+    lines = (folder / "stop_times.txt").read_text(encoding="utf-8-sig").splitlines()[:20_001]  # ~460 trips
+    (folder / "stop_times.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tracemalloc.start()
+    grouped = convert(folder)
+    grouped_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert reads.count("stop_times.txt") == 1
+    body = lines[1:]
+    random.Random(7).shuffle(body)
+    (folder / "stop_times.txt").write_text("\n".join([lines[0], *body]) + "\n", encoding="utf-8")
+    reads.clear()
+    tracemalloc.start()
+    shuffled = convert(folder)
+    shuffled_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert reads.count("stop_times.txt") == 2  # the scattered trips read again
+    assert shuffled.stations == grouped.stations
+    assert [(ln.id, ln.branches) for ln in shuffled.lines] == [(ln.id, ln.branches) for ln in grouped.lines]
+    # holding one trip, not every trip's stop times (measured in bytes allocated, not time)
+    assert grouped_peak < shuffled_peak / 2, (grouped_peak, shuffled_peak)

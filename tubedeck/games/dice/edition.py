@@ -9,7 +9,7 @@ this map's scope, else the count of the line's stations and connections (a zone'
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tubedeck.content import content, data_root, is_whole_text, read_csv
@@ -62,6 +62,7 @@ class Edition:
     zones: tuple[Award, ...]  # in board.zones order
     sheets: int = 1
     challenge: Challenge | None = None
+    dataset: str = field(default="", compare=False)  # the dataset's folder: its print says its city's words
 
     @property
     def rules(self) -> Rules:
@@ -146,7 +147,7 @@ def load(network: Network, recipe: Path | str | None = None, scope: str | None =
     board = derive_board(network, rec, scope)
     table = simulated(content("dice", "points.csv"), board.scope.label) if recipe is None else {}
     lines, zones = awards(rec, board, table)
-    ed = Edition(rec, board, lines, zones, sheets)
+    ed = Edition(rec, board, lines, zones, sheets, dataset=str(network.source))
     if challenge is None:
         return ed
     rolls = ed.rolls(challenge, rec.rules.challenge_turns)

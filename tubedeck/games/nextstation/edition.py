@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from tubedeck.content import game_dir, is_whole_text
+from tubedeck.content import game_dir, is_london, is_whole_text, localise
 from tubedeck.errors import NotApplicable, UsageError
 
 from .board import Board, load_board
@@ -49,6 +49,7 @@ class Edition:
     generated: Generated | None = None
     sheets: int = 1
     challenge: int | None = None  # --challenge S: the solo challenge's seed (:mod:`.challenge` reads its answer)
+    river: str | None = None  # --river FILE: a generated map's river (default: the Thames where it runs)
 
     @cached_property
     def sheet(self) -> Generated:
@@ -64,7 +65,7 @@ class Edition:
         made = [self.generated] if self.generated is not None else []
         while len(made) < self.sheets:
             made.append(generate(self.network, self.book, self.board if self.generated is None else self._classic(),
-                                 first + len(made), self.zones))
+                                 first + len(made), self.zones, self.river))
         return tuple(made)
 
     @property
@@ -119,25 +120,48 @@ MAX_CHALLENGE = 2**62
 
 
 def load(network=None, map: str | None = None, zones: str = "1-2", sheets: int = 1,  # noqa: A002
-         challenge: str | int | None = None) -> Edition:
+         challenge: str | int | None = None, river: Path | str | None = None) -> Edition:
     """The classic map by default; ``--map SEED`` a map generated from the network (``--zones``);
     ``--map DIR`` a map folder in the classic's files. ``--challenge S``: also the solo challenge
-    sheet of seed S's deal (:mod:`.challenge`).
+    sheet of seed S's deal (:mod:`.challenge`). ``--river FILE``: a generated map's river, a
+    WGS84 polyline (:func:`.generate.thames`), for a city other than London.
 
     ``sheets``: the map sheet's pages, generated maps from the ``--map`` seed on, from seed 1 when
     the map played is not generated (the classic is never printed). So ``map="classic"`` asked for
     in so many words (``build`` passes only the options given) with ``sheets`` > 1 is refused: it
     would print no classic map at all."""
+    given = None if river is None else str(river)
     if challenge is None:
-        return _load(network, map, zones, sheets)
+        return _load(network, map, zones, sheets, given)
     text = str(challenge).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) >= MAX_CHALLENGE:
         raise UsageError(f"--challenge must be a flip seed 0-{MAX_CHALLENGE - 1}, got {str(challenge)[:40]!r}")
-    return replace(_load(network, map, zones, sheets), challenge=int(text))
+    return replace(_load(network, map, zones, sheets, given), challenge=int(text))
 
 
-def _load(network, map: str | None, zones: str, sheets: int) -> Edition:  # noqa: A002
-    book = load_rules()
+def localised(book: RuleBook, dataset: object) -> RuleBook:
+    """The printed words of ``book`` (texts, objectives, powers) as they print on the dataset at
+    ``dataset``: London's unchanged, another city's through :func:`tubedeck.content.localise`."""
+    if dataset is None or is_london(str(dataset)):
+        return book
+    where = str(dataset)
+
+    def words(value):
+        if isinstance(value, str):
+            return localise(value, where)
+        if isinstance(value, (list, tuple)):
+            return type(value)(words(v) for v in value)
+        return value
+
+    return replace(book, texts={k: words(v) for k, v in book.texts.items()},
+                   objectives=tuple(replace(o, text=words(o.text), title=words(o.title), example=words(o.example))
+                                    for o in book.objectives),
+                   powers=tuple(replace(p, text=words(p.text), title=words(p.title), example=words(p.example))
+                                for p in book.powers))
+
+
+def _load(network, map: str | None, zones: str, sheets: int, river: str | None = None) -> Edition:  # noqa: A002
+    book = localised(load_rules(), getattr(network, "source", None))
     name = str(map or "classic")
     classic = load_board(game_dir("nextstation"), book.rules, prefix="classic-")
     parse_zones(zones)
@@ -148,21 +172,21 @@ def _load(network, map: str | None, zones: str, sheets: int) -> Edition:  # noqa
                          f"holds generated maps; leave out --map {name} for maps 1-{sheets}, or give --map SEED "
                          f"for maps from SEED on")
     if name in MAPS:
-        return Edition(book, classic, network, zones, None, sheets)
+        return Edition(book, classic, network, zones, None, sheets, river=river)
     if is_whole_text(name):
         if network is None:
             raise UsageError("--map SEED generates a map from the Tube dataset, which is not loaded here")
         try:
-            made = generate(network, book, classic, int(name), zones)
+            made = generate(network, book, classic, int(name), zones, river)
         except (NotApplicable, UsageError) as exc:  # this dataset makes no map: say what plays without one
             if str(exc).startswith("--"):
                 raise
             raise type(exc)(f"{exc} (play, simulate, solve and check take --map classic: the published "
                             f"layout, which needs no dataset)") from None
-        return Edition(book, made.board, network, zones, made, sheets)
+        return Edition(book, made.board, network, zones, made, sheets, river=river)
     if not Path(name).is_dir():
         raise UsageError(f"--map must be classic, a seed (a generated map) or a map folder, got {name!r}")
-    return Edition(book, load_board(Path(name), book.rules), network, zones, None, sheets)
+    return Edition(book, load_board(Path(name), book.rules), network, zones, None, sheets, river=river)
 
 
 def pencil_orders(rules: Rules, players: int, first: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:

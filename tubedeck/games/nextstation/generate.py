@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tubedeck.content import city_name, game_dir, is_whole_text, read_csv
-from tubedeck.errors import DataError, NotApplicable, UsageError
+from tubedeck.errors import DataError, NotApplicable, Problem, UsageError
 
 from .best import best_round
 from .board import Board, Section, Station, derive_crossings, segments_cross
@@ -87,14 +87,28 @@ def parse_zones(text: str) -> tuple[int, int]:
 
 
 def thames(path: Path | None = None) -> list[tuple[float, float]]:
+    """A river's centreline, (lon, lat) points in WGS84 sorted west to east: London's Thames
+    (``data/nextstation/thames.csv``) or the ``--river`` file (the same columns, ``lon`` and
+    ``lat``; others, such as ``place``, are notes). Every problem is located (file, line, column)."""
     problems: list = []
     rows = read_csv(path or game_dir("nextstation") / "thames.csv", ("lon", "lat"), problems)
     points = []
     for r in rows:
-        try:
+        for column, limit in (("lon", 180.0), ("lat", 90.0)):
+            try:
+                value = float(r[column])
+            except ValueError:
+                problems.append(r.problem(column, f"must be a number (WGS84 degrees), got {r[column][:40]!r}"))
+                continue
+            if not (math.isfinite(value) and -limit <= value <= limit):
+                problems.append(r.problem(column, f"must be within -{limit:g} and {limit:g} degrees, "
+                                                  f"got {r[column][:40]!r}"))
+        if not problems:
             points.append((float(r["lon"]), float(r["lat"])))
-        except ValueError:
-            problems.append(r.problem("lon", "lon and lat must be numbers"))
+    if not problems and len({lon for lon, _ in points}) < 2:
+        name = (path or Path("thames.csv")).name
+        problems.append(Problem(name, None, "lon", f"a river needs two points or more at different longitudes, "
+                                                   f"got {len(points)}"))
     if problems:
         raise DataError(problems)
     return sorted(points)
@@ -351,16 +365,25 @@ def par(board: Board, book: RuleBook) -> float:
 _CLASSIC_PAR: dict[Board, float] = {}  # the classic's par, once per process
 
 
-def generate(network, book: RuleBook, classic: Board, seed: int, zones: str = "1-2") -> Generated:
-    """The first accepted candidate for ``seed`` (UsageError after :data:`MAX_TRIES`)."""
+def generate(network, book: RuleBook, classic: Board, seed: int, zones: str = "1-2",
+             river_file: Path | str | None = None) -> Generated:
+    """The first accepted candidate for ``seed`` (UsageError after :data:`MAX_TRIES`). The river
+    is London's Thames where it runs through the zones' stations, else none; ``river_file``
+    (``--river``) gives another (New York's East River), which must run through them."""
     if not 0 <= seed < 2**31:
         raise UsageError(f"--map SEED must be 0-{2**31 - 1}, got {seed}")
     z = parse_zones(zones)
-    river = thames()
+    river = thames(Path(river_file)) if river_file is not None else thames()
     pool = [s for s in network.stations.values() if set(s.zones) & set(range(z[0], z[1] + 1))]
     if pool and not _river_crosses(river, pool):  # another city: London's Thames is not in it
+        if river_file is not None:
+            raise UsageError(f"--river {river_file}: the river (longitude {river[0][0]:g} to {river[-1][0]:g}) does "
+                             f"not run through the stations of zones {zones} of {city_name(network.source)} "
+                             f"(longitude {min(s.lon for s in pool):g} to {max(s.lon for s in pool):g}, latitude "
+                             f"{min(s.lat for s in pool):g} to {max(s.lat for s in pool):g})")
         river = []
-    city = "London" if river else city_name(network.source)
+    london = Path(network.source).resolve() == game_dir("nextstation").parent.resolve()
+    city = "London" if river and river_file is None else city_name(network.source, "London" if london else "the city")
     # without a river, the classic's par is measured the same way: its Thames sections scoring nothing
     measured = classic if river else replace(classic, sections=tuple(replace(s, thames=False)
                                                                      for s in classic.sections))

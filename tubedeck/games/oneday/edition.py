@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tubedeck.content import city_name, content, data_root
@@ -23,6 +23,7 @@ class Edition:
     board: Board
     deck: StationDeck
     racks: str = "tent"  # what the rack sheet prints (build only): a tent rack to fold, or a flat mat
+    dataset: str = field(default="", compare=False)  # the dataset's folder: its print says its city's words
 
     @property
     def rules(self) -> Recipe:
@@ -70,4 +71,4 @@ def load(network: Network, recipe: Path | str | None = None, copy_rule: str | No
         raise NotApplicable(f"another city's recipe (data/oneday/city-recipe.toml) does not fit the dataset "
                             f"{network.source}: its deck has {len(deck)} cards; {rec.players_min} racks of {rec.slots}, "
                             f"{rec.discard_piles} piles and a draw pile need {need}; use `--data DIR --recipe FILE`")
-    return Edition(board, deck, racks)
+    return Edition(board, deck, racks, dataset=str(network.source))
