@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The diagram layouts a test solves (a map the shipped cache does not hold) are kept in the
 # project's own .pytest_cache, never in the user's cache folder; they are the same on any machine.
 os.environ.setdefault("TUBEDECK_CACHE", str(ROOT / ".pytest_cache" / "diagram"))
+os.environ.setdefault("TUBEDECK_BUILD_CACHE", str(ROOT / ".pytest_cache" / "build"))  # build stamps
 
 TINY_STATIONS = """id,name,lat,lon,zone,local_authority,opened,step_free,listed,surface,interchanges
 alpha,Alpha,51.50,-0.10,1,Camden,1900-01-01,yes,II,tunnel,National Rail

@@ -37,8 +37,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-import numpy as np
-
 from tubedeck.errors import UsageError
 from tubedeck.games.oneday.board import Board, parse_stations
 from tubedeck.games.oneday.edition import Edition
@@ -47,6 +45,8 @@ from tubedeck.solver.cpsat import check_time_limit
 from tubedeck.words import status_words
 
 if TYPE_CHECKING:  # .model imports OR-Tools' cp_model (pandas): only when CP-SAT runs
+    import numpy as np  # imported where the bound runs: a rack that is already a journey needs none
+
     from .model import JourneyTemplate
 
 NEG = -(10**6)
@@ -83,6 +83,7 @@ class StateSpace:
         """The step (or first step) as lists of predecessors per hop state, for a sparse DP:
         ``(preds, offsets, has, tie)``: state h's predecessors are ``preds[offsets[h]:...]``
         (ascending); ``tie`` ranks them for the max (see :func:`relaxed_best`)."""
+        import numpy as np
         key = "first" if first else "step"
         if key not in self._cache:
             trans = self.first_step if first else self.step
@@ -97,6 +98,7 @@ class StateSpace:
 
 def state_space(gmap: Board, slots: int | None = None) -> StateSpace:
     """Enumerate the states and the legal steps between them."""
+    import numpy as np
     stations = tuple(sorted(gmap.stations))
     idx = {s: i for i, s in enumerate(stations)}
     hops = []
@@ -167,6 +169,7 @@ def relaxed_best(space: StateSpace, rack: np.ndarray, caps: np.ndarray,
     the DP state, mixed-radix encoded in ``c``); other stations are limited only by ``cap > 0``.
     So the value is an upper bound on the capped optimum. ``states[0]`` is a station index,
     ``states[k>0]`` hop-state indices; ``(NEG, [])`` when no journey exists even so."""
+    import numpy as np
     ok_s, ok_h = _masks(space, caps)
     n_st = len(space.stations)
     inc = np.zeros(n_st, dtype=np.int64)
@@ -225,6 +228,7 @@ def lazy_best(space: StateSpace, rack: np.ndarray, caps: np.ndarray,
 
     Returns ``(value, states, exact)``: ``exact`` when the journey respects every cap (then it is
     optimal); otherwise the tracked state grew past ``max_codes`` and ``value`` is only a bound."""
+    import numpy as np
     tracked: list[int] = []
     while True:
         value, states = relaxed_best(space, rack, caps, tracked)
@@ -253,6 +257,7 @@ def _journey(gmap: Board, space: StateSpace, stations: Sequence[int]) -> Journey
 
 def caps_for(space: StateSpace, copies: Mapping[str, int], others: Sequence[str] = ()) -> np.ndarray:
     """Obtainable copies per station index: the deck's copies less the other racks' cards."""
+    import numpy as np
     caps = np.array([copies.get(s, 0) for s in space.stations], dtype=np.int64)
     idx = space.index
     for s in others:
@@ -264,6 +269,7 @@ def solve_rack(gmap: Board, space: StateSpace, rack: Sequence[str], caps: np.nda
                engine: str = "cp-sat", time_limit: float = 10.0, wall: float | None = None) -> Solution:
     """Fewest exchanges for ``rack`` (station ids) with the given engine (module docstring);
     ``wall``: a wall-clock cap on CP-SAT as well (see :func:`.model.solve_model`)."""
+    import numpy as np
     idx = space.index
     r = np.array([idx[s] for s in rack], dtype=np.int64)
     n = space.slots
@@ -290,6 +296,8 @@ def _cp_sat(gmap: Board, space: StateSpace, tpl: JourneyTemplate, r: np.ndarray,
             time_limit: float, label: str, hint: Sequence = (), upper: int | None = None,
             wall: float | None = None) -> Solution:
     """Build, solve, extract; the status as CP-SAT reports it (UNKNOWN is never INFEASIBLE)."""
+    import numpy as np
+
     from .model import build_model, extract, solve_model
 
     n = space.slots
@@ -362,11 +370,23 @@ def solve_one(edition: Edition, rack: str, held: str = "", engine: str = "cp-sat
         if n > copies[s]:
             raise UsageError(f"{gmap.name(s)} appears {n} times in the rack, --held and --buried but the deck has "
                              f"{copies[s]} card(s)")
+    verdict = validate(gmap, stations)
+    if engine == "auto" and verdict.valid and verdict.journey is not None:
+        # Already a journey: it keeps every slot, which no journey beats, and its cards are at hand
+        # (checked above), so the exact bound's answer is this one, found without the state space.
+        return RackReport(gmap, stations, verdict, already_journey(verdict.journey))
     space = space_of(edition)
     # --time-limit is the whole command's wall clock (the CLI takes start-up off): CP-SAT's cap too
     sol = solve_rack(gmap, space, stations, caps_for(space, copies, others), engine, time_limit,
                      wall=time_limit - (time.perf_counter() - begun))
-    return RackReport(gmap, stations, validate(gmap, stations), sol)
+    return RackReport(gmap, stations, verdict, sol)
+
+
+def already_journey(journey: Journey) -> Solution:
+    """The ``auto`` engine's answer for a rack that is a valid journey as it stands (what
+    :func:`lazy_best` proves for it, without numpy or the state space): no exchange, every slot kept."""
+    n = len(journey.stations)
+    return Solution("OPTIMAL", 0, 0, tuple(range(1, n + 1)), journey, "bound")
 
 
 _SPACES: dict[int, tuple[Edition, StateSpace]] = {}  # holds the edition, so its id is never reused

@@ -11,7 +11,7 @@ import pytest
 
 RACK = ("Blackfriars,Tower Hill,Aldgate,Farringdon,Baker Street,Oxford Circus,Elephant & Castle,"
         "King's Cross St Pancras,Waterloo,Edgware Road (Bakerloo)")
-HEAVY = ("ortools.sat.python.cp_model", "ortools", "pandas", "reportlab", "networkx")
+HEAVY = ("ortools.sat.python.cp_model", "ortools", "pandas", "reportlab", "networkx", "numpy", "pydantic", "rich")
 
 PROBE = """
 import json, sys
@@ -20,7 +20,8 @@ try:
     code = main(sys.argv[1:])
 except SystemExit as exc:  # typer's standalone mode ends with SystemExit
     code = exc.code
-print(json.dumps({"code": code, "loaded": [m for m in %r if m in sys.modules]}), file=sys.stderr)
+games = [m for m in sys.modules if m.startswith("tubedeck.games.") and m.count(".") > 2]  # past a declaration
+print(json.dumps({"code": code, "loaded": [m for m in %r if m in sys.modules] + games}), file=sys.stderr)
 """ % (HEAVY,)
 
 
@@ -37,6 +38,28 @@ def test_one_shot_solve_oneday_does_not_import_cp_sat():
     assert "minimum exchanges: 0 (proven best (OPTIMAL), by the exact bound)" in out
     assert "ortools.sat.python.cp_model" not in loaded and "pandas" not in loaded, loaded
     assert "networkx" not in loaded and "reportlab" not in loaded, loaded
+
+
+def test_one_shot_solve_oneday_of_a_journey_loads_no_numpy_pydantic_rich_or_other_games():
+    """The one-shot start-up budget (benchmarks/RESULTS.md): a rack that is already a journey needs no
+    state space (numpy), its plain options no pydantic (typer's checks), its lines on a pipe no rich,
+    and no other game's edition is read."""
+    code, loaded, out = _loaded("solve", "oneday", "--rack", RACK)
+    assert code == 0 and out.startswith("valid journey\nminimum exchanges: 0 ")
+    assert not set(loaded) & {"numpy", "pydantic", "rich"}, loaded
+    assert [m for m in loaded if m.startswith("tubedeck.games.oneday.")]  # (the probe sees game modules)
+    assert not [m for m in loaded if m.startswith("tubedeck.games.") and ".oneday." not in m], loaded
+
+
+def test_a_rack_to_mend_still_runs_the_bound_with_numpy():
+    """The probe can fail: a rack that is not a journey runs the exact bound (numpy), and a typed
+    number (--time-limit) or a bad one still goes through typer's own checks."""
+    swapped = RACK.split(",")
+    swapped[1], swapped[2] = swapped[2], swapped[1]
+    code, loaded, out = _loaded("solve", "oneday", "--rack", ",".join(swapped), "--time-limit", "5")
+    assert code == 0 and "not a valid journey" in out and "numpy" in loaded and "pydantic" in loaded, loaded
+    code, loaded, out = _loaded("solve", "oneday", "--rack", RACK, "--time-limit", "soon")
+    assert code == 2 and "pydantic" in loaded
 
 
 def test_cp_sat_engine_still_imports_cp_sat():

@@ -24,8 +24,9 @@ import tubedeck
 from tubedeck import __version__, signals
 from tubedeck.errors import DataError, Stopped, TubedeckError, UsageError
 
-from . import build, data, listing, options, results, run
+from . import build, coerce, data, listing, options, results, run
 
+coerce.install()  # plain option values without pydantic (see tubedeck.cli.coerce)
 app = typer.Typer(
     help="Print-and-play decks and sheets for five tabletop games (four on the London Underground, one on "
          "lava), with rules engines, bots and solvers.",

@@ -83,6 +83,7 @@ class BuildJob:
     as_json: bool = False
     progress: Optional[Progress] = None  # set while :meth:`showing`
     bring: dict[str, tuple[str, ...]] = field(default_factory=dict)  # game -> its rulebook's "What to bring"
+    notes: dict[str, list[str]] = field(default_factory=dict)  # game -> its edition's notes (kept with a build)
 
     @contextlib.contextmanager
     def showing(self, label: str, total: int | None = None) -> Iterator[None]:
@@ -215,10 +216,52 @@ def documents_of(game: Game, job: BuildJob, **options) -> list:
         book = resolve(game.rulebook)(ed, job.options)
         job.bring[game.id] = tuple(rulebook.bring(book))
         docs = list(docs) + rulebook.documents(book, job.options)
-    if not job.as_json:
-        for note in getattr(ed, "notes", ()):
-            console(stderr=True).print(f"[dim]{game.id}[/dim]: {note}", soft_wrap=True, highlight=False)
+    job.notes[game.id] = [str(n) for n in getattr(ed, "notes", ())]
+    say_notes(game.id, job.notes[game.id], job.as_json)
     return docs
+
+
+def say_notes(game: str, notes: list[str], as_json: bool) -> None:
+    if not as_json:
+        for note in notes:
+            console(stderr=True).print(f"[dim]{game}[/dim]: {note}", soft_wrap=True, highlight=False)
+
+
+def built(game: Game, job: BuildJob, documents: Callable[[], list], own: dict | None = None, index: bool = True):
+    """``OUT/GAME/`` as :meth:`BuildJob.render` writes it from ``documents()``, unless the folder
+    already holds the build of the same inputs (:mod:`tubedeck.buildcache`): then its manifest."""
+    from tubedeck import buildcache
+
+    key = buildcache.build_key(game.id, job.options, job.data, own or {})
+    kept = buildcache.kept(job.out, game.id, key)
+    try:
+        manifest = _manifest(job.out, kept[0]) if kept is not None else None
+    except (KeyError, TypeError, ValueError, AttributeError):  # a stamp that does not read: built again
+        manifest = None
+    if kept is not None and manifest is not None:
+        notes = kept[1]
+        say_notes(game.id, notes, job.as_json)
+        if not job.as_json and terminal():
+            for f in manifest.files:
+                BuildJob._wrote(job.out / f.path, f.pages)
+        if index:
+            job.index()
+        return manifest
+    buildcache.forget(job.out, game.id)
+    docs = documents()
+    manifest = job.render(game.id, docs, game) if index else job.render(game.id, docs, game, index=False)
+    buildcache.keep(job.out, game.id, key, manifest.as_dict(), job.notes.get(game.id, []))
+    return manifest
+
+
+def _manifest(out: Path, raw: dict):
+    """A Manifest from the dict a stamp keeps (:meth:`Manifest.as_dict` less its root)."""
+    from tubedeck.generator import Manifest
+    from tubedeck.generator.engine import ManifestFile
+
+    files = [ManifestFile(f["path"], f["kind"], f["pages"], f["document"], tuple(f.get("decks", ())),
+                          f.get("shared_by", 0)) for f in raw["files"]]
+    return Manifest(str(out), files, {k: list(v) for k, v in raw["decks"].items()}, dict(raw["layouts"]))
 
 
 def buildable() -> dict[str, Callable[[BuildJob], list]]:
@@ -284,13 +327,16 @@ def build_all(values: dict) -> None:
         for done, (name, documents) in enumerate(games.items()):
             job.tell(done=done)
             try:
-                docs = documents(job)
+                game = registry().get(name)
+                if game is None:  # (what is built is no registered game: nothing to keep it by)
+                    manifest.extend(job.render(name, documents(job), None, index=False))
+                else:
+                    manifest.extend(built(game, job, partial(documents, job), index=False))
             except NotApplicable as exc:  # e.g. a London-only recipe on another city's data
                 skipped[name] = str(exc)
                 if not job.as_json:
                     console(stderr=True).print(f"[yellow]skipped {name}[/yellow]: {exc}")
                 continue
-            manifest.extend(job.render(name, docs, registry().get(name), index=False))
     if len(skipped) == len(games):
         raise UsageError("no game could be built from this dataset: " + "; ".join(skipped.values()))
     job.index()
@@ -329,10 +375,15 @@ def build_game(game: Game, values: dict) -> None:
     job = job_from(values)
     source = facts_source(game, facts_from) if facts or facts_from is not None else None  # before any work
     with job.showing(f"build {game.id}"):
-        docs = documents_of(game, job, **own)
-        if source is not None:
+        if source is not None:  # (a results file's sheet: built each time)
+            docs = documents_of(game, job, **own)
             docs.append(facts_document(source))
-        manifest = job.render(game.id, docs, game)
+            from tubedeck.buildcache import forget
+
+            forget(job.out, game.id)
+            manifest = job.render(game.id, docs, game)
+        else:
+            manifest = built(game, job, lambda: documents_of(game, job, **own), own)
     print_manifest(manifest, job.as_json, job.options.tts_url)
     if not job.as_json:
         for note in unwritten(game, job.options.exports, manifest):

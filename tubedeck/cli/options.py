@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -100,7 +101,34 @@ def console(stderr: bool = False):
     return Console(stderr=stderr)
 
 
+# What rich prints as it is but for these tags, which it drops when it writes no colour; anything
+# else it reads (other markup, escapes, emoji codes, tabs, control characters) goes through rich.
+_TAGS = re.compile(r"\[/?(?:bold|green|red|yellow)\]")
+_RICH = re.compile(r"[\[\\\t\x00-\x08\x0b-\x1f\x7f]|:\S*:")
+_COLOUR_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS", "JUPYTER_LINES")
+
+
+def plain_lines(lines: list[str]) -> str | None:
+    """What :func:`print_lines` writes when stdout is no terminal, written without importing rich
+    (60-80 ms of a one-shot command); None where rich is needed (a terminal, or text it reads)."""
+    import os
+
+    isatty = getattr(sys.stdout, "isatty", None)
+    if isatty is None or isatty() or any(os.environ.get(k) is not None for k in _COLOUR_ENV) or \
+            "IPython" in sys.modules:
+        return None
+    text = [_TAGS.sub("", line) for line in lines]
+    if any(_RICH.search(line) for line in text):
+        return None
+    return "".join(line + "\n" for line in text)
+
+
 def print_lines(lines: list[str]) -> None:
+    plain = plain_lines(lines)
+    if plain is not None:
+        sys.stdout.write(plain)
+        sys.stdout.flush()
+        return
     out = console()
     for line in lines:
         out.print(line, highlight=False, soft_wrap=True)
