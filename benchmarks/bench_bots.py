@@ -10,6 +10,9 @@ wins from the seat and deal its opponent wins with.
 
 Times are CPU seconds of this process (one core), so a loaded machine does not inflate them.
 
+``best`` is each game's strongest bot by the ladder (docs/play.md), shown with the bot it names; a
+pair it makes that the ladder plays anyway is played once.
+
 ``--games N`` plays N seeds per pair, each seed twice (seats swapped): 2N games. Next Station is
 solo: the mean score of each bot over N seeds, with its 95% interval, and the seconds per game.
 
@@ -31,22 +34,25 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tubedeck.game import resolve  # noqa: E402
+from tubedeck.games import get  # noqa: E402
 from tubedeck.play import play_game  # noqa: E402
 from tubedeck.solver.simulation import bot_for  # noqa: E402
 from tubedeck.stats import wilson  # noqa: E402
 
 SEARCH = "mcts"  # replaced by --mcts
 LADDER: list[tuple[str, int, dict[str, str], list[tuple[str, ...]]]] = [  # (game, players, edition options, [(bot, against)]): every pair; "mcts" is the --mcts spec
-    ("klm", 2, {"scope": "core"}, [("mcts", "greedy"), ("mcts", "lookahead"), ("mcts", "random"), ("lookahead", "greedy"),
-                                   ("lookahead", "random"), ("greedy", "random")]),
-    ("keepmoving", 2, {}, [("mcts", "greedy"), ("mcts", "lookahead"), ("mcts", "random"), ("lookahead", "greedy"),
-                           ("lookahead", "random"), ("greedy", "random")]),
-    ("dice", 2, {}, [("mcts", "lookahead"), ("mcts", "greedy"), ("mcts", "random"), ("lookahead", "greedy"),
-                     ("lookahead", "random"), ("greedy", "random")]),
-    ("oneday", 2, {}, [("mcts", "lookahead"), ("mcts", "greedy"), ("mcts", "random"), ("lookahead", "greedy"),
-                       ("lookahead", "random"), ("greedy", "random")]),
-    ("nextstation", 1, {}, [("mcts",), ("lookahead",), ("greedy",), ("random",)]),
+    ("klm", 2, {"scope": "core"}, [("best", "greedy"), ("rollout", "greedy"), ("rollout", "lookahead"),
+                                   ("rollout", "mcts"), ("mcts", "greedy"), ("mcts", "lookahead"), ("mcts", "random"),
+                                   ("lookahead", "greedy"), ("lookahead", "random"), ("greedy", "random")]),
+    ("keepmoving", 2, {}, [("best", "greedy"), ("mcts", "greedy"), ("mcts", "lookahead"), ("mcts", "random"),
+                           ("lookahead", "greedy"), ("lookahead", "random"), ("greedy", "random")]),
+    ("dice", 2, {}, [("best", "lookahead"), ("mcts", "lookahead"), ("mcts", "greedy"), ("mcts", "random"),
+                     ("lookahead", "greedy"), ("lookahead", "random"), ("greedy", "random")]),
+    ("oneday", 2, {}, [("best", "lookahead"), ("mcts", "lookahead"), ("mcts", "greedy"), ("mcts", "random"),
+                       ("lookahead", "greedy"), ("lookahead", "random"), ("greedy", "random")]),
+    ("nextstation", 1, {}, [("best",), ("mcts",), ("lookahead",), ("greedy",), ("random",)]),
 ]
+BEST = "best"  # each game's strongest bot by the ladder (Game.best, docs/play.md): shown as "best (NAME)"
 
 
 class Timed:
@@ -123,22 +129,28 @@ def main() -> None:
     for game, players, options, ladder in LADDER:
         if args.game and game not in args.game:
             continue
+        played: dict[tuple[str, ...], dict] = {}  # by the bots' resolved names: "best" plays no pair twice
         for pair in [tuple(args.pair.split(","))[:players]] if args.pair else ladder:
-            if args.only_mcts and SEARCH not in pair:
+            if args.only_mcts and SEARCH not in pair and BEST not in pair:
                 continue
             names = [args.mcts if n == SEARCH else n for n in pair]
+            shown = [f"{n} ({get(game).bot_name(n)})" if n == BEST else n for n in names]
+            resolved = tuple(get(game).bot_name(n) for n in names)
             if players == 1:
-                r = solo(game, options, names[0], args.games, args.first)
-                line = (f"{game:12} {names[0]:>10}: mean score {r['mean_score']} (95% {r['interval95'][0]}-"
+                r = played.get(resolved) or solo(game, options, names[0], args.games, args.first)
+                line = (f"{game:12} {shown[0]:>10}: mean score {r['mean_score']} (95% {r['interval95'][0]}-"
                         f"{r['interval95'][1]}), {r['games']} games, {r['s_per_move']:.3f} s/move, "
                         f"{r['s_per_game']:.1f} s/game")
             else:
-                r = match(game, players, options, names[0], names[1], args.games, args.first)
+                r = played.get(resolved) or match(game, players, options, names[0], names[1], args.games, args.first)
                 lo, hi = r["interval95"]
-                line = (f"{game:12} {names[0]:>10} vs {names[1]:<10}: {100 * r['share']:.1f}% "
+                moves = list(r["s_per_move"].values())
+                line = (f"{game:12} {shown[0]:>10} vs {shown[1]:<10}: {100 * r['share']:.1f}% "
                         f"(95% {100 * lo:.1f}-{100 * hi:.1f}%) of {r['games']} games, "
-                        f"{r['s_per_move'][names[0]]:.3f} s/move ({names[1]} {r['s_per_move'][names[1]]:.3f}); "
+                        f"{moves[0]:.3f} s/move ({names[1]} {moves[-1]:.3f}); "
                         f"the same seat won both games of {r['decided_by_seat']} of {r['games'] // 2} seeds")
+            played[resolved] = r
+            r = {**r, "bot": shown[0], **({"against": shown[1]} if players > 1 else {})}
             out.append(r)
             if not args.json:
                 print(line, flush=True)

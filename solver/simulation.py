@@ -20,12 +20,13 @@ string and resolved when used (so a Simulation pickles to a worker as a few stri
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from tubedeck.errors import UsageError
-from tubedeck.game import Game, resolve
+from tubedeck.game import BEST, Game, resolve
 from tubedeck.play import CHANCE, Bot, Played, play_game
 from tubedeck.records import Fold, Schema, spread  # noqa: F401 (spread: the games' extra figures)
 from tubedeck.solver.mcts import is_spec as is_search
@@ -89,7 +90,8 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any],
     if len(text) > MAX_BOTS_TEXT:
         raise UsageError(f"--bots: over {MAX_BOTS_TEXT} characters")
     if not text.strip():  # "--bots ''" named no bot: never a default played without a word
-        raise UsageError(f"--bots: no bot named (one name per seat: {', '.join(k for k in known if k != 'mcts')}, mcts[:ITERATIONS])")
+        raise UsageError(f"--bots: no bot named (one name per seat: {', '.join(k for k in known if k != 'mcts')}, "
+                         f"mcts[:ITERATIONS]{_best(aliases)})")
     names = names_list(text, "--bots")
     names = tuple((aliases or {}).get(n, n) for n in names if n)
     for n in names:
@@ -98,12 +100,25 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any],
     unknown = [n for n in names if n not in known and not is_search(n)]
     if not names or unknown:
         raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} "
-                         f"(known: {', '.join(k for k in known if k != 'mcts')}, mcts[:ITERATIONS])")
+                         f"(known: {', '.join(k for k in known if k != 'mcts')}, mcts[:ITERATIONS]{_best(aliases)})")
     if not 1 <= players <= MAX_SEATS:  # (checked before a seat is made: the game's own range comes later)
         raise UsageError(f"--players must be 1-{MAX_SEATS} for any game, got {players}")
     if len(names) > players:  # a bot with no seat would be dropped without a word
         raise UsageError(f"--bots names {len(names)} bots for {plural(players, 'player')}: one per seat at most")
     return tuple(names[i % len(names)] for i in range(players))
+
+
+def _best(aliases: Mapping[str, str] | None) -> str:
+    return f", {BEST}" if BEST in (aliases or {}) else ""
+
+
+def chosen_bots(game: Game, text: str, players: int) -> tuple[str, ...]:
+    """:func:`parse_bots` with the game's other names (``best``, old names); where ``best`` was
+    named, one line on stderr says which bot it is (the ladder's strongest, docs/play.md)."""
+    chosen = parse_bots(text, players, game.bots, game.bot_aliases)
+    if BEST in names_list(str(text), "--bots") and game.best:
+        print(f"best: {game.best} ({game.title}'s strongest bot by the ladder, docs/play.md)", file=sys.stderr)
+    return chosen
 
 
 def bots_label(bots: tuple[str, ...]) -> str:
@@ -197,7 +212,7 @@ def play_command(game: Game) -> Callable[..., GameReport]:
         rules: Playing = game.playing()
         if seed < 0:
             raise UsageError(f"--seed must be >= 0, got {seed}")
-        chosen = parse_bots(next(iter(rules.bots)) if bots is None else bots, players, rules.bots, dict(rules.game.aliases))
+        chosen = chosen_bots(rules.game, next(iter(rules.bots)) if bots is None else bots, players)
         played = play(rules, edition, players, seed, chosen, words=True, **variant)
         return GameReport(rules, edition, played, seed, chosen, tuple(sorted(variant.items())))
 
@@ -268,7 +283,7 @@ def simulate_command(game: Game) -> Callable[..., Simulation]:
                    bots: str | None = None, **options: Any) -> Simulation:
         rules: Playing = resolve(target)
         rules.start(edition, players, 0, **{k: v for k, v in options.items() if k in rules.variant})  # bad counts
-        chosen = parse_bots(next(iter(rules.bots)) if bots is None else bots, players, rules.bots, dict(rules.game.aliases))
+        chosen = chosen_bots(rules.game, next(iter(rules.bots)) if bots is None else bots, players)
         variant = {k: v for k, v in options.items() if k in rules.variant}
         own = {k: v for k, v in options.items() if k not in rules.variant and v is not None}
         return Simulation(target, players, chosen, data, tuple(sorted(own.items())), tuple(sorted(variant.items())))

@@ -43,6 +43,8 @@ from typing import Any, Mapping
 from .errors import UsageError
 from .play import Bot, BotFactory, State
 
+BEST = "best"  # ``--bots best``: each game's strongest bot by the ladder (docs/play.md, Game.best)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -132,6 +134,7 @@ class Game:
     variant: tuple[str, ...] = ()  # the engine's options that shape a game (Next Station: objectives, powers)
     roster: str | None = None  # "module:BOTS": {bot name: factory}, the search bot included
     aliases: tuple[tuple[str, str], ...] = ()  # old bot names still accepted: (("strong", "lookahead"),)
+    best: str | None = None  # what ``--bots best`` plays: the strongest bot by the ladder (docs/play.md)
     driver: str | None = None  # "module:PLAYING": what play and simulate add (records, measures, the position)
     checks: tuple[Command, ...] = ()
     solves: tuple[Command, ...] = ()
@@ -147,6 +150,7 @@ class Game:
             "documents": list(self.documents),
             "played": self.engine is not None,
             "bots": list(self.bots) if self.roster else [],
+            "best": self.best,
             "checks": [c.as_dict() for c in self.checks],
             "solves": [c.as_dict() for c in self.solves],
             "plays": [c.as_dict() for c in self.plays],
@@ -181,8 +185,17 @@ class Game:
             return {}
         return resolve(self.roster)
 
+    @property
+    def bot_aliases(self) -> dict[str, str]:
+        """Other names a bot is taken by: the old names (:attr:`aliases`) and ``best``, the
+        strongest bot by the ladder (:attr:`best`)."""
+        return dict(self.aliases) | ({BEST: self.best} if self.best else {})
+
     def bot_name(self, name: str) -> str:
-        """The bot's name as the roster lists it: an alias resolved, ``mcts:2000`` kept."""
+        """The bot's name as the roster lists it: an alias resolved (``best`` to the game's
+        strongest bot), ``mcts:2000`` kept."""
+        if name == BEST and self.best:
+            return self.best
         base, colon, budget = name.partition(":")
         return dict(self.aliases).get(base, base) + colon + budget
 
@@ -191,7 +204,8 @@ class Game:
         name = self.bot_name(name)
         factory = self.bots.get(name.partition(":")[0])
         if factory is None or (":" in name and not name.startswith("mcts:")):
-            raise UsageError(f"--bots: unknown bot {name!r} (known: {', '.join(k for k in self.bots if k != 'mcts')}, mcts[:ITERATIONS])")
+            raise UsageError(f"--bots: unknown bot {name!r} (known: {', '.join(k for k in self.bots if k != 'mcts')}, "
+                             f"mcts[:ITERATIONS]{', best' if self.best else ''})")
         return factory(name)
 
     def playing(self) -> Any:

@@ -7,6 +7,7 @@ from tubedeck.games.klm.play import State
 from tubedeck.solver.mcts import Profile, roster
 
 from .players import PLAYERS, need
+from .rollout_bot import rollout_player
 
 
 def value(state: State) -> list[float]:
@@ -16,5 +17,6 @@ def value(state: State) -> list[float]:
 
 SEARCH = Profile("tubedeck.solver.klm.players:greedy_player", 12, "tubedeck.solver.klm.search_bot:value", 1.0, budget=100)
 
-# The game's bots (its declaration's roster): its own by name, then the search bot.
-BOTS = roster(PLAYERS, SEARCH)
+# The game's bots (its declaration's roster): its own by name (``rollout``: greedy improved by
+# playouts in sampled worlds, :mod:`.rollout_bot`), then the search bot.
+BOTS = roster({**PLAYERS, "rollout": rollout_player}, SEARCH)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import statistics
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tubedeck.errors import UsageError
@@ -156,6 +157,8 @@ def tag(ed: Edition, options: dict, variant: dict) -> str:
     parts = [] if (options.get("map") or "classic") == "classic" else [str(options["map"])]
     if (options.get("zones") or "1-2") != "1-2":
         parts.append(f"z{options['zones']}")
+    if options.get("river"):  # another river: another map
+        parts.append(f"river-{Path(str(options['river'])).stem}")
     parts += [k for k in ("objectives", "powers", "optimum") if variant.get(k)]
     return "-".join(parts)
 

@@ -9,7 +9,7 @@ simulation and the solo solver: ``solver/dice/``.
 
 from tubedeck.game import Command, Game, Option
 
-BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead, mcts[:ITERATIONS] (the search bot)."
+BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder)."
 
 GAME = Game(
     id="dice",
@@ -31,6 +31,7 @@ GAME = Game(
     documents=("sheet", "cover"),
     engine="tubedeck.games.dice.play:new_game",
     roster="tubedeck.solver.dice.search_bot:BOTS",
+    best="mcts",  # the search beats lookahead (docs/play.md, the ladder)
     driver="tubedeck.solver.dice.simulate:PLAYING",
     solves=(
         Command("dice", "tubedeck.solver.dice.solve:solve_one",

@@ -22,6 +22,7 @@ GAME = Game(
     rulebook="tubedeck.generator.keepmoving.rulebook:rulebook",
     engine="tubedeck.games.keepmoving.play:new_game",
     roster="tubedeck.solver.keepmoving.search_bot:BOTS",
+    best="mcts",  # the search beats greedy and lookahead (docs/play.md, the ladder)
     driver="tubedeck.solver.keepmoving.simulate:PLAYING",
     solves=(
         Command("keepmoving", "tubedeck.solver.keepmoving.survive:solve_one",
@@ -38,7 +39,7 @@ GAME = Game(
                 options=(Option("players", "Players (Keep Moving is for 2).", "int", 2, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (one name serves both): random, greedy, "
-                                        "lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy")),
+                                        "lookahead, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder).", default="greedy")),
                 example=("--seed", "1", "--bots", "greedy,lookahead")),
     ),
     simulations=(
@@ -47,7 +48,7 @@ GAME = Game(
                      "intervals), function cards played, how games end.",
                 records=("tubedeck.games.keepmoving.records:SIMULATE",),
                 options=(Option("bots", "Bots by seat, comma-separated (one name serves both): random, greedy, "
-                                        "lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy"),),
+                                        "lookahead, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder).", default="greedy"),),
                 example=("--games", "2", "--players", "2", "--bots", "greedy")),
     ),
 )

@@ -15,7 +15,7 @@ SCOPE = Option("scope", "Deck scope: 'all', 'zone 1', 'zones 1-2', 'central,vict
 
 ENGINE = Option("engine", "cp-sat (CP-SAT decides every deal) or auto (exhaustive path search first, exact; "
                           "CP-SAT for graphs too large for it).", default="cp-sat", choices=("cp-sat", "auto"))
-BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead, mcts[:ITERATIONS] (the search bot)."
+BOTS = "Bots by seat, comma-separated (repeated to fill the table): random, greedy, lookahead, rollout, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder)."
 
 GAME = Game(
     id="klm",
@@ -31,6 +31,7 @@ GAME = Game(
     engine="tubedeck.games.klm.play:new_game",
     aliases=(("strong", "lookahead"),),  # the one-turn look-ahead was "strong" here (docs/glossary.md)
     roster="tubedeck.solver.klm.search_bot:BOTS",
+    best="rollout",  # level with greedy and lookahead, the search mcts below them (docs/play.md, the ladder)
     driver="tubedeck.solver.klm.simulate:PLAYING",
     checks=(
         Command("klm", "tubedeck.solver.klm.check:deal_check", kind="deals",

@@ -22,6 +22,10 @@ GAME = Game(
                            "make run prints, page 1 of map.pdf), classic (the published layout, as data: never "
                            "printed) or a map folder in the classic's files.", default="1"),
              Option("zones", "Fare zones a generated map draws its stations from.", default="1-2"),
+             Option("river", "A generated map's river: a CSV of WGS84 points along its centreline (columns lon "
+                             "and lat, like data/nextstation/thames.csv), for another city (New York's East "
+                             "River); it must run through the zones' stations. Default: London's Thames where it "
+                             "runs through them, else no river (its sections score nothing).", "path"),
              Option("sheets", "Map sheets to print: generated maps from the --map seed on, so by default maps "
                               "1-N; the classic and a map folder are never printed: with them maps 1-N (with "
                               "--map classic, 1 only).",
@@ -34,6 +38,7 @@ GAME = Game(
     engine="tubedeck.games.nextstation.play:new_game",
     variant=("objectives", "powers"),
     roster="tubedeck.solver.nextstation.search_bot:BOTS",
+    best="mcts",  # the search scores highest solo (docs/play.md, the ladder)
     driver="tubedeck.solver.nextstation.simulate:PLAYING",
     checks=(
         Command("nextstation", "tubedeck.solver.nextstation.check:par_check", kind="deals", count_aliases=("--games",),
@@ -82,7 +87,7 @@ GAME = Game(
                 options=(Option("players", "Players.", "int", 1, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy"),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder).", default="greedy"),
                          Option("objectives", "Play with the seeded game's Shared Objectives.", "bool", False),
                          Option("powers", "Play with Pencil Powers (a power per pencil, once a round).", "bool",
                                 False)),
@@ -93,7 +98,7 @@ GAME = Game(
                 help="Simulate N games with bots: each bot's final scores (mean, median, 10-90%) and wins; with "
                      "--objectives and --powers each module's points and how often each was met or used.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="greedy"),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder).", default="greedy"),
                          Option("objectives", "Play with the seeded game's Shared Objectives.", "bool", False),
                          Option("powers", "Play with Pencil Powers (a power per pencil, once a round).", "bool",
                                 False),

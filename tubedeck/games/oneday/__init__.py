@@ -28,6 +28,7 @@ GAME = Game(
     engine="tubedeck.games.oneday.play:new_game",
     aliases=(("strong", "lookahead"),),  # the one-turn look-ahead was "strong" here (docs/glossary.md)
     roster="tubedeck.solver.oneday.search_bot:BOTS",
+    best="mcts",  # the search beats lookahead (docs/play.md, the ladder)
     driver="tubedeck.solver.oneday.simulate:PLAYING",
     checks=(
         Command("oneday", "tubedeck.solver.oneday.check:deal_check", kind="deals",
@@ -60,14 +61,14 @@ GAME = Game(
                 options=(Option("players", "Players.", "int", 4, short="-p"),
                          Option("seed", "The game's seed.", "int", 0, short="-s"),
                          Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="lookahead")),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder).", default="lookahead")),
                 example=("--players", "2", "--seed", "1", "--bots", "lookahead")),
     ),
     simulations=(
         Command("oneday", "tubedeck.solver.oneday.simulate:simulation", kind="deals", count_flag="--games",
                 help="Simulate N games with bots: game length, wins by seat (95% interval) and by bot.",
                 options=(Option("bots", "Bots by seat, comma-separated (repeated to fill the table): random, "
-                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot).", default="lookahead"),),
+                                        "greedy, lookahead, mcts[:ITERATIONS] (the search bot), best (the strongest by the ladder).", default="lookahead"),),
                 example=("--games", "2", "--players", "2", "--bots", "lookahead"),
                 records=("tubedeck.games.oneday.records:SIMULATE",)),
     ),
