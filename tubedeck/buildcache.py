@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 from dataclasses import replace
 from functools import lru_cache
@@ -63,15 +64,32 @@ def _files(root: Path) -> list[Path]:
     return sorted(out)
 
 
+def _file_digest(path: Path) -> bytes:
+    """A file's digest, read in blocks; only a regular file is opened (a FIFO named as an input
+    would block for ever, and the build's own reader refuses it with a message: the key need only
+    say what it is)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return b"missing"
+    if not stat.S_ISREG(mode):
+        return b"not a regular file"
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").digest()
+    except OSError:
+        return b"unreadable"
+
+
 def tree_digest(root: Path) -> str:
     """A digest of a file, or of a folder's files (their paths relative to it and their bytes)."""
     h = hashlib.sha256()
-    if root.is_file():
-        h.update(root.read_bytes())
+    if not root.is_dir():
+        h.update(_file_digest(root))
         return h.hexdigest()
     for path in _files(root):
         h.update(str(path.relative_to(root)).encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
+        h.update(_file_digest(path))
     return h.hexdigest()
 
 
