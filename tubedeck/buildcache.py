@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import sys
 from dataclasses import replace
 from functools import lru_cache
@@ -65,32 +64,26 @@ def _files(root: Path) -> list[Path]:
 
 
 def _file_digest(path: Path) -> bytes:
-    """A file's digest, read in blocks; only a regular file is opened (a FIFO named as an input
-    would block for ever, and the build's own reader refuses it with a message: the key need only
-    say what it is)."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return b"missing"
-    if not stat.S_ISREG(mode):
-        return b"not a regular file"
-    try:
-        with open(path, "rb") as f:
-            return hashlib.file_digest(f, "sha256").digest()
-    except OSError:
-        return b"unreadable"
+    """A source file's digest, read in blocks."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").digest()
 
 
 def tree_digest(root: Path) -> str:
-    """A digest of a file, or of a folder's files (their paths relative to it and their bytes)."""
+    """A digest of the source folder's files (their paths relative to it and their bytes)."""
     h = hashlib.sha256()
-    if not root.is_dir():
-        h.update(_file_digest(root))
-        return h.hexdigest()
     for path in _files(root):
         h.update(str(path.relative_to(root)).encode() + b"\0")
         h.update(_file_digest(path))
     return h.hexdigest()
+
+
+def _inputs(path: Path) -> str:
+    """An input file or folder by its content: the digest results headers record
+    (:func:`tubedeck.content.digest`: regular files only, streamed, bounded)."""
+    from tubedeck.content import digest
+
+    return digest(recurse=(path,))
 
 
 @lru_cache(maxsize=1)
@@ -113,7 +106,7 @@ def _value(value: Any) -> Any:
     """An option's value as the key sees it: a path by its contents as well as its name."""
     if isinstance(value, Path) or (isinstance(value, str) and value and os.path.exists(value)):
         path = Path(value)
-        return {"path": str(path), "digest": tree_digest(path) if path.exists() else None}
+        return {"path": str(path), "digest": _inputs(path) if path.exists() else None}
     return repr(value)
 
 
@@ -125,8 +118,8 @@ def build_key(game: str, options: Any, data: Path | str | None, own: dict) -> st
     if "tts" not in getattr(options, "exports", ("tts",)) and hasattr(options, "tts_url"):
         options = replace(options, tts_url=None)  # the default names OUT, which only a TTS export writes
     body = {"stamp": VERSION, "game": game, "own": {k: _value(v) for k, v in sorted(own.items())},
-            "options": repr(options), "dataset": [str(dataset), tree_digest(dataset) if dataset.exists() else None],
-            "bundled": tree_digest(data_root()), "code": code_digest()}
+            "options": repr(options), "dataset": [str(dataset), _inputs(dataset) if dataset.exists() else None],
+            "bundled": _inputs(data_root()), "code": code_digest()}
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
