@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from tubedeck.geo import EARTH_KM
 
 if TYPE_CHECKING:
-    from tubedeck.network import Network
+    from tubedeck.network import Network, Station
 
 
 
@@ -57,13 +57,18 @@ def project(lat: float, lon: float, lat0: float, lon0: float) -> tuple[float, fl
     return x, y
 
 
+def places(stations: dict[str, "Station"]) -> dict[str, tuple[float, float]]:
+    """Each station in km east and north of the stations' mean place (:func:`project`), by id."""
+    lat0 = sum(st.lat for st in stations.values()) / len(stations)
+    lon0 = sum(st.lon for st in stations.values()) / len(stations)
+    return {s: project(st.lat, st.lon, lat0, lon0) for s, st in sorted(stations.items())}
+
+
 def from_network(network: "Network", stations: set[str] | None = None) -> Cut:
     """The cut of ``network`` on ``stations`` (default: all): edges where both ends are kept."""
     keep = set(network.stations) if stations is None else set(stations)
     cut = network.restricted(keep)
-    lat0 = sum(cut.stations[s].lat for s in cut.stations) / len(cut.stations)
-    lon0 = sum(cut.stations[s].lon for s in cut.stations) / len(cut.stations)
-    points = {s: project(st.lat, st.lon, lat0, lon0) for s, st in sorted(cut.stations.items())}
+    points = places(dict(cut.stations))
     pairs: dict[tuple[str, str], set[str]] = {}
     for a, b, line in cut.edges():
         pairs.setdefault((min(a, b), max(a, b)), set()).add(line)
@@ -76,4 +81,4 @@ def from_network(network: "Network", stations: set[str] | None = None) -> Cut:
     return Cut(points, {s: cut.stations[s].name for s in points}, edges, tuple(sorted(turns)))
 
 
-__all__ = ["Cut", "Edge", "from_network", "project"]
+__all__ = ["Cut", "Edge", "from_network", "places", "project"]

@@ -19,7 +19,6 @@ test's and the layout's one definition of "over".
 from __future__ import annotations
 
 import math
-import re
 import sys
 from dataclasses import dataclass, replace
 from functools import partial
@@ -31,7 +30,7 @@ from tubedeck.generator.diagram import Cut, Edge, Spec
 from tubedeck.generator.diagram.cache import laid_out
 from tubedeck.generator.diagram.check import city_order
 from tubedeck.generator.diagram.measure import crossing_point
-from tubedeck.generator.diagram.model import project as project_km
+from tubedeck.generator.diagram.model import places
 from tubedeck.generator.sizes import Rect
 
 Point = tuple[float, float]
@@ -437,6 +436,14 @@ def label_clashes(box: Rect, board: Board, at, half, placed, own: int, area: Rec
     return any(overlaps(box, other.box.inset(-0.3)) for other in placed)
 
 
+class NoRoom(UsageError):
+    """A station's name found no free spot (``station``: its name)."""
+
+    def __init__(self, message: str, station: str):
+        super().__init__(message)
+        self.station = station
+
+
 def place_labels(board: Board, at, half, area: Rect, text_width: Callable[[str, str, float], float]) -> list[Label]:
     em = LABEL_PT * 25.4 / 72
     order = sorted(range(len(at)), key=lambda s: (-len(board.around[s]), board.stations[s].id))
@@ -470,8 +477,8 @@ def place_labels(board: Board, at, half, area: Rect, text_width: Callable[[str, 
             if chosen:
                 break
         if chosen is None:
-            raise UsageError(f"the map of scope {board.scope.label!r} ({len(at)} stations) does not fit one sheet: "
-                             f"no room for the name of {name} clear of lines and boxes; choose a smaller scope")
+            raise NoRoom(f"the map of scope {board.scope.label!r} ({len(at)} stations) does not fit one sheet: "
+                         f"no room for the name of {name} clear of lines and boxes; choose a smaller scope", name)
         placed[s] = chosen
     return [placed[s] for s in range(len(at))]
 
@@ -481,10 +488,10 @@ MAX_STATIONS = 40  # more circles of 6.6 mm with their boxes do not fit the shee
 
 STEP = MIN_APART / 2  # mm: the diagram's grid step at its smallest (two steps between stations)
 LABEL_ROOM = 16.0  # mm more kept clear left and right of the diagram: names of the stations at its sides
-DIAGRAM_BUDGET = 3.0
+DIAGRAM_BUDGET = 3.0  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
 SEEDS = 3  # layouts tried (CP-SAT seeds) before a map whose boxes or names find no room goes to geography
 CITY_ORDER = 0.92  # a diagram keeping less of the city's order gives way to geography (London squeezed
-# into Letter's narrower area keeps 91.5%, A4 95.8%; New York 91.7% on Letter, 92.0% on A4)  # CP-SAT deterministic seconds for a map's layout (cached: solved once per map)
+# into Letter's narrower area keeps 91.5%, A4 95.8%; New York 91.7% on Letter, 92.0% on A4)
 DIAGRAM = Spec(min_length=2, clearance=1, spacing=2, spread=2, cross_clearance=3)  # a crossing 3 steps off the
 # stations of the lines that cross: at least 15.9 mm on a diagonal, beyond the circle and CROSS_CLEAR
 
@@ -493,9 +500,7 @@ def board_cut(board: Board) -> Cut:
     """The map as the diagram engine reads it: stations where they are, one edge per connection
     with room for its boxes (``need``, in grid steps), each line's turns."""
     st = board.stations
-    lat0 = sum(s.lat for s in st) / len(st)
-    lon0 = sum(s.lon for s in st) / len(st)
-    points = {s.id: project_km(s.lat, s.lon, lat0, lon0) for s in st}
+    points = places({s.id: s for s in st})
     edges, room = [], []
     for c in board.connections:
         a, b = sorted((st[c.a].id, st[c.b].id))
@@ -559,9 +564,8 @@ def _diagram_seeded(board: Board, area: Rect, inner: Rect, text_width, seed: int
     drawn, half = strokes(board, places)
     try:
         labels = place_labels(board, places, half, area, text_width)
-    except UsageError as exc:
-        name = re.search(r"the name of (.+?) clear of", str(exc))
-        return None, 0.0, f"the name of {name.group(1) if name else 'a station'} finds no room beside it"
+    except NoRoom as exc:
+        return None, 0.0, f"the name of {exc.station} finds no room beside it"
     return MapLayout(tuple(places), tuple(drawn), tuple(placed), tuple(labels), tuple(half)), order, ""
 
 

@@ -50,22 +50,24 @@ CHIP_CLEAR = 0.4  # mm between a line chip on the map and any other mark
 CHIP_STEPS = tuple(k * sign for k in range(0, 16) for sign in ((1,) if k == 0 else (-1, 1)))  # mm from the middle
 
 
-def wide(gmap: Board) -> bool:
-    """Whether the map is wider than tall (equirectangular, as :func:`project` draws it): its page is
-    then landscape, else portrait (London's zone 1 is wide; New York's, along Manhattan, is tall)."""
+def _plane(gmap: Board) -> tuple[dict[str, float], dict[str, float]]:
+    """Each station's x and y, equirectangular at the network's mean latitude (degrees of latitude)."""
     lat_mid = sum(st.lat for st in gmap.stations.values()) / max(1, len(gmap.stations))
     k = math.cos(math.radians(lat_mid))
-    lons = [st.lon * k for st in gmap.stations.values()] or [0.0]
-    lats = [st.lat for st in gmap.stations.values()] or [0.0]
-    return max(lons) - min(lons) >= max(lats) - min(lats)
+    return ({s: st.lon * k for s, st in gmap.stations.items()}, {s: st.lat for s, st in gmap.stations.items()})
+
+
+def wide(gmap: Board) -> bool:
+    """Whether the map is wider than tall (as :func:`project` draws it): its page is then landscape,
+    else portrait (London's zone 1 is wide; New York's, along Manhattan, is tall)."""
+    xs, ys = _plane(gmap)
+    return max(xs.values(), default=0.0) - min(xs.values(), default=0.0) >= \
+        max(ys.values(), default=0.0) - min(ys.values(), default=0.0)
 
 
 def project(gmap: Board, box: Rect) -> dict[str, Point]:
     """Stations to page millimetres: equirectangular at the network's mean latitude, fitted into ``box``."""
-    lat_mid = sum(st.lat for st in gmap.stations.values()) / max(1, len(gmap.stations))
-    k = math.cos(math.radians(lat_mid))
-    xs = {s: st.lon * k for s, st in gmap.stations.items()}
-    ys = {s: st.lat for s, st in gmap.stations.items()}
+    xs, ys = _plane(gmap)
     x0, x1, y0, y1 = min(xs.values()), max(xs.values()), min(ys.values()), max(ys.values())
     scale = min(box.w / ((x1 - x0) or 1e-9), box.h / ((y1 - y0) or 1e-9))
     ox = box.x + (box.w - (x1 - x0) * scale) / 2
