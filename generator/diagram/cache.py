@@ -45,9 +45,9 @@ def user_dir() -> Path:
     return Path(base) / "tubedeck" / "diagram"
 
 
-def key(cut: Cut, spec: Spec, budget: float, seed: int = 0) -> str:
+def key(cut: Cut, spec: Spec, budget: float, seed: int = 0, first: int | None = None) -> str:
     body = json.dumps({"cut": cut.digest(), "spec": asdict(spec), "budget": budget, "engine": engine(),
-                       **({"seed": seed} if seed else {})})
+                       **({"seed": seed} if seed else {}), **({"first": first} if first is not None else {})})
     return hashlib.sha256(body.encode()).hexdigest()[:32]
 
 
@@ -72,11 +72,12 @@ def _load(text: str, cut: Cut) -> Layout | None:
     return layout
 
 
-def laid_out(cut: Cut, spec: Spec | None = None, *, budget: float = 3.0, seed: int = 0) -> tuple[Layout, bool]:
+def laid_out(cut: Cut, spec: Spec | None = None, *, budget: float = 3.0, seed: int = 0,
+             first: int | None = None) -> tuple[Layout, bool]:
     """The layout of ``cut`` (:func:`.layout.lns` within ``budget`` deterministic seconds, CP-SAT's
-    ``seed``) and whether it came from a cache."""
+    ``seed``, grown from the ``first`` stations nearest the middle if given) and whether it came from a cache."""
     spec = spec or Spec()
-    name = key(cut, spec, budget, seed) + ".json"
+    name = key(cut, spec, budget, seed, first) + ".json"
     for folder in (SHIPPED, user_dir()):
         try:
             found = _load((folder / name).read_text(encoding="utf-8"), cut)
@@ -84,7 +85,7 @@ def laid_out(cut: Cut, spec: Spec | None = None, *, budget: float = 3.0, seed: i
             continue
         if found is not None:
             return found, True
-    layout = lns(cut, spec, budget=budget, seed=seed)
+    layout = lns(cut, spec, budget=budget, seed=seed, **({'first': first} if first is not None else {}))
     try:
         from tubedeck.atomic import write_text
 

@@ -218,21 +218,28 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
         m.add(shift_x + max(cur[s][0] for s in shifted) <= size)
         m.add(shift_y + min(cur[s][1] for s in shifted) >= 0)
         m.add(shift_y + max(cur[s][1] for s in shifted) <= size_y)
+    box: dict[str, tuple[int, int, int, int]] = {}  # each station's reach: x from, x to, y from, y to
     for s in sorted(cut.points):
         if s in shifted:
             x[s] = shift_x + cur[s][0]
             y[s] = shift_y + cur[s][1]
+            box[s] = (cur[s][0] - shift, cur[s][0] + shift, cur[s][1] - shift, cur[s][1] + shift)
         elif s in free:
-            if s in cur:
-                cx, cy = cur[s]
-                x[s] = m.new_int_var(max(0, min(size, cx - move)), min(size, max(0, cx + move)), f"x_{s}")
-                y[s] = m.new_int_var(max(0, min(size_y, cy - move)), min(size_y, max(0, cy + move)), f"y_{s}")
+            # a station not placed yet goes near where it would sit beside its neighbours: a bounded
+            # reach keeps the separations written for it few (the whole grid made windows of 10,000 variables)
+            cx, cy = cur[s] if s in cur else _beside(cut, frame, cur, s)
+            reach_s = move if s in cur or not cur else 2 * move + spec.min_length
+            if not cur:
+                box[s] = (0, size, 0, size_y)
             else:
-                x[s] = m.new_int_var(0, size, f"x_{s}")
-                y[s] = m.new_int_var(0, size_y, f"y_{s}")
+                box[s] = (max(0, min(size, cx - reach_s)), min(size, max(0, cx + reach_s)),
+                          max(0, min(size_y, cy - reach_s)), min(size_y, max(0, cy + reach_s)))
+            x[s] = m.new_int_var(box[s][0], box[s][1], f"x_{s}")
+            y[s] = m.new_int_var(box[s][2], box[s][3], f"y_{s}")
         else:
-            x[s] = m.new_constant(cur[s][0])
-            y[s] = m.new_constant(cur[s][1])
+            x[s] = cur[s][0]  # fixed: a number, not a variable (the model stays the window's size)
+            y[s] = cur[s][1]
+            box[s] = (cur[s][0], cur[s][0], cur[s][1], cur[s][1])
 
     def moving(*stations: str) -> bool:
         """Whether the stations may move apart from each other (not all fixed, nor all shifted together)."""
@@ -312,18 +319,6 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
         bends.append(cost)
         objective += [(cost, WEIGHT_BEND), (sharp, WEIGHT_SHARP)]
 
-    box: dict[str, tuple[int, int, int, int]] = {}  # each station's reach: x from, x to, y from, y to
-    for s in cut.points:
-        if s in shifted:
-            box[s] = (cur[s][0] - shift, cur[s][0] + shift, cur[s][1] - shift, cur[s][1] + shift)
-        elif s not in free:
-            box[s] = (cur[s][0], cur[s][0], cur[s][1], cur[s][1])
-        elif s in cur:
-            box[s] = (max(0, min(size, cur[s][0] - move)), min(size, max(0, cur[s][0] + move)),
-                      max(0, min(size_y, cur[s][1] - move)), min(size_y, max(0, cur[s][1] + move)))
-        else:
-            box[s] = (0, size, 0, size_y)
-
     def span_of(s: str, u: int, v: int) -> tuple[int, int]:
         """The least and most of u*x + v*y over where ``s`` may be."""
         x0, x1, y0, y1 = box[s]
@@ -334,6 +329,20 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
 
     def along(s: str, u: int, v: int) -> tuple[int, int]:
         return spans[(s, u, v)]
+
+    def written(first: list[str], second: list[str], u: int, v: int, sign: int, need: int) -> list[tuple[str, str]] | None:
+        """The pairs a half-plane separation must write: not those that hold wherever their stations
+        go; None where a pair can never hold it (two fixed stations too close: the half-plane is out)."""
+        out = []
+        for p in first:
+            for q in second:
+                (lo_p, hi_p), (lo_q, hi_q) = along(p, u, v), along(q, u, v)
+                least, most = (lo_q - hi_p, hi_q - lo_p) if sign > 0 else (lo_p - hi_q, hi_p - lo_q)
+                if most < need:
+                    return None
+                if least < need:
+                    out.append((p, q))
+        return out
 
     def separate(first: list[str], second: list[str], tag: str, clearance: int = clearance,
                  axes: tuple[tuple[int, int], ...] = AXES) -> bool:
@@ -352,11 +361,13 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
                     return False  # always apart along this axis: no constraint needed
                 if most < need:
                     continue  # cannot hold wherever they go
+                needed = written(first, second, u, v, sign, need)
+                if needed is None:
+                    continue
                 b = m.new_bool_var(f"sep_{tag}_{a}_{sign}")
                 lits.append(b)
-                for p in first:
-                    for q in second:
-                        m.add(sign * (u * x[q] + v * y[q] - u * x[p] - v * y[p]) >= need).only_enforce_if(b)
+                for p, q in needed:
+                    m.add(sign * (u * x[q] + v * y[q] - u * x[p] - v * y[p]) >= need).only_enforce_if(b)
         if soft:
             if not lits:
                 return True  # broken wherever they go: a constant price
@@ -417,8 +428,11 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
             for axis, (u, v) in enumerate(AXES[:2]):
                 order = _order(cut, frame, s, t, axis)
                 if order:
-                    kept = m.new_bool_var(f"order_{s}_{t}_{axis}")
                     lo, hi = (s, t) if order > 0 else (t, s)
+                    least, most = along(hi, u, v)[0] - along(lo, u, v)[1], along(hi, u, v)[1] - along(lo, u, v)[0]
+                    if least >= 0 or most < 0:
+                        continue  # kept (or broken) wherever they go: nothing to decide
+                    kept = m.new_bool_var(f"order_{s}_{t}_{axis}")
                     m.add(u * x[hi] + v * y[hi] >= u * x[lo] + v * y[lo]).only_enforce_if(kept)
                     objective.append((kept.Not(), WEIGHT_ORDER))
 
@@ -444,10 +458,12 @@ def _build(cut: Cut, frame: _Frame, spec: Spec, *, soft: bool, free: set[str], c
 
 
 def _beside(cut: Cut, frame: _Frame, cur: dict[str, tuple[int, int]], s: str) -> tuple[int, int]:
-    """Where a station not placed yet would go: beside its nearest placed neighbour as in the city
-    (or its place in the city rounded to the grid)."""
+    """Where a station not placed yet would go: beside its nearest placed neighbour as in the city,
+    else beside the nearest placed station (or, with none placed, its place in the city rounded to the grid)."""
     nbrs = sorted((math.dist(cut.points[s], cut.points[o]), o) for e in cut.incident(s)
                   for o in (e.b if e.a == s else e.a,) if o in cur)
+    if not nbrs:  # no neighbour placed yet: beside the station nearest in the city (the map has moved off geography)
+        nbrs = sorted((math.dist(cut.points[s], cut.points[o]), o) for o in cur if o in cut.points)
     if not nbrs:
         return frame.start[s]
     o = nbrs[0][1]
@@ -527,12 +543,14 @@ def _separated(points: list[tuple[int, int]], others: list[tuple[int, int]], cle
     return False
 
 
-def broken(cut: Cut, positions: dict[str, tuple[int, int]], spec: Spec = Spec()) -> list[tuple[str, ...]]:
+def broken(cut: Cut, positions: dict[str, tuple[int, int]], spec: Spec = Spec(), frame: _Frame | None = None) -> list[tuple[str, ...]]:
     """Every separation ``positions`` breaks: edge pairs (four stations), station-edge (three) and
-    station pairs too close (two)."""
+    station pairs too close (two). ``frame``: the cut's, when the caller has it (it is the same for every layout)."""
     clearance = spec.clearance
-    crossings = city_crossings(cut)
-    wider = spec.clearance_from(cut, _frame(cut, spec.min_length).crossings)
+    frame = frame or _frame(cut, spec.min_length)
+    index = {(e.a, e.b): i for i, e in enumerate(cut.edges)}
+    crossings = {tuple(sorted(index[k] for k in pair)) for pair in frame.crossings}
+    wider = spec.clearance_from(cut, frame.crossings)
     out: list[tuple[str, ...]] = []
     edges = cut.edges
     for i, e in enumerate(edges):
@@ -556,7 +574,7 @@ def broken(cut: Cut, positions: dict[str, tuple[int, int]], spec: Spec = Spec())
     return out
 
 
-def cost(cut: Cut, layout: Layout, spec: Spec = Spec()) -> tuple[int, int]:
+def cost(cut: Cut, layout: Layout, spec: Spec = Spec(), frame: _Frame | None = None) -> tuple[int, int]:
     """The layout's objective as the model prices it, from the geometry: (broken separations, the rest)."""
     pos = layout.positions
     frame_pref = [angle_sector(cut.points[e.b][0] - cut.points[e.a][0], cut.points[e.b][1] - cut.points[e.a][1])
@@ -567,7 +585,7 @@ def cost(cut: Cut, layout: Layout, spec: Spec = Spec()) -> tuple[int, int]:
         k = min((d - frame_pref[i]) % 8, (frame_pref[i] - d) % 8)
         rest += WEIGHT_OFF * k * k + WEIGHT_LENGTH * max(abs(pos[e.b][0] - pos[e.a][0]), abs(pos[e.b][1] - pos[e.a][1]))
     rest += sum(WEIGHT_BEND * b + WEIGHT_SHARP * max(0, b - 2) for b in _bends(cut, layout).values())
-    frame = _frame(cut, spec.min_length, spec.width, spec.height)
+    frame = frame or _frame(cut, spec.min_length, spec.width, spec.height)
     stations = sorted(cut.points)
     for k, s in enumerate(stations):
         for t in stations[k + 1:]:
@@ -575,7 +593,7 @@ def cost(cut: Cut, layout: Layout, spec: Spec = Spec()) -> tuple[int, int]:
                 order = _order(cut, frame, s, t, axis)
                 if order and (pos[t][axis] - pos[s][axis]) * order < 0:
                     rest += WEIGHT_ORDER
-    return len(broken(cut, pos, spec)), rest
+    return len(broken(cut, pos, spec, frame)), rest
 
 
 def _bends(cut: Cut, layout: Layout) -> dict[tuple[str, str, str, str], int]:
@@ -654,7 +672,7 @@ def _grow(cut: Cut, frame: _Frame, spec: Spec, *, first: int, step: int, move: i
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None, spent
     positions, directions = _read(part, built, solver, None)
-    current = Layout(positions, directions, "FEASIBLE")
+    current = _centred(Layout(positions, directions, "FEASIBLE"), frame)
     for k in range(first, len(order), step):
         new = set(order[k:k + step])
         part = _sub(cut, set(order[:k + step]))
@@ -675,8 +693,20 @@ def _grow(cut: Cut, frame: _Frame, spec: Spec, *, first: int, step: int, move: i
         else:
             return None, spent
         positions, directions = _read(part, built, solver, current)
-        current = Layout(positions, directions, "FEASIBLE")
+        current = _centred(Layout(positions, directions, "FEASIBLE"), frame)
     return current, spent
+
+
+def _centred(layout: Layout, frame: _Frame) -> Layout:
+    """The layout moved to the middle of the grid: a map that grows off its geography would
+    otherwise reach the grid's edge and leave a new station no room beyond it."""
+    xs = [p[0] for p in layout.positions.values()]
+    ys = [p[1] for p in layout.positions.values()]
+    dx = (frame.size - max(xs) - min(xs)) // 2
+    dy = (frame.size_y - max(ys) - min(ys)) // 2
+    if not dx and not dy:
+        return layout
+    return Layout({s: (px + dx, py + dy) for s, (px, py) in layout.positions.items()}, layout.directions, layout.status)
 
 
 def lns(cut: Cut, spec: Spec = Spec(), *, window: int = 12, move: int = 3, window_time: float = 1.0,
@@ -701,7 +731,7 @@ def lns(cut: Cut, spec: Spec = Spec(), *, window: int = 12, move: int = 3, windo
     if start is None:
         return Layout({}, {}, "NONE", stats=stats | {"det_time": round(spent, 3)})
     current = start
-    best = cost(cut, current, spec)
+    best = cost(cut, current, spec, frame)
     stats["start_broken"], stats["start_cost"] = best
     windows = improved = 0
     while spent < budget:
@@ -722,7 +752,7 @@ def lns(cut: Cut, spec: Spec = Spec(), *, window: int = 12, move: int = 3, windo
                 continue
             positions, directions = _read(cut, built, solver, current)
             trial = Layout(positions, directions, "FEASIBLE")
-            value = cost(cut, trial, spec)
+            value = cost(cut, trial, spec, frame)
             if value < best:
                 best, current = value, trial
                 improved += 1

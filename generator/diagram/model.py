@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tubedeck.geo import EARTH_KM
 
 if TYPE_CHECKING:
-    from tubedeck.network import Network, Station
+    from tubedeck.network import Network
 
 
 
@@ -57,7 +58,17 @@ def project(lat: float, lon: float, lat0: float, lon0: float) -> tuple[float, fl
     return x, y
 
 
-def places(stations: dict[str, "Station"]) -> dict[str, tuple[float, float]]:
+class Located(Protocol):
+    """Anything with a place: a dataset's station, a game's."""
+
+    @property
+    def lat(self) -> float: ...
+
+    @property
+    def lon(self) -> float: ...
+
+
+def places(stations: Mapping[str, Located]) -> dict[str, tuple[float, float]]:
     """Each station in km east and north of the stations' mean place (:func:`project`), by id."""
     lat0 = sum(st.lat for st in stations.values()) / len(stations)
     lon0 = sum(st.lon for st in stations.values()) / len(stations)
@@ -81,4 +92,14 @@ def from_network(network: "Network", stations: set[str] | None = None) -> Cut:
     return Cut(points, {s: cut.stations[s].name for s in points}, edges, tuple(sorted(turns)))
 
 
-__all__ = ["Cut", "Edge", "from_network", "places", "project"]
+def fit(grid: dict[str, tuple[int, int]], x: float, y: float, w: float, h: float) -> tuple[dict[str, tuple[float, float]], float]:
+    """Grid positions scaled to fill the box at (``x``, ``y``) of ``w`` by ``h`` (the same scale both
+    ways, centred): the places and the scale (box units per grid step)."""
+    x0, y0 = min(p[0] for p in grid.values()), min(p[1] for p in grid.values())
+    gw, gh = max(p[0] for p in grid.values()) - x0 or 1, max(p[1] for p in grid.values()) - y0 or 1
+    scale = min(w / gw, h / gh)
+    ox, oy = x + (w - gw * scale) / 2, y + (h - gh * scale) / 2
+    return {s: (ox + (px - x0) * scale, oy + (py - y0) * scale) for s, (px, py) in grid.items()}, scale
+
+
+__all__ = ["Cut", "Edge", "fit", "from_network", "places", "project"]

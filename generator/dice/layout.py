@@ -30,7 +30,7 @@ from tubedeck.generator.diagram import Cut, Edge, Spec
 from tubedeck.generator.diagram.cache import laid_out
 from tubedeck.generator.diagram.check import city_order
 from tubedeck.generator.diagram.measure import crossing_point
-from tubedeck.generator.diagram.model import places
+from tubedeck.generator.diagram.model import fit, places
 from tubedeck.generator.sizes import Rect
 
 Point = tuple[float, float]
@@ -527,15 +527,12 @@ def diagram_places(board: Board, box: Rect, seed: int = 0) -> tuple[list[Point] 
     lay, _ = laid_out(cut, spec, budget=DIAGRAM_BUDGET, seed=seed)
     if lay.status not in ("OPTIMAL", "FEASIBLE"):
         return None, 0.0, f"the diagram engine found no layout within its budget ({lay.status})"
-    grid = [lay.positions[s.id] for s in board.stations]
-    x0, y0 = min(p[0] for p in grid), min(p[1] for p in grid)
-    w, h = max(p[0] for p in grid) - x0 or 1, max(p[1] for p in grid) - y0 or 1
-    scale = min(box.w / w, box.h / h)
+    at, scale = fit(lay.positions, box.x, box.y, box.w, box.h)
     if scale < STEP:
-        return None, 0.0, (f"the diagram needs {w * STEP:.0f} x {h * STEP:.0f} mm, the map area is "
-                           f"{box.w:.0f} x {box.h:.0f} mm")
-    ox, oy = box.x + (box.w - w * scale) / 2, box.y + (box.h - h * scale) / 2
-    return [(ox + (x - x0) * scale, oy + (y - y0) * scale) for x, y in grid], city_order(cut, lay.positions), ""
+        xs, ys = [p[0] for p in lay.positions.values()], [p[1] for p in lay.positions.values()]
+        return None, 0.0, (f"the diagram needs {(max(xs) - min(xs)) * STEP:.0f} x {(max(ys) - min(ys)) * STEP:.0f} mm, "
+                           f"the map area is {box.w:.0f} x {box.h:.0f} mm")
+    return [at[s.id] for s in board.stations], city_order(cut, lay.positions), ""
 
 
 def _diagram(board: Board, area: Rect, inner: Rect, text_width) -> tuple[MapLayout | None, float, str]:

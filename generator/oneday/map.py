@@ -21,12 +21,16 @@ come from the recipe's ``[text]`` table.
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
 from tubedeck.games.oneday.board import Board
 from tubedeck.games.oneday.edition import Edition
+from tubedeck.generator.diagram import Cut, Edge, Spec
+from tubedeck.generator.diagram.cache import laid_out
+from tubedeck.generator.diagram.model import fit, places
 from tubedeck.generator.linestyle import WIDTH, cased, draw_line
 from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import Rect
@@ -47,6 +51,11 @@ LEGEND_COL = 47.0  # mm, one legend entry across
 LEGEND_ROW = 5.0  # mm
 SWATCH = 11.0  # mm of a line's stroke in the key: long enough to show its dash pattern
 CHIP_CLEAR = 0.4  # mm between a line chip on the map and any other mark
+DIAGRAM = Spec(min_length=2, clearance=1, spacing=2, spread=2)  # stations two grid steps apart at least
+DIAGRAM_BUDGET = 3.0  # CP-SAT deterministic seconds for the map's layout (cached: solved once per map)
+DIAGRAM_FIRST = 8  # stations laid out whole before the map grows (12, the engine's default, left 2 lines too close in London)
+DIAGRAM_STATIONS = 80  # beyond, the layout takes minutes of a first build: drawn from geography
+DIAGRAM_STEP = 4.5  # mm a grid step needs at least: names of 7 pt between stations two steps apart
 CHIP_STEPS = tuple(k * sign for k in range(0, 16) for sign in ((1,) if k == 0 else (-1, 1)))  # mm from the middle
 
 
@@ -405,17 +414,64 @@ def _legend_shape(gmap: Board, width: float) -> tuple[int, int]:
     return cols, -(-items // cols)
 
 
+def board_cut(gmap: Board) -> Cut:
+    """The map as the diagram engine reads it: stations where they are, one edge per pair of
+    stations a line joins (every line on it), each line's turns."""
+    pairs: dict[tuple[str, str], set[str]] = {}
+    turns = set()
+    for line in sorted(gmap.runs):
+        run = gmap.runs[line].stations
+        for a, b in zip(run, run[1:]):
+            pairs.setdefault((min(a, b), max(a, b)), set()).add(line)
+        for before, at, after in zip(run, run[1:], run[2:]):
+            if before != after:
+                turns.add((line, min(before, after), at, max(before, after)))
+    edges = tuple(Edge(a, b, tuple(sorted(on))) for (a, b), on in sorted(pairs.items()))
+    return Cut(places(gmap.stations), {s: st.name for s, st in gmap.stations.items()}, edges, tuple(sorted(turns)))
+
+
+def diagram_places(gmap: Board, box: Rect) -> tuple[dict[str, Point] | None, str]:
+    """The stations' places from the diagram engine, scaled to fill ``box``; or None and why not."""
+    if len(gmap.stations) > DIAGRAM_STATIONS:
+        return None, f"{len(gmap.stations)} stations, more than the diagram engine lays out in a build ({DIAGRAM_STATIONS})"
+    lay, _ = laid_out(board_cut(gmap), DIAGRAM, budget=DIAGRAM_BUDGET, first=DIAGRAM_FIRST)
+    if lay.status not in ("OPTIMAL", "FEASIBLE"):
+        return None, f"the diagram engine found no layout within its budget ({lay.status})"
+    at, scale = fit(lay.positions, box.x, box.y, box.w, box.h)
+    if scale < DIAGRAM_STEP:
+        return None, f"a grid step of the diagram would be {scale:.1f} mm, under {DIAGRAM_STEP:g} mm: too close for the names"
+    return at, ""
+
+
 def layout(gmap: Board, safe: Rect, text_width: Callable[[str, str, float], float]) -> MapLayout:
-    """The map inside ``safe`` (a page's printable area): title on top, legend strip at the foot."""
+    """The map inside ``safe`` (a page's printable area): title on top, legend strip at the foot.
+    Drawn as a diagram (:func:`diagram_places`) where the engine lays it out and it leaves no more
+    names touched by a line than the drawing from geography (relaxed); else from geography, said
+    on stderr."""
     _, rows = _legend_shape(gmap, safe.w)
     strip = rows * LEGEND_ROW + 9
     legend = Rect(safe.x, safe.y, safe.w, strip)
     area = Rect(safe.x, safe.y + strip, safe.w, safe.h - strip - 10)
     box = Rect(area.x + 24, area.y + 4, area.w - 24 - 18, area.h - 8)
-    at = relax(gmap, project(gmap, box))
-    drawn = strokes(gmap, at)
-    labels = place_labels(text_width, gmap, at, drawn, LABEL_SIZE, area)
-    crossed = frozenset(s for s, lab in labels.items() if label_crossings(lab, drawn))
+    geography = relax(gmap, project(gmap, box))
+    diagram, why = diagram_places(gmap, box)
+    drawings = [("diagram", diagram)] if diagram is not None else []
+    drawings.append(("geography", geography))
+    placed = []
+    for kind, at in drawings:
+        drawn = strokes(gmap, at)
+        labels = place_labels(text_width, gmap, at, drawn, LABEL_SIZE, area)
+        crossed = frozenset(s for s, lab in labels.items() if label_crossings(lab, drawn))
+        placed.append((kind, at, drawn, labels, crossed))
+        if not crossed:
+            break
+    # the diagram unless it leaves more names touched by a line than the drawing from geography
+    kind, at, drawn, labels, crossed = min(placed, key=lambda p: len(p[4]))
+    if kind == "geography":
+        if diagram is not None:
+            why = (f"the diagram leaves {len(placed[0][4])} names touched by a line ({', '.join(gmap.name(s) for s in sorted(placed[0][4]))}), "
+                   f"geography {len(crossed)}")
+        print(f"one day: the map is drawn from geography: {why}", file=sys.stderr)
     chips = place_chips(gmap, at, labels, area, chip_size(line_letters(gmap).values()))
     return MapLayout(at, drawn, labels, area, legend, crossed, tuple(chips))
 

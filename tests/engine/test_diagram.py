@@ -134,3 +134,40 @@ def test_city_order_reads_a_folded_map(window, laid):
     assert city_order(window, laid.positions) >= 0.9
     mirrored = {s: (-x, y) for s, (x, y) in laid.positions.items()}  # west and east traded
     assert city_order(window, mirrored) <= 0.6
+
+
+def test_a_window_is_a_model_of_its_own_stations(wider):
+    """A window's model holds variables for the stations it frees and none for the fixed ones
+    (numbers in its constraints), and writes no separation for a pair that cannot meet: a window
+    of three stations on a 25-station map stays small."""
+    from tubedeck.generator.diagram.layout import _build, _frame
+
+    spec = Spec()
+    lay = lns(wider, spec, budget=1.5)
+    frame = _frame(wider, spec.min_length)
+    free = set(sorted(lay.positions)[:3])
+    built = _build(wider, frame, spec, soft=True, free=free, current=lay, move=2, reach=0.0)
+    names = [v.name for v in built.model.proto.variables]
+    placed = {n[2:] for n in names if n.startswith(("x_", "y_"))}
+    assert placed == free
+    whole = _build(wider, frame, spec, soft=True, free=set(wider.points), current=lay, move=2, reach=0.0)
+    assert built.pairs < whole.pairs / 4 and len(names) < len(whole.model.proto.variables) / 4
+
+
+def test_a_grown_map_stays_off_the_grid_edge_and_new_stations_start_beside_the_placed():
+    """A map grown off its geography is moved back to the middle of the grid after each step
+    (else a station beyond the edge has no room); a station with no neighbour placed yet starts
+    beside the placed station nearest it in the city, not where the city would put it on the grid."""
+    from tubedeck.generator.diagram.layout import Layout, _beside, _centred, _frame
+
+    cut = Cut({"a": (0.0, 0.0), "b": (1.0, 0.0), "c": (5.0, 0.0)}, {"a": "A", "b": "B", "c": "C"},
+              (Edge("a", "b", ("l",)),), ())
+    frame = _frame(cut, 2)
+    edge = Layout({"a": (0, 1), "b": (2, 1)}, {("a", "b"): 0}, "FEASIBLE")
+    mid = _centred(edge, frame)
+    xs, ys = [p[0] for p in mid.positions.values()], [p[1] for p in mid.positions.values()]
+    assert abs((min(xs) + max(xs)) - frame.size) <= 1 and abs((min(ys) + max(ys)) - frame.size_y) <= 1
+    assert mid.positions["b"][0] - mid.positions["a"][0] == 2  # moved, not changed
+    far = {"a": (20, 10), "b": (22, 10)}  # the map has drifted from the city's grid
+    x, y = _beside(cut, frame, far, "c")
+    assert (x, y) == (22 + round(4.0 / frame.unit), 10) != frame.start["c"]

@@ -228,3 +228,28 @@ def test_the_printed_map_shows_every_chip_letter(tmp_path, london, gmap):
     chips = page_layout(ed.board, SAFE).chips
     assert len(chips) >= 50
     assert len(spans) == len(chips) + len(gmap.runs)
+
+
+def test_the_map_is_the_diagram_unless_it_leaves_more_names_touched(gmap, monkeypatch, capsys):
+    """Both drawings are made and named: London's diagram leaves more names touched by a line than
+    geography, so geography prints and stderr says why; where geography is worse (squeezed here to
+    half its size), the diagram prints, every stroke at a multiple of 45 degrees."""
+    import tubedeck.generator.oneday.map as odmap
+
+    lay = layout(gmap, SAFE, fonts.text_width)
+    said = capsys.readouterr().err
+    assert "drawn from geography: the diagram leaves" in said and f"geography {len(lay.crossed)}" in said
+    touched = int(said.split("the diagram leaves ")[1].split()[0])
+    assert touched > len(lay.crossed)
+
+    def squeezed(gmap, at):
+        cx = sum(x for x, _ in at.values()) / len(at)
+        cy = sum(y for _, y in at.values()) / len(at)
+        return {s: (cx + (x - cx) / 2, cy + (y - cy) / 2) for s, (x, y) in at.items()}
+    monkeypatch.setattr(odmap, "relax", squeezed)
+    diagram = layout(gmap, SAFE, fonts.text_width)
+    assert "drawn from geography" not in capsys.readouterr().err
+    assert len(diagram.crossed) == touched
+    for _, p, q in diagram.drawn:
+        angle = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 45
+        assert min(angle, 45 - angle) < 0.01
