@@ -1,11 +1,14 @@
 """Keep London Moving checker: deals per second (workers 1 and 2) and peak memory over many deals.
 
-    .venv/bin/python benchmarks/bench_klm.py [--deals 2000] [--memory-deals 100000] [--scope all] [--engine auto]
+    .venv/bin/python benchmarks/bench_klm.py [--deals 2000] [--memory-deals 100000] [--scope all] [--engine auto] [--runs 1]
 
 CP-SAT decides every player of every deal (one model per deal), or with ``--engine auto`` the
 exhaustive path search (exact; CP-SAT only for graphs too large for it). Throughput is measured through
-the same :func:`tubedeck.solver.runner.run_deals` the CLI uses (no results file, no progress bar); peak
-RSS is the parent's and the largest worker's, read from ``getrusage`` after the run.
+the same :func:`tubedeck.solver.runner.run_deals` the CLI uses (no results file, no progress bar), with
+the CPU time a deal took in the parent (the runner, the pool's threads, the summary) and in the
+workers (``getrusage``; with one worker the parent does it all); ``--runs`` repeats each figure
+and prints each run and the range, since a shared machine moves them. Peak RSS is the parent's
+and the largest worker's, read from ``getrusage`` after the run.
 """
 
 from __future__ import annotations
@@ -34,18 +37,27 @@ def rss_mib(pid: int | str = "self") -> float:
     return 0.0
 
 
+def cpu_seconds(who: int) -> float:
+    use = resource.getrusage(who)
+    return use.ru_utime + use.ru_stime
+
+
 def throughput(job: KlmCheck, deals: int, workers: int, first: int = 0,
-               samples: list | None = None) -> tuple[float, Summary]:
-    """Deals per second through the runner; ``samples`` collects (deals done, parent MiB, workers MiB)."""
+               samples: list | None = None) -> tuple[float, Summary, float, float]:
+    """Deals per second through the runner and CPU ms a deal in the parent and in the workers
+    (reaped when the run ends); ``samples`` collects (deals done, parent MiB, workers MiB)."""
     summary = Summary(job.players)
+    parent, kids = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     step = max(1, deals // 10)
     for i, record in enumerate(run_deals(job, list(range(first, first + deals)), {}, None, workers, progress=False), 1):
         summary.add(record)
         if samples is not None and i % step == 0:
-            kids = [rss_mib(c.pid) for c in mp.active_children()]
-            samples.append((i, rss_mib(), max(kids, default=0.0)))
-    return deals / (time.perf_counter() - start), summary
+            rss = [rss_mib(c.pid) for c in mp.active_children() if c.pid is not None]
+            samples.append((i, rss_mib(), max(rss, default=0.0)))
+    rate = deals / (time.perf_counter() - start)
+    parent = 1000 * (cpu_seconds(resource.RUSAGE_SELF) - parent) / deals
+    return rate, summary, parent, 1000 * (cpu_seconds(resource.RUSAGE_CHILDREN) - kids) / deals
 
 
 def main() -> None:
@@ -55,17 +67,28 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--scope", default=None)
     ap.add_argument("--engine", default="cp-sat", choices=("cp-sat", "auto"))
+    ap.add_argument("--runs", type=int, default=1, help="runs of each figure (the same seeds each time)")
     args = ap.parse_args()
+    if args.runs < 1:
+        ap.error(f"--runs must be at least 1, got {args.runs}")
     job = KlmCheck(args.players, args.scope, engine=args.engine)
     print(f"scope {job.edition().scope.label!r}, {job.players} players, engine {args.engine}")
     for workers in (1, 2):
-        rate, summary = throughput(job, args.deals, workers)
-        print(f"workers={workers}: {rate:7.1f} deals/s over {args.deals} deals "
-              f"({100 * summary.share:.1f}% winnable, statuses {dict(summary.statuses)})")
+        rates = []
+        for _ in range(args.runs):
+            rate, summary, parent, kids = throughput(job, args.deals, workers)
+            rates.append(rate)
+            print(f"workers={workers}: {rate:7.1f} deals/s over {args.deals} deals; CPU a deal {parent + kids:.3f} ms "
+                  f"(parent {parent:.3f}, workers {kids:.3f}) ({100 * summary.share:.1f}% winnable, "
+                  f"statuses {dict(summary.statuses)})")
+        if args.runs > 1:
+            rates.sort()
+            print(f"workers={workers}: {args.runs} runs, deals/s min {rates[0]:.0f}, median "
+                  f"{rates[len(rates) // 2]:.0f}, max {rates[-1]:.0f}")
     if args.memory_deals:
         start = time.perf_counter()
         samples: list = []
-        rate, summary = throughput(job, args.memory_deals, 2, first=10**6, samples=samples)
+        rate, summary, _, _ = throughput(job, args.memory_deals, 2, first=10**6, samples=samples)
         for done, parent, worker in samples:
             print(f"  after {done:>7} deals: parent RSS {parent:6.1f} MiB, largest worker RSS {worker:6.1f} MiB")
         me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

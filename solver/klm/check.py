@@ -24,7 +24,7 @@ from tubedeck.stats import quantile
 from tubedeck.words import status_words
 
 from .model import OUTSIDE, PlayerAnswer, deal_record, solve_deal
-from .paths import TooLarge, solve_deal_paths
+from .paths import TooLarge, deal_search, solve_deal_paths
 
 ENGINES = ("cp-sat", "auto")
 # OUTSIDE as the rulebook writes it (the results header keeps OUTSIDE itself: files stay resumable)
@@ -93,7 +93,23 @@ class KlmCheck:
             status, answers = solve_with(engine, adjacency, d, path, limit, termini)
             return deal_record(d, status, answers)
 
-        return evaluate
+        # ``auto`` deals and searches in ints, built once per worker (:class:`.paths.DealSearch`):
+        # the same records for about a third of the work a deal; a deal too large for the search
+        # goes to CP-SAT, as ``solve_with`` sends it.
+        fast = deal_search(tuple(c.station for c in ed.deck.cards), tuple(c.id for c in ed.fortune), players,
+                           ed.rules, adjacency, termini) if engine == "auto" else None
+        if fast is None:
+            return evaluate
+        search = fast.record
+
+        def evaluate_fast(seed: int) -> dict:
+            try:
+                return search(seed)
+            except TooLarge:
+                d = ed.deal(players, seed)
+                return deal_record(d, *solve_deal(adjacency, d, path, limit, termini))
+
+        return evaluate_fast
 
 
 def deal_check(edition: Edition, players: int, time_limit: float = 10.0, data: str | None = None,

@@ -220,14 +220,19 @@ def _global_turn(a: PlayerAnswer) -> int:
 
 def deal_record(d: Deal, status: str, answers: tuple[PlayerAnswer, ...]) -> dict:
     """The JSON record of one deal: every player's answer and who can win first."""
+    return make_record(d.seed, d.starter, d.window, status, answers)
+
+
+def make_record(seed: int, starter: int, window: int, status: str, answers: tuple[PlayerAnswer, ...]) -> dict:
+    """:func:`deal_record` from the three facts of the deal it reads (what the fast engine has)."""
     winners = [a for a in answers if a.turn is not None]
     first = min(winners, key=_global_turn) if winners else None
     decided = status == "OPTIMAL"
     return {
-        "seed": d.seed,
+        "seed": seed,
         "status": status,
-        "starter": d.starter + 1,
-        "window": d.window,
+        "starter": starter + 1,
+        "window": window,
         "winnable": bool(first) if decided or first else None,
         "first": None if first is None else {"player": first.seat + 1, "order": first.order + 1,
                                              "turn": first.turn, "global_turn": first.global_turn},
