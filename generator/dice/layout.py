@@ -420,9 +420,12 @@ def outer(board: Board, station: int) -> float:
     return RADIUS + (ZONE_RING if ringed(board, board.zone_of[station]) else 0.0)
 
 
+LABEL_GAP = 2.0  # mm between two names: at 1 mm, more than a word space, "Regent's Park" and "Warren Street" read as one name
+
+
 def label_clashes(box: Rect, board: Board, at, half, placed, own: int, area: Rect) -> bool:
     """Whether a label box would lie over a line, a box, a station circle or another label, or
-    leave the map area (0.3 mm of air kept round each)."""
+    leave the map area (0.3 mm of air kept round each, ``LABEL_GAP`` between two names)."""
     if box.x < area.x or box.y < area.y or box.right > area.right or box.top > area.top:
         return True
     for c in board.connections:
@@ -433,7 +436,7 @@ def label_clashes(box: Rect, board: Board, at, half, placed, own: int, area: Rec
         dy = max(box.y - y, 0.0, y - box.top)
         if math.hypot(dx, dy) < outer(board, i) + (0.3 if i != own else 0.5):
             return True
-    return any(overlaps(box, other.box.inset(-0.3)) for other in placed)
+    return any(overlaps(box, other.box.inset(-LABEL_GAP)) for other in placed)
 
 
 class NoRoom(UsageError):

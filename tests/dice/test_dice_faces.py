@@ -40,6 +40,19 @@ def test_no_label_over_a_line_a_box_a_circle_or_another_label(ed):
             assert rect_segment_distance(lab.box, p, q) > 0.6
 
 
+@pytest.mark.parametrize("safe", [A4_SAFE, Rect(6.35, 16.35, 279.4 - 12.7, 215.9 - 22.7)], ids=["a4", "letter"])
+def test_two_names_stand_two_millimetres_apart(safe):
+    """Names 1 mm apart read as one ("Regent's Park" beside "Warren Street" on Letter, drawn from
+    geography, once read "Regent's Warren")."""
+    ed = load(Network.load())
+    lay = map_layout(ed, areas(safe)[0])
+    for s, a in enumerate(lay.labels):
+        for t in range(s):
+            b = lay.labels[t].box
+            gap = math.hypot(max(b.x - a.box.right, a.box.x - b.right, 0.0), max(b.y - a.box.top, a.box.y - b.top, 0.0))
+            assert gap >= 2.0 - 1e-9, (ed.board.stations[s].name, ed.board.stations[t].name, round(gap, 2))
+
+
 def test_each_label_is_nearest_its_own_station_circle(ed):
     from tubedeck.generator.dice.layout import OWN_MARGIN, box_distance
 
