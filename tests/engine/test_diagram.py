@@ -75,12 +75,17 @@ def wider() -> Cut:
     return from_network(net, keep)
 
 
-def test_the_search_lays_out_a_wider_window_the_validator_accepts(wider):
+@pytest.fixture(scope="module")
+def wider_laid(wider):
+    return lns(wider, Spec(), budget=1.5)
+
+
+def test_the_search_lays_out_a_wider_window_the_validator_accepts(wider, wider_laid):
     from tubedeck.generator.diagram.layout import broken, city_crossings
 
     assert len(wider.points) == 25 and len(city_crossings(wider)) == 1
     spec = Spec()
-    lay = lns(wider, spec, budget=1.5)
+    lay = wider_laid
     assert lay.status == "FEASIBLE" and broken(wider, lay.positions, spec) == []
     assert problems(wider, lay.positions, min_length=spec.min_length) == []
     apart = [max(abs(p[0] - q[0]), abs(p[1] - q[1])) for s, p in lay.positions.items()
@@ -136,14 +141,14 @@ def test_city_order_reads_a_folded_map(window, laid):
     assert city_order(window, mirrored) <= 0.6
 
 
-def test_a_window_is_a_model_of_its_own_stations(wider):
+def test_a_window_is_a_model_of_its_own_stations(wider, wider_laid):
     """A window's model holds variables for the stations it frees and none for the fixed ones
     (numbers in its constraints), and writes no separation for a pair that cannot meet: a window
     of three stations on a 25-station map stays small."""
     from tubedeck.generator.diagram.layout import _build, _frame
 
     spec = Spec()
-    lay = lns(wider, spec, budget=1.5)
+    lay = wider_laid
     frame = _frame(wider, spec.min_length)
     free = set(sorted(lay.positions)[:3])
     built = _build(wider, frame, spec, soft=True, free=free, current=lay, move=2, reach=0.0)
