@@ -453,12 +453,12 @@ def layout(gmap: Board, safe: Rect, text_width: Callable[[str, str, float], floa
     legend = Rect(safe.x, safe.y, safe.w, strip)
     area = Rect(safe.x, safe.y + strip, safe.w, safe.h - strip - 10)
     box = Rect(area.x + 24, area.y + 4, area.w - 24 - 18, area.h - 8)
-    geography = relax(gmap, project(gmap, box))
     diagram, why = diagram_places(gmap, box)
-    drawings = [("diagram", diagram)] if diagram is not None else []
-    drawings.append(("geography", geography))
+    drawings: list[tuple[str, Callable[[], dict[str, Point]]]] = [("diagram", lambda: diagram)] if diagram is not None else []
+    drawings.append(("geography", lambda: relax(gmap, project(gmap, box))))  # only where the diagram leaves a name touched
     placed = []
-    for kind, at in drawings:
+    for kind, draw in drawings:
+        at = draw()
         drawn = strokes(gmap, at)
         labels = place_labels(text_width, gmap, at, drawn, LABEL_SIZE, area)
         crossed = frozenset(s for s, lab in labels.items() if label_crossings(lab, drawn))
