@@ -50,7 +50,7 @@ LADDER: list[tuple[str, int, dict[str, str], list[tuple[str, ...]]]] = [  # (gam
                      ("lookahead", "greedy"), ("lookahead", "random"), ("greedy", "random")]),
     ("oneday", 2, {}, [("best", "lookahead"), ("mcts", "lookahead"), ("mcts", "greedy"), ("mcts", "random"),
                        ("lookahead", "greedy"), ("lookahead", "random"), ("greedy", "random")]),
-    ("nextstation", 1, {}, [("best",), ("mcts",), ("lookahead",), ("greedy",), ("random",)]),
+    ("nextstation", 1, {}, [("best",), ("mcts",), ("planner",), ("lookahead",), ("greedy",), ("random",)]),
 ]
 BEST = "best"  # each game's strongest bot by the ladder (Game.best, docs/play.md): shown as "best (NAME)"
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from tubedeck.errors import UsageError
-from tubedeck.game import BEST, Game, resolve
+from tubedeck.game import BEST, Game, budgeted, resolve
 from tubedeck.play import CHANCE, Bot, Played, play_game
 from tubedeck.records import Fold, Schema, spread  # noqa: F401 (spread: the games' extra figures)
 from tubedeck.solver.mcts import is_spec as is_search
@@ -97,7 +97,10 @@ def parse_bots(text: str, players: int, known: Mapping[str, Any],
     for n in names:
         if n not in known and is_search(n):
             parse_search(n)  # a bad budget (mcts:abc, mcts:-1) is a UsageError that says why
-    unknown = [n for n in names if n not in known and not is_search(n)]
+        elif n not in known and budgeted(known.get(n.partition(":")[0])):
+            known[n.partition(":")[0]](n)  # a bot of the game that takes a budget refuses a bad one (planner:x)
+    unknown = [n for n in names if n not in known and not is_search(n)
+               and not budgeted(known.get(n.partition(":")[0]))]
     if not names or unknown:
         raise UsageError(f"--bots: unknown bot {unknown[0] if unknown else text!r} "
                          f"(known: {', '.join(k for k in known if k != 'mcts')}, mcts[:ITERATIONS]{_best(aliases)})")

@@ -71,7 +71,7 @@ def test_each_word_is_defined_once(word):
 
 
 def test_every_game_names_its_bots_by_the_glossarys_tiers():
-    tiers = ("random", "greedy", "lookahead", "rollout", "mcts")
+    tiers = ("random", "greedy", "lookahead", "rollout", "planner", "mcts")
     for g in registry().values():
         if g.roster:
             assert set(g.bots) <= set(tiers) and "mcts" in g.bots, (g.id, list(g.bots))

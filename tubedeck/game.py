@@ -203,7 +203,7 @@ class Game:
         """The bot ``name`` (``greedy``, ``mcts``, ``mcts:2000``); UsageError naming the known ones."""
         name = self.bot_name(name)
         factory = self.bots.get(name.partition(":")[0])
-        if factory is None or (":" in name and not name.startswith("mcts:")):
+        if factory is None or (":" in name and not name.startswith("mcts:") and not budgeted(factory)):
             raise UsageError(f"--bots: unknown bot {name!r} (known: {', '.join(k for k in self.bots if k != 'mcts')}, "
                              f"mcts[:ITERATIONS]{', best' if self.best else ''})")
         return factory(name)
@@ -227,6 +227,13 @@ class Game:
         if not lo <= players <= hi:
             raise UsageError(f"{flag} must be {self.seats} for {self.title}, got {players}")
         return players
+
+
+def budgeted(factory: Any) -> bool:
+    """Whether a roster's bot factory takes a budget after its name (``planner:16``), as the
+    search bot does (``mcts:2000``): a factory saying so with ``budgeted = True``; it refuses a
+    bad budget itself (UsageError)."""
+    return bool(getattr(factory, "budgeted", False))
 
 
 def resolve(target: str) -> Any:

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from tubedeck.solver.mcts import Profile, roster
 
+from .planner import NAME as PLANNER
+from .planner import Planner
 from .players import PLAYERS
 
 SEARCH = Profile("tubedeck.solver.nextstation.players:greedy_player", 200, budget=1000)
 
-# The game's bots (its declaration's roster): its own by name, then the search bot.
-BOTS = roster(PLAYERS, SEARCH)
+# The game's bots (its declaration's roster): its own by name, the planner (``planner[:SAMPLES]``,
+# :mod:`.planner`), then the search bot.
+_ROSTER = roster(PLAYERS, SEARCH)
+BOTS = {**{k: f for k, f in _ROSTER.items() if k != "mcts"}, PLANNER: Planner(), "mcts": _ROSTER["mcts"]}

@@ -152,13 +152,14 @@ class RoundSearch:
         caps = self.caps[t]
         most_at = [0] * (r + 2)  # most_at[k]: the most stations of a visited district that can gain k
         visited = openable = new_cap = big = 0
-        for d, dm in enumerate(self.dist_mask):
+        for dm, c in zip(self.dist_mask, counts):
             left = dm & free
-            cap = 0
             if left:
-                known = caps.get(left)
-                cap = self.cap(t, left) if known is None else known
-            c = counts[d]
+                cap = caps.get(left)
+                if cap is None:
+                    cap = self.cap(t, left)
+            else:
+                cap = 0
             if c:
                 visited += 1
                 if c > big:
@@ -196,18 +197,28 @@ class RoundSearch:
 
     def go(self, t, on, order, line_secs, secs, blocked, counts, degree, thames, draws) -> None:
         """Search every continuation of this line from turn t on: its next section drawn on turn
-        t, or on a later turn after passing (so the line with turn t is searched once, here)."""
+        t, or on a later turn after passing (so the line with turn t is searched once, here).
+
+        The hot loop of every round search: :meth:`score` and :meth:`bound` are inlined here
+        (the same figures); ``draws`` holds (turn, from, to) as station indices, named only when
+        a line is kept."""
         if self.cut:
             return
         self.nodes += 1
         if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             self.cut = True
             return
-        prev = self.seen.get(line_secs)
+        seen = self.seen
+        prev = seen.get(line_secs)
         if prev is not None and prev <= t:
             return  # searched from an earlier or equal turn: every continuation from here too
-        self.seen[line_secs] = t
-        score = self.score(counts, thames, on)
+        seen[line_secs] = t
+        valued = self.valued
+        districts = len(counts) - counts.count(0)
+        biggest = max(counts)
+        score = districts * biggest + self.points * thames + self.extra
+        if valued:
+            score += self.tour_gain[min((on & self.tour).bit_count(), len(self.tour_gain) - 1)]
         if self.collect is not None:
             if score > self.best and line_secs not in self.collect:
                 self.collect[line_secs] = (bytes(order), bytes(self.code))
@@ -215,44 +226,81 @@ class RoundSearch:
                     self.cut = True
                     return
         elif score > self.best:
-            self.best, self.best_draws = score, tuple(draws)
+            ids = self.ids
+            self.best, self.best_draws = score, tuple((d, ids[u], ids[v]) for d, u, v in draws)
             if self.trail is not None:
                 self.trail.append(self.best_draws)
-        for tt in range(t, len(self.turns)):  # draw on turn tt, having passed t .. tt - 1
-            if self.prune and self.bound(tt, on, counts, thames, secs | blocked) <= self.best:
-                return  # fewer turns left can only lower the bound
-            turn = self.turns[tt]
-            match = self.match[tt]
+        turns = self.turns
+        n = len(turns)
+        if t >= n:
+            return
+        unusable = secs | blocked
+        dist_of, incident = self.dist_of, self.incident
+        prune = self.prune
+        if prune:  # the bound's parts that do not change with the turn
+            products = self.products
+            th_free = (self.thames_mask & ~unusable).bit_count()
+            points = self.points
+            if valued:
+                sites_on = (on & self.tour).bit_count()
+                sites_free = (self.tour & ~on).bit_count()
+                last_gain = len(self.tour_gain) - 1
+        collect = self.collect is not None
+        match_of = self.match
+        bonus, enter, pen, cross = self.bonus, self.enter, self.pen, self.cross
+        for tt in range(t, n):  # draw on turn tt, having passed t .. tt - 1
+            if prune:  # (self.bound, inlined) fewer turns left can only lower the bound
+                r = n - tt
+                product = products.get((tt, on))
+                if product is None:
+                    product = products[tt, on] = self.product_bound(tt, r, on, counts)
+                bound = product + points * (thames + (r if r < th_free else th_free))
+                if valued:
+                    sites = sites_on + (r if r < sites_free else sites_free)
+                    top, tail = self.top[r], self.tail[tt]
+                    bound += self.extra + (top if top < tail else tail) + \
+                        self.tour_gain[sites if sites < last_gain else last_gain]
+                if bound <= self.best:
+                    return
+            switch = turns[tt].switch
+            match = match_of[tt]
             moves = []
             for u in order:
-                if not turn.switch and degree[u] > 1:
+                if not switch and degree[u] > 1:
                     continue
-                for i, v, vb, th in self.incident[u]:
-                    bit = 1 << i
-                    if vb & on or not vb & match or bit & (secs | blocked):
+                for i, v, vb, th in incident[u]:
+                    if vb & on or not vb & match or (1 << i) & unusable:
                         continue
-                    moves.append((u, v, vb, i, bit, th))
+                    moves.append((-(counts[dist_of[v]] + 2 * th), u, v, vb, i, th))
             # the most promising first: a station in an already big district, a Thames section
-            moves.sort(key=lambda m: -(counts[self.dist_of[m[1]]] + 2 * m[5]))
-            for u, v, vb, i, bit, th in moves:
-                d = self.dist_of[v]
+            # (a stable sort: ties keep the listing order)
+            moves.sort(key=_first)
+            for _, u, v, vb, i, th in moves:
+                bit = 1 << i
+                d = dist_of[v]
                 counts[d] += 1
                 degree[u] += 1
                 degree[v] += 1
                 order.append(v)
-                draws.append((tt, self.ids[u], self.ids[v]))
-                self.code.extend((tt, u, v))
-                step = self.bonus[v] + self.enter.get((i, v), 0) - self.pen[i] if self.valued else 0
+                draws.append((tt, u, v))
+                if collect:
+                    self.code.extend((tt, u, v))
+                step = (bonus[v] + enter.get((i, v), 0) - pen[i] if enter else bonus[v] - pen[i]) if valued else 0
                 self.extra += step
-                self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | self.cross[i], counts,
+                self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | cross[i], counts,
                         degree, thames + th, draws)
                 self.extra -= step
-                del self.code[-3:]
+                if collect:
+                    del self.code[-3:]
                 draws.pop()
                 order.pop()
                 degree[v] -= 1
                 degree[u] -= 1
                 counts[d] -= 1
+
+
+def _first(move: tuple) -> int:
+    return move[0]
 
 
 def line_of(board: Board, departure: str, draws) -> tuple[tuple[str, ...], tuple[int, ...]]:
