@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -75,21 +75,31 @@ def places(stations: Mapping[str, Located]) -> dict[str, tuple[float, float]]:
     return {s: project(st.lat, st.lon, lat0, lon0) for s, st in sorted(stations.items())}
 
 
+def from_runs(stations: Mapping[str, Located], names: Mapping[str, str], runs: Iterable[tuple[str, Sequence[str]]],
+              pairs: Iterable[tuple[str, str, str]] | None = None) -> Cut:
+    """The cut of ``stations`` along each line's ``runs`` ``(line, stations in order)``: an edge
+    per pair of stations a run joins (or per ``(a, b, line)`` in ``pairs``), with every line on
+    it, and each run's turns."""
+    runs = list(runs)
+    joined: dict[tuple[str, str], set[str]] = {}
+    for a, b, line in pairs if pairs is not None else ((a, b, line) for line, run in runs for a, b in zip(run, run[1:])):
+        joined.setdefault((min(a, b), max(a, b)), set()).add(line)
+    edges = tuple(Edge(a, b, tuple(sorted(lines))) for (a, b), lines in sorted(joined.items()))
+    turns = set()
+    for line, run in runs:
+        for before, at, after in zip(run, run[1:], run[2:]):
+            if before != after:
+                turns.add((line, min(before, after), at, max(before, after)))
+    points = places(stations)
+    return Cut(points, {s: names[s] for s in points}, edges, tuple(sorted(turns)))
+
+
 def from_network(network: "Network", stations: set[str] | None = None) -> Cut:
     """The cut of ``network`` on ``stations`` (default: all): edges where both ends are kept."""
     keep = set(network.stations) if stations is None else set(stations)
     cut = network.restricted(keep)
-    points = places(dict(cut.stations))
-    pairs: dict[tuple[str, str], set[str]] = {}
-    for a, b, line in cut.edges():
-        pairs.setdefault((min(a, b), max(a, b)), set()).add(line)
-    edges = tuple(Edge(a, b, tuple(sorted(lines))) for (a, b), lines in sorted(pairs.items()))
-    turns = set()
-    for br in cut.branches:
-        for before, at, after in zip(br.stations, br.stations[1:], br.stations[2:]):
-            if before != after:
-                turns.add((br.line, before, at, after) if before < after else (br.line, after, at, before))
-    return Cut(points, {s: cut.stations[s].name for s in points}, edges, tuple(sorted(turns)))
+    return from_runs(cut.stations, {s: st.name for s, st in cut.stations.items()},
+                     ((br.line, br.stations) for br in cut.branches), cut.edges())
 
 
 def fit(grid: dict[str, tuple[int, int]], x: float, y: float, w: float, h: float) -> tuple[dict[str, tuple[float, float]], float]:
@@ -102,4 +112,4 @@ def fit(grid: dict[str, tuple[int, int]], x: float, y: float, w: float, h: float
     return {s: (ox + (px - x0) * scale, oy + (py - y0) * scale) for s, (px, py) in grid.items()}, scale
 
 
-__all__ = ["Cut", "Edge", "fit", "from_network", "places", "project"]
+__all__ = ["Cut", "Edge", "fit", "from_network", "from_runs", "places", "project"]

@@ -28,9 +28,9 @@ from typing import Callable
 
 from tubedeck.games.oneday.board import Board
 from tubedeck.games.oneday.edition import Edition
-from tubedeck.generator.diagram import Cut, Edge, Spec
+from tubedeck.generator.diagram import Cut, Spec
 from tubedeck.generator.diagram.cache import laid_out
-from tubedeck.generator.diagram.model import fit, places
+from tubedeck.generator.diagram.model import fit, from_runs
 from tubedeck.generator.linestyle import WIDTH, cased, draw_line
 from tubedeck.generator.pen import Pen
 from tubedeck.generator.sizes import Rect
@@ -417,17 +417,8 @@ def _legend_shape(gmap: Board, width: float) -> tuple[int, int]:
 def board_cut(gmap: Board) -> Cut:
     """The map as the diagram engine reads it: stations where they are, one edge per pair of
     stations a line joins (every line on it), each line's turns."""
-    pairs: dict[tuple[str, str], set[str]] = {}
-    turns = set()
-    for line in sorted(gmap.runs):
-        run = gmap.runs[line].stations
-        for a, b in zip(run, run[1:]):
-            pairs.setdefault((min(a, b), max(a, b)), set()).add(line)
-        for before, at, after in zip(run, run[1:], run[2:]):
-            if before != after:
-                turns.add((line, min(before, after), at, max(before, after)))
-    edges = tuple(Edge(a, b, tuple(sorted(on))) for (a, b), on in sorted(pairs.items()))
-    return Cut(places(gmap.stations), {s: st.name for s, st in gmap.stations.items()}, edges, tuple(sorted(turns)))
+    return from_runs(gmap.stations, {s: st.name for s, st in gmap.stations.items()},
+                     ((line, gmap.runs[line].stations) for line in sorted(gmap.runs)))
 
 
 def diagram_places(gmap: Board, box: Rect) -> tuple[dict[str, Point] | None, str]:
