@@ -1,7 +1,8 @@
 """Next Station: London solver figures (not a test).
 
 * single-round optimum (CP-SAT, ``num_workers=1``): wall time per round, median / p95 / max, and
-  statuses, over the first round of seeded solo deals (real flip orders, 5-10 turns);
+  statuses, over the first round of seeded solo deals (real flip orders, 5-10 turns), on the
+  classic map or, with ``--map SEED``, a generated one;
 * the branch and bound of :mod:`tubedeck.games.nextstation.best` (``solve nextstation --engine auto``) on
   the same rounds: median / p95 / max, statuses, and any score difference from CP-SAT (target:
   median <= 50 ms, p95 <= 500 ms on one core);
@@ -15,7 +16,7 @@
   challenges.csv holds the seed), and the wall time. The research bounds (the column bound,
   branch and price) have their own benchmarks in ``research/nextstation/benchmarks/``.
 
-    .venv/bin/python benchmarks/bench_nextstation.py [--rounds 40] [--seed 0] [--time-limit 60] [--bnb-only]
+    .venv/bin/python benchmarks/bench_nextstation.py [--rounds 40] [--seed 0] [--time-limit 60] [--bnb-only] [--map 1]
     .venv/bin/python benchmarks/bench_nextstation.py --games 10 [--game-limit 60] [--workers 2]
 """
 
@@ -26,6 +27,7 @@ import statistics
 import time
 from collections import Counter
 
+from tubedeck.game import network
 from tubedeck.games.nextstation.best import best_round as bnb
 from tubedeck.games.nextstation.edition import deal, load
 from tubedeck.games.nextstation.flips import turns
@@ -49,8 +51,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=0, help="time the whole game on this many seeds instead")
     ap.add_argument("--game-limit", type=float, default=60.0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--map", default="classic", help="the rounds' map: classic, or a generated map's seed")
     args = ap.parse_args()
-    ed = load()
+    ed = load() if args.map == "classic" else load(network(None), map=args.map)
+    where = "the classic map" if args.map == "classic" else f"generated map --map {args.map}"
     if args.games:
         return whole_games(ed, args)
     bnb_times, bnb_cpu, bnb_statuses, bnb_scores = [], [], Counter(), {}
@@ -64,7 +68,7 @@ def main() -> None:
         bnb_cpu.append(time.process_time() - c0)
         bnb_statuses[r.status] += 1
         bnb_scores[seed] = r.score
-    print(f"single round, {args.rounds} seeded solo first rounds on the classic map "
+    print(f"single round, {args.rounds} seeded solo first rounds on {where} "
           f"(seeds {args.seed}-{args.seed + args.rounds - 1})")
     print(f"  branch and bound (--engine auto) wall per round: median {statistics.median(bnb_times) * 1000:.1f} ms, "
           f"p95 {quantile(bnb_times, 0.95) * 1000:.1f} ms, max {max(bnb_times) * 1000:.1f} ms; "

@@ -24,7 +24,6 @@ progress; the search itself is the same code.
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,21 +120,18 @@ def ticking(progress: Progress | None, every: float | None = None) -> contextlib
 
 
 class _Budgeted(RoundSearch):
-    """The branch and bound with a node budget and progress; the search is the parent's."""
+    """The branch and bound with a node budget (the parent's ``node_limit``) and progress; the
+    search is the parent's."""
 
-    node_limit: float = math.inf
     budget: Budget | None = None
     next_look = 4096
 
-    def go(self, *args: Any) -> None:
-        if self.nodes >= self.node_limit:
-            self.cut = True
-            return
+    def _tick(self) -> None:  # every 1024 positions
+        RoundSearch._tick(self)
         if self.nodes >= self.next_look:
             self.next_look = self.nodes + 4096
             if self.budget is not None:
                 self.budget.update(best=int(self.best), bound=int(self.root_bound), nodes=self.nodes)
-        RoundSearch.go(self, *args)
 
 
 def bnb_round(board: Board, book: RuleBook, turns: tuple[Turn, ...], departure: str, budget: Budget,

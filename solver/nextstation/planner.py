@@ -87,8 +87,9 @@ class _Search(RoundSearch):
         s.match = [base.symbol_masks[t.symbol] for t in turns]  # type: ignore[attr-defined]
         s.top = [0] * (len(turns) + 1)
         s.tail = [0] * (len(turns) + 1)
-        s.products = {}
+        s.products = [{} for _ in range(len(turns) + 1)]
         s.caps = [{} for _ in range(len(turns) + 1)]
+        s.opens = [{} for _ in range(len(turns) + 1)]
         s.trail = s.collect = None
         return s
 

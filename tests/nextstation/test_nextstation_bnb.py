@@ -106,3 +106,50 @@ def test_auto_hands_a_cut_short_search_to_cp_sat(ed):
         assert r.bound >= (r.score or 0) and r.bound >= 46  # seed 4's proven best is 46
     full = solve_round(ed, seed=4, engine="auto").result
     assert full.status == "OPTIMAL" and full.score == 46
+
+
+def _product_by_definition(s, t, on, counts):
+    """The product bound as the module states it, every option and every number of turns tried."""
+    r = len(s.turns) - t
+    caps = [s.cap(t, dm & ~on) for dm in s.dist_mask]
+    visited = [d for d, c in enumerate(counts) if c]
+    opening = [caps[d] for d, c in enumerate(counts) if not c and caps[d]]
+    n, big, opens = len(visited), max(counts), len(opening)
+    best = (n + min(r, opens)) * big
+    for d in visited:
+        for a in range(1, caps[d] + 1):
+            best = max(best, (n + min(r - a, opens)) * max(counts[d] + a, big))
+    for a in range(1, min(max(opening, default=0), r) + 1):
+        best = max(best, (n + 1 + min(r - a, opens - 1)) * max(a, big))
+    return best
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_product_bound_s_closed_form_is_its_definition(ed, seed):
+    """product_bound maximises each option in closed form (_peak), and the search tries the plain
+    bound (_plain) first: the first must equal the bound tried option by option, the second be
+    no less, on random lines (station sets) at every turn."""
+    import random
+
+    from tubedeck.games.nextstation.best import RoundSearch, _mask, _peak, _plain
+
+    d = deal(ed, 1, seed)
+    ts = turns(ed.book, d.flips[0])
+    s = RoundSearch(ed.board, ed.book, ts, ed.board.departure(d.pencils[0][0]).id, frozenset(), float("inf"))
+    rng = random.Random(seed)
+    for _ in range(400):
+        on = 0
+        for k in rng.sample(range(len(s.ids)), rng.randint(1, 9)):
+            on |= 1 << k
+        counts = [(on & dm).bit_count() for dm in s.dist_mask]
+        visited = tuple(k for k, c in enumerate(counts) if c)
+        t = rng.randrange(len(ts) + 1)
+        r = len(ts) - t
+        got = s.product_bound(t, r, on, counts, visited, _mask(visited))
+        assert got == _product_by_definition(s, t, on, counts), (t, bin(on))
+        assert _plain(len(visited), r, max(counts)) >= got
+    for n, r, opens, c, cap in ((rng.randint(1, 13), rng.randint(1, 12), rng.randint(0, 12), rng.randint(0, 8),
+                                 rng.randint(1, 6)) for _ in range(2000)):
+        cap = min(cap, r)
+        want = max((n + min(r - a, opens)) * (c + a) for a in range(1, cap + 1))
+        assert _peak(n, r, opens, c, cap) == want, (n, r, opens, c, cap)

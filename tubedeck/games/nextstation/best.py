@@ -22,6 +22,19 @@ every number of stations it could gain, the other turns opening unvisited distri
 still gain a station (each one turn); at most as many Thames sections as remain undrawn and
 uncrossed. Every line found is scored with :func:`.scoring.line_score` itself.
 
+**Why it is fast.** Most positions are cut at once, so each is visited in its parent's loop (no
+call): counted, skipped if seen, scored, its bound checked; only those that pass are searched
+further. The product part of the bound is tried first in its plain form: with n districts, the
+biggest of m stations and r turns left, each turn opens a district or adds to the biggest as if
+every district had room (the most of ``(n + r - a) x (m + a)``, in closed form). It is never
+lower than the capped product, so it cuts nothing the capped one would not, and it makes nearly
+all of its cuts. The capped one, where needed, maximises each option in closed form over the
+visited districts alone (the unvisited ones depend only on which are visited: memoised). When
+lines are scored in whole numbers (a round's score), a line the plain bound cuts is neither
+scored nor marked seen: its score is no more than its bound, and met again it is cut again. The
+cuts are the same as trying every option turn by turn, so the positions searched, their count
+(the deterministic budget's unit) and the line found are too.
+
 A time limit only guards: a search cut short reports FEASIBLE (:func:`best_round` with the root
 bound, :func:`best_response` with none), never a verdict.
 """
@@ -30,6 +43,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .board import Board
 from .flips import Turn
@@ -69,6 +83,15 @@ class RoundSearch:
         # incident[u]: (section index, other station, its bit, Thames) for each potential section
         self.incident = [[(sec.index, idx[sec.other(u)], 1 << idx[sec.other(u)], sec.thames)
                           for sec in board.incident[u]] for u in ids]
+        # arcs[u]: the same as a move needs it: (section index, its bit, other station, its bit,
+        # Thames, the sections it crosses, the other station's district, Thames sections it
+        # takes or crosses)
+        self.arcs = [[(i, 1 << i, v, vb, th, self.cross[i], self.dist_of[v],
+                       ((1 << i | self.cross[i]) & self.thames_mask).bit_count())
+                      for i, v, vb, th in inc] for inc in self.incident]
+        # by a turn's stations (bits): arcs[u] cut to those reaching one of them (built when first
+        # needed; the key is the stations, so a copy over other turns may share it)
+        self.arcs_to: dict[int, list[list[tuple]]] = {}
         self.drawn = sum(1 << i for i in drawn)
         self.blocked0 = 0
         for i in drawn:
@@ -88,12 +111,15 @@ class RoundSearch:
         self.enter: dict[tuple[int, int], float] = {}
         self.valued = False  # lines valued for a game (value_for_game): the bound adds their bonuses
         self.extra: float = 0  # bonuses of the line's stations
-        self.products: dict[tuple[int, int], int] = {}  # (turn, stations) -> product bound
+        self.products: list[dict[int, int]] = [{} for _ in range(len(turns) + 1)]  # per turn: stations -> product bound
         self.caps: list[dict[int, int]] = [{} for _ in range(len(turns) + 1)]  # per turn: left -> cap
+        # per turn: districts visited (bits) -> (unvisited districts that can gain, their most)
+        self.opens: list[dict[int, tuple[int, int]]] = [{} for _ in range(len(turns) + 1)]
         self.seen: dict[int, int] = {}  # sections of the line -> earliest turn it was searched from
         self.best: float = -1
         self.best_draws: tuple[tuple[int, str, str], ...] | None = ()  # None: no line beats best_response's floor
         self.nodes = 0
+        self.node_limit: float = float("inf")  # positions: past it the search stops, cut
         self.cut = False
         self.trail: list[tuple[tuple[int, str, str], ...]] | None = None  # every better line met, if kept
         # every line worth more than ``best`` (left at a floor, never raised), if kept (every_line),
@@ -128,9 +154,10 @@ class RoundSearch:
 
     def bound(self, t: int, on: int, counts: list[int], thames: int, unusable: int) -> float:
         r = len(self.turns) - t
-        product = self.products.get((t, on))
+        product = self.products[t].get(on)
         if product is None:
-            product = self.products[t, on] = self.product_bound(t, r, on, counts)
+            visited = tuple(d for d, c in enumerate(counts) if c)
+            product = self.products[t][on] = self.product_bound(t, r, on, counts, visited, _mask(visited))
         th = min(r, (self.thames_mask & ~unusable).bit_count())
         value: float = product + self.points * (thames + th)
         if self.valued:  # each turn adds at most one station: the best bonuses, a site
@@ -139,53 +166,64 @@ class RoundSearch:
         return value
 
     def cap(self, t: int, left: int) -> int:
-        """Stations a district whose unvisited stations are ``left`` can still gain from turn t."""
+        """Stations a district whose unvisited stations are ``left`` can still gain from turn t
+        (at most the turns left)."""
         n = self.caps[t].get(left)
         if n is None:
             n = self.caps[t][left] = min(sum(1 for m in self.match[t:] if left & m), left.bit_count())
         return n
 
-    def product_bound(self, t: int, r: int, on: int, counts: list[int]) -> int:
-        """The most districts x biggest district the line can reach from here (see the module).
-        The search's hot spot (a third of a best response): plain comparisons, not min/max calls."""
+    def openable(self, t: int, vis: int) -> tuple[int, int]:
+        """(how many, the most stations any can gain) of the districts not in ``vis`` (bits of
+        district indices) that can still gain a station from turn t. An unvisited district's
+        unvisited stations are all its stations, so this depends on the visited set alone."""
+        got = self.opens[t].get(vis)
+        if got is None:
+            caps = [self.cap(t, dm) for d, dm in enumerate(self.dist_mask) if not vis >> d & 1]
+            got = self.opens[t][vis] = (sum(1 for c in caps if c), max(caps, default=0))
+        return got
+
+    def product_bound(self, t: int, r: int, on: int, counts: list[int], visited: tuple[int, ...], vis: int) -> int:
+        """The most districts x biggest district the line can reach from here (see the module):
+        ``visited`` lists the districts with a station on the line (``vis`` as bits). The
+        search's hot spot, so each way the product can grow is maximised in closed form
+        (:func:`_peak`, checked against the plain maximum over every number of turns by the
+        tests), over the visited districts alone (the unvisited ones are :meth:`openable`'s,
+        memoised by the visited set)."""
         free = ~on
         caps = self.caps[t]
-        most_at = [0] * (r + 2)  # most_at[k]: the most stations of a visited district that can gain k
-        visited = openable = new_cap = big = 0
-        for dm, c in zip(self.dist_mask, counts):
-            left = dm & free
-            if left:
-                cap = caps.get(left)
-                if cap is None:
-                    cap = self.cap(t, left)
-            else:
-                cap = 0
-            if c:
-                visited += 1
-                if c > big:
-                    big = c
-                k = cap if cap < r else r
-                if c > most_at[k]:
-                    most_at[k] = c
-            elif cap:
-                openable += 1
-                if cap > new_cap:
-                    new_cap = cap
-        for k in range(r - 1, -1, -1):
-            if most_at[k + 1] > most_at[k]:
-                most_at[k] = most_at[k + 1]
-        best = (visited + (r if r < openable else openable)) * big
-        for a in range(1, r + 1):
-            if most_at[a]:  # a visited district gains a stations, other turns open districts
-                grown, rest = most_at[a] + a, r - a
-                value = (visited + (rest if rest < openable else openable)) * (grown if grown > big else big)
+        got = self.opens[t].get(vis)
+        openable, new_cap = self.openable(t, vis) if got is None else got
+        n = len(visited)
+        big = 0
+        best = 0
+        rise = r - openable
+        dist_mask = self.dist_mask
+        for d in visited:
+            c = counts[d]
+            if c > big:
+                big = c
+            left = dist_mask[d] & free
+            cap = caps.get(left)
+            if cap is None:
+                cap = self.cap(t, left)
+            if cap:  # it gains a (1..cap) stations, the other turns open districts (_peak, inlined)
+                twice = n + r - c
+                a = rise if twice <= 2 * rise else twice // 2
+                if a < 1:
+                    a = 1
+                elif a > cap:
+                    a = cap
+                value = (n + (r - a if r - a < openable else openable)) * (c + a)
                 if value > best:
                     best = value
-            if a <= new_cap:  # an unvisited district becomes the biggest
-                rest = r - a if r - a < openable - 1 else openable - 1
-                value = (visited + 1 + rest) * (a if a > big else big)
-                if value > best:
-                    best = value
+        value = (n + (r if r < openable else openable)) * big  # the biggest stays the biggest
+        if value > best:
+            best = value
+        if new_cap:  # an unvisited district becomes the biggest with a (1..its cap) stations
+            value = _peak(n, r + 1, openable, 0, new_cap if new_cap < r else r)
+            if value > best:
+                best = value
         return best
 
     def run(self) -> None:
@@ -198,26 +236,25 @@ class RoundSearch:
     def go(self, t, on, order, line_secs, secs, blocked, counts, degree, thames, draws) -> None:
         """Search every continuation of this line from turn t on: its next section drawn on turn
         t, or on a later turn after passing (so the line with turn t is searched once, here).
-
-        The hot loop of every round search: :meth:`score` and :meth:`bound` are inlined here
-        (the same figures); ``draws`` holds (turn, from, to) as station indices, named only when
-        a line is kept."""
+        This is the position's own visit (counted, skipped if seen, scored); :meth:`_expand`
+        searches its continuations and visits each one in the same way, inline."""
         if self.cut:
             return
-        self.nodes += 1
-        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
+        if self.nodes >= self.node_limit:
             self.cut = True
             return
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self._tick()
+            if self.cut:
+                return
         seen = self.seen
         prev = seen.get(line_secs)
         if prev is not None and prev <= t:
             return  # searched from an earlier or equal turn: every continuation from here too
         seen[line_secs] = t
-        valued = self.valued
-        districts = len(counts) - counts.count(0)
-        biggest = max(counts)
-        score = districts * biggest + self.points * thames + self.extra
-        if valued:
+        score = (len(counts) - counts.count(0)) * max(counts) + self.points * thames + self.extra
+        if self.valued:
             score += self.tour_gain[min((on & self.tour).bit_count(), len(self.tour_gain) - 1)]
         if self.collect is not None:
             if score > self.best and line_secs not in self.collect:
@@ -230,77 +267,231 @@ class RoundSearch:
             self.best, self.best_draws = score, tuple((d, ids[u], ids[v]) for d, u, v in draws)
             if self.trail is not None:
                 self.trail.append(self.best_draws)
+        if t < len(self.turns):
+            visited = tuple(d for d, c in enumerate(counts) if c)
+            self._expand(t, on, order, line_secs, secs, blocked, counts, degree, thames, draws, visited,
+                         _mask(visited), False)
+
+    def _tick(self) -> None:
+        """Every 1024 positions: the deadline (a subclass may report progress here too)."""
+        if time.perf_counter() > self.deadline:
+            self.cut = True
+
+    def _expand(self, t, on, order, line_secs, secs, blocked, counts, degree, thames, draws, visited, vis,
+                checked) -> None:
+        """The continuations of a position visited (:meth:`go`), t < the turns: for each turn tt
+        from t, the bound (skipped for tt = t when ``checked``: the parent has just checked it),
+        then each section drawn on turn tt. Each continuation is visited here as :meth:`go` visits
+        a position (counted, skipped if seen, scored, and its own first bound checked), so the
+        many cut at once cost no call: the hot loop of every round search, with :meth:`score`
+        and :meth:`bound` inlined (the same figures); ``draws`` holds (turn, from, to) as station
+        indices, named only when a line is kept."""
         turns = self.turns
         n = len(turns)
-        if t >= n:
-            return
         unusable = secs | blocked
-        dist_of, incident = self.dist_of, self.incident
+        arcs_to = self.arcs_to
         prune = self.prune
-        if prune:  # the bound's parts that do not change with the turn
-            products = self.products
-            th_free = (self.thames_mask & ~unusable).bit_count()
-            points = self.points
-            if valued:
-                sites_on = (on & self.tour).bit_count()
-                sites_free = (self.tour & ~on).bit_count()
-                last_gain = len(self.tour_gain) - 1
+        valued = self.valued
+        points = self.points
+        thames_mask = self.thames_mask
+        products, product_bound = self.products, self.product_bound
+        if valued:
+            tour, tour_gain, top_of, tail_of = self.tour, self.tour_gain, self.top, self.tail
+            last_gain = len(tour_gain) - 1
+            sites_on = (on & tour).bit_count()
+            sites_free = (tour & ~on).bit_count()
+        th_free = (thames_mask & ~unusable).bit_count()
+        early = prune and not valued and not self.extra  # a whole-number score, at most the bound
         collect = self.collect is not None
         match_of = self.match
-        bonus, enter, pen, cross = self.bonus, self.enter, self.pen, self.cross
+        bonus, enter, pen = self.bonus, self.enter, self.pen
+        seen = self.seen
+        limit = self.node_limit
+        districts = len(visited)
+        biggest = max(counts)
         for tt in range(t, n):  # draw on turn tt, having passed t .. tt - 1
-            if prune:  # (self.bound, inlined) fewer turns left can only lower the bound
+            if prune and (tt > t or not checked):  # fewer turns left can only lower the bound
                 r = n - tt
-                product = products.get((tt, on))
-                if product is None:
-                    product = products[tt, on] = self.product_bound(tt, r, on, counts)
-                bound = product + points * (thames + (r if r < th_free else th_free))
+                rest = points * (thames + (r if r < th_free else th_free))
                 if valued:
                     sites = sites_on + (r if r < sites_free else sites_free)
-                    top, tail = self.top[r], self.tail[tt]
-                    bound += self.extra + (top if top < tail else tail) + \
-                        self.tour_gain[sites if sites < last_gain else last_gain]
-                if bound <= self.best:
+                    top, tail = top_of[r], tail_of[tt]
+                    more = self.extra + (top if top < tail else tail) + \
+                        tour_gain[sites if sites < last_gain else last_gain]
+                a = (districts + r - biggest) // 2  # the plain product bound first (_plain, inlined)
+                a = 0 if a < 0 else (r if a > r else a)
+                plain = (districts + r - a) * (biggest + a)
+                if (plain + rest + more if valued else plain + rest) <= self.best:
+                    return
+                product = products[tt].get(on)
+                if product is None:
+                    product = products[tt][on] = product_bound(tt, r, on, counts, visited, vis)
+                if (product + rest + more if valued else product + rest) <= self.best:
                     return
             switch = turns[tt].switch
             match = match_of[tt]
+            arcs = arcs_to.get(match)
+            if arcs is None:
+                arcs = arcs_to[match] = [[arc for arc in inc if arc[3] & match] for inc in self.arcs]
             moves = []
             for u in order:
                 if not switch and degree[u] > 1:
                     continue
-                for i, v, vb, th in incident[u]:
-                    if vb & on or not vb & match or (1 << i) & unusable:
+                for arc in arcs[u]:
+                    if arc[3] & on or arc[1] & unusable:
                         continue
-                    moves.append((-(counts[dist_of[v]] + 2 * th), u, v, vb, i, th))
+                    moves.append((-(counts[arc[6]] + 2 * arc[4]), u, arc))
             # the most promising first: a station in an already big district, a Thames section
             # (a stable sort: ties keep the listing order)
             moves.sort(key=_first)
-            for _, u, v, vb, i, th in moves:
-                bit = 1 << i
-                d = dist_of[v]
-                counts[d] += 1
+            t1 = tt + 1
+            r1 = n - t1
+            if prune:
+                products1 = products[t1]
+            for _, u, (i, bit, v, vb, th, crossed, d, thames_lost) in moves:
+                # the continuation's visit (go's, inline): counted, skipped if seen, scored
+                nodes = self.nodes
+                if nodes >= limit:
+                    self.cut = True
+                    return
+                nodes += 1
+                self.nodes = nodes
+                if not nodes & 1023:
+                    self._tick()
+                    if self.cut:
+                        return
+                c = counts[d] + 1
+                now = thames + th
+                if valued:  # self.extra moves as it always has, + step and then - step around each
+                    # continuation: the same rounding, so the same line and trail with prices in fractions
+                    step = bonus[v] + enter.get((i, v), 0) - pen[i] if enter else bonus[v] - pen[i]
+                    extra = self.extra + step
+                    self.extra = extra - step
+                else:
+                    extra = self.extra
+                if prune and t1 < n:  # the continuation's first bound (turn t1), as _expand would check it
+                    if th_free - thames_lost > r1:  # Thames sections enough for every turn left
+                        rest = points * (now + r1)
+                    else:
+                        left = (thames_mask & ~(unusable | bit | crossed)).bit_count()
+                        rest = points * (now + (r1 if r1 < left else left))
+                    # first the plain product bound (_plain, inlined: as if every district had
+                    # room): no less than product_bound, so it cuts only what product_bound cuts,
+                    # and nearly all of it (98% of the cuts), at a fraction of the cost
+                    big1 = c if c > biggest else biggest
+                    n1 = districts + (c == 1)
+                    a = (n1 + r1 - big1) // 2
+                    a = 0 if a < 0 else (r1 if a > r1 else a)
+                    plain = (n1 + r1 - a) * (big1 + a)
+                    if early and plain + rest <= self.best:
+                        # cut before it is scored or marked seen: its score is a whole number no
+                        # more than its bound, so nothing to keep; met again, at a later turn
+                        # (or its own), it is cut again, so the same positions are counted
+                        continue
+                child = line_secs | bit
+                prev = seen.get(child)
+                if prev is not None and prev <= t1:
+                    continue  # searched from an earlier or equal turn
+                seen[child] = t1
+                child_on = on | vb
+                score = (districts + (c == 1)) * (c if c > biggest else biggest) + points * now + extra
+                if valued:
+                    here = (child_on & tour).bit_count()
+                    score += tour_gain[here if here < last_gain else last_gain]
+                if collect:
+                    if score > self.best and child not in self.collect:  # type: ignore[operator]
+                        self.collect[child] = (bytes(order) + bytes((v,)),  # type: ignore[index]
+                                               bytes(self.code) + bytes((tt, u, v)))
+                        if len(self.collect) > self.limit:  # type: ignore[arg-type]
+                            self.cut = True
+                            return
+                elif score > self.best:
+                    ids = self.ids
+                    self.best = score
+                    self.best_draws = tuple((k, ids[x], ids[y]) for k, x, y in draws) + ((tt, ids[u], ids[v]),)
+                    if self.trail is not None:
+                        self.trail.append(self.best_draws)
+                if t1 >= n:
+                    continue  # the round's end
+                counts[d] = c
+                if c == 1:  # a district opened
+                    child_visited, child_vis = visited + (d,), vis | 1 << d
+                else:
+                    child_visited, child_vis = visited, vis
+                if prune:
+                    if valued:  # (scored first: a fraction; summed in the same order as bound, the same floats)
+                        free = sites_free - 1 if vb & tour else sites_free
+                        sites = here + (r1 if r1 < free else free)
+                        top, tail = top_of[r1], tail_of[t1]
+                        more = extra + (top if top < tail else tail) + \
+                            tour_gain[sites if sites < last_gain else last_gain]
+                        if plain + rest + more <= self.best:
+                            counts[d] = c - 1
+                            continue
+                    product = products1.get(child_on)
+                    if product is None:
+                        product = products1[child_on] = product_bound(t1, r1, child_on, counts, child_visited,
+                                                                      child_vis)
+                    if (product + rest + more if valued else product + rest) <= self.best:
+                        counts[d] = c - 1
+                        continue
                 degree[u] += 1
                 degree[v] += 1
                 order.append(v)
                 draws.append((tt, u, v))
                 if collect:
                     self.code.extend((tt, u, v))
-                step = (bonus[v] + enter.get((i, v), 0) - pen[i] if enter else bonus[v] - pen[i]) if valued else 0
-                self.extra += step
-                self.go(tt + 1, on | vb, order, line_secs | bit, secs | bit, blocked | cross[i], counts,
-                        degree, thames + th, draws)
-                self.extra -= step
+                if valued:
+                    self.extra = extra
+                self._expand(t1, child_on, order, child, secs | bit, blocked | crossed, counts,
+                             degree, now, draws, child_visited, child_vis, True)
+                if valued:
+                    self.extra -= step
                 if collect:
                     del self.code[-3:]
                 draws.pop()
                 order.pop()
                 degree[v] -= 1
                 degree[u] -= 1
-                counts[d] -= 1
+                counts[d] = c - 1
+                if self.cut:
+                    return
 
 
-def _first(move: tuple) -> int:
-    return move[0]
+_first = itemgetter(0)  # a move's sort key
+
+
+def _plain(n: int, r: int, big: int) -> int:
+    """The plain product bound: the most of ``(n + r - a) * (big + a)`` over a = 0 .. r (each
+    turn left opens a district or adds to the biggest, as if every district had room; its
+    parabola peaks at ``(n + r - big) / 2``). No less than :meth:`RoundSearch.product_bound`
+    (each of its options is at most this at a or a - 1), and nearly as sharp where the search
+    cuts, so the search tries it first (inlined there)."""
+    a = (n + r - big) // 2
+    a = 0 if a < 0 else (r if a > r else a)
+    return (n + r - a) * (big + a)
+
+
+def _peak(n: int, r: int, openable: int, c: int, cap: int) -> int:
+    """The most of ``(n + min(r - a, openable)) * (c + a)`` over a = 1 .. ``cap``: a district of
+    c stations gaining a of the r turns left, the others each opening one more district (n
+    districts already). As a function of a it rises while the openable districts outnumber the
+    turns left (a <= r - openable), then is the parabola ``(n + r - a) * (c + a)`` (peak at
+    ``(n + r - c) / 2``, an integer peak at its floor): so its most on 1 .. cap is at that
+    integer peak brought into 1 .. cap. ``product_bound``'s options with the biggest district
+    kept at least as big as now are each no more than the product kept as it is."""
+    rise = r - openable  # the parabola from here on
+    twice = n + r - c
+    a = rise if twice <= 2 * rise else twice // 2
+    if a < 1:
+        a = 1
+    elif a > cap:
+        a = cap
+    return (n + (r - a if r - a < openable else openable)) * (c + a)
+
+
+def _mask(indices: tuple[int, ...]) -> int:
+    return sum(1 << k for k in indices)
 
 
 def line_of(board: Board, departure: str, draws) -> tuple[tuple[str, ...], tuple[int, ...]]:
