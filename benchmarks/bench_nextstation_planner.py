@@ -2,7 +2,7 @@
 its 95% interval and CPU seconds a game (one core: the machine's load does not count).
 
     .venv/bin/python benchmarks/bench_nextstation_planner.py --bots planner:16 [--bots mcts:1000] \\
-        [--first 0] [--seeds 200] [--future F] [--jsonl out.jsonl]
+        [--bots mcts:1000/4/planner:8] [--first 0] [--seeds 200] [--jsonl out.jsonl]
 
 Each game is played as ``simulate nextstation --players 1`` plays it (:func:`tubedeck.play.play_game`,
 the seat's own seeded stream), on the classic map with the base rules. ``--jsonl`` appends one line
@@ -22,7 +22,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tubedeck.play import play_game  # noqa: E402
-from tubedeck.solver.nextstation import planner  # noqa: E402
 from tubedeck.solver.nextstation.simulate import PLAYING  # noqa: E402
 
 
@@ -45,15 +44,27 @@ def summary(rows: list[dict]) -> list[str]:
     return out
 
 
+def _bot(spec: str):
+    """A bot spec, or ``EARLY/R/LATE``: EARLY plays the rounds before round R (counted from 1),
+    LATE from round R on (``mcts:1000/4/planner:8``). Every bot draws one number from the seat's
+    stream a decision, so such a pair plays the rounds before R as EARLY alone does, and its
+    difference from EARLY alone, seed by seed, is the later rounds' own."""
+    if spec.count("/") != 2:
+        return PLAYING.game.bot(spec)
+    early_spec, r, late_spec = spec.split("/")
+    early, late, first = PLAYING.game.bot(early_spec), PLAYING.game.bot(late_spec), int(r) - 1
+
+    def bot(state, rng):
+        return (early if state.round < first else late)(state, rng)
+
+    return bot
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", action="append", default=[], help="a bot spec (repeatable): planner:16, mcts:1000")
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--seeds", type=int, default=40)
-    ap.add_argument("--future", type=float, default=None, help="the planner's points per new station per round to come")
-    ap.add_argument("--sites", type=float, default=None, help="the planner's tourist sites expected per round to come")
-    ap.add_argument("--block", type=float, default=None, help="the planner's price of a later line's section")
-    ap.add_argument("--visit", type=float, default=None, help="the planner's weight of a later line's interchange")
     ap.add_argument("--jsonl", help="append one line a game to this file")
     ap.add_argument("--summary", nargs="*", help="only summarise these --jsonl files")
     args = ap.parse_args()
@@ -61,22 +72,11 @@ def main() -> None:
         rows = [json.loads(line) for f in args.summary for line in Path(f).read_text().splitlines() if line.strip()]
         print("\n".join(summary(rows)))
         return
-    if args.future is not None:
-        planner.FUTURE = args.future
-    if args.sites is not None:
-        planner.SITES_AHEAD = args.sites
-    if args.block is not None:
-        planner.BLOCK = args.block
-    if args.visit is not None:
-        planner.VISIT = args.visit
     ed = PLAYING.edition(None, {})
     rows = []
     for spec in args.bots or ["planner"]:
-        bot = PLAYING.game.bot(spec)
+        bot = _bot(spec)
         label = spec
-        if spec.startswith("planner") and (args.future, args.sites, args.block, args.visit) != (None,) * 4:
-            label += (f" future {planner.FUTURE:g} sites {planner.SITES_AHEAD:g} block {planner.BLOCK:g}"
-                      f" visit {planner.VISIT:g}")
         for seed in range(args.first, args.first + args.seeds):
             t = time.process_time()
             state = play_game(PLAYING.start(ed, 1, seed), [bot], seed).state

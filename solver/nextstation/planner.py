@@ -12,20 +12,19 @@ pass first).
 A line is valued as the whole game values it, given the sheet's earlier lines
 (:func:`tubedeck.games.nextstation.responses` prices them the same way): its round score, the
 interchange points each of its stations adds and the tourist track's rise. The rounds to come are
-not valued by default; the heuristics measured for them (benchmarks/RESULTS.md: none gained more
-than its noise) stay as options, all off: :data:`BLOCK`, a price on each section drawn
-(:func:`_penalties`: at the round's start the bot finds, with the same exact search, the best line
-of each later pencil on the sheet as it stands in a few flip orders of its own, and a section
-costs ``BLOCK`` points per such line's section it takes or crosses, in the share of those lines
-that draw it; the search subtracts the price of every section it draws, its bound only the least
-price of a way into each station, so it stays a bound); :data:`VISIT`, the interchange those
-lines would make at a station; :data:`FUTURE` and :data:`SITES_AHEAD`. The last turn of a round
-needs no sample.
+not valued: the prices tried for them (the room a line takes from the later pencils' best lines,
+the interchanges it would make with them, new stations, a steeper tourist track) each gained less
+than its noise and were removed (benchmarks/RESULTS.md). The last turn of a round needs no sample.
+
+Why the planner stays below the search bot (benchmarks/RESULTS.md): it values each sampled order
+as if it knew it (perfect-information Monte Carlo's strategy fusion), so it overrates lines that
+only some orders allow, even in the last round, where its value is the game's own; more samples
+do not cure that.
 
 Work is shared: samples whose remaining turns read the same (the same symbols, Switches and end)
 are searched once and weighted; one search object per distinct sample serves every action (the
 tables of the sampled turns and the bound's memo are kept between actions); the board's tables are
-built once per board; the later lines once per round. Candidates are searched best bound first,
+built once per board. Candidates are searched best bound first,
 each under a floor below which it could no longer catch the best mean (:func:`plan`), so the
 choice is the one a full search of every candidate makes.
 
@@ -42,11 +41,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from tubedeck.errors import UsageError
-from tubedeck.games.nextstation.best import RoundSearch, best_round
+from tubedeck.games.nextstation.best import RoundSearch
 from tubedeck.games.nextstation.board import Board
 from tubedeck.games.nextstation.flips import Turn, turns_so_far
-from tubedeck.games.nextstation.flips import turns as flip_turns
 from tubedeck.games.nextstation.play import PASS, Line, State
+from tubedeck.games.nextstation.responses import value_bonus
 from tubedeck.games.nextstation.rules import RuleBook
 from tubedeck.play import Bot
 
@@ -55,13 +54,7 @@ from .players import power_moves
 NAME = "planner"
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 10_000
-FUTURE = 0.0  # points per new station per round to come (see the module)
 EPS = 1e-6  # values closer than this are equal (a tie goes to the first candidate)
-BLOCK = 0.0  # points per later line's section (in share of its sampled best lines) a section drawn takes
-VISIT = 0.0  # per later line's visit (in share of its sampled best lines): the interchange it would make
-LATER_SAMPLES = 4  # flip orders per later pencil for _later_lines
-GUARD = 60.0  # seconds: a round search takes well under one; this only guards
-SITES_AHEAD = 0.0  # tourist sites the rounds to come are expected to cross, per round (see the module)
 
 
 def parse_spec(name: str) -> int:
@@ -92,17 +85,6 @@ class _Search(RoundSearch):
         s.opens = [{} for _ in range(len(turns) + 1)]
         s.trail = s.collect = None
         return s
-
-    def price(self, bonus: dict[str, float], gain: list[float], pen: dict[int, float], net: list[float]) -> None:
-        """:meth:`value_for_game`, its bound then taking each station at ``net``: its bonus less
-        the least penalty of a section into it (a station is entered along one: still a bound)."""
-        self.value_for_game(bonus, gain, pen)
-        best = sorted((b for k, b in enumerate(net) if k != self.dep), reverse=True)
-        for k in range(1, len(self.top)):
-            self.top[k] = self.top[k - 1] + max(best[k - 1], 0) if k <= len(best) else self.top[k - 1]
-        for t in range(len(self.turns) - 1, -1, -1):
-            reach = [b for k, b in enumerate(net) if self.match[t] >> k & 1]
-            self.tail[t] = self.tail[t + 1] + max(reach + [0])
 
     def complete(self, floor: float | None, on: int, order: list[int], line_secs: int, secs: int, blocked: int,
                  counts: list[int], degree: list[int], thames: int, extra: float) -> float | None:
@@ -138,7 +120,6 @@ def _base(board: Board, book: RuleBook) -> RoundSearch:
     base.symbol_masks = {sym: sum(1 << k for k, v in enumerate(base.ids) if board.matches(v, sym))  # type: ignore[attr-defined]
                          for sym in symbols}
     base.deadline = float("inf")
-    base.incident_sections = [[i for i, _, _, _ in inc] for inc in base.incident]  # type: ignore[attr-defined]
     _BASES[id(board)] = (board, base)
     return base
 
@@ -165,8 +146,7 @@ class _Position:
                 list(self.degree), self.thames, self.extra)
 
 
-def _position(base: RoundSearch, board: Board, line: Line, drawn: frozenset[int], bonus: list[float],
-              pen: dict[int, float] | None = None) -> _Position:
+def _position(base: RoundSearch, board: Board, line: Line, drawn: frozenset[int], bonus: list[float]) -> _Position:
     idx = {v: k for k, v in enumerate(base.ids)}
     order = [idx[v] for v in line.stations]
     on = 0
@@ -186,91 +166,18 @@ def _position(base: RoundSearch, board: Board, line: Line, drawn: frozenset[int]
         secs |= 1 << i
         blocked |= base.cross[i]
     thames = sum(board.thames_of[i] for i in line.sections)
-    extra = sum(bonus[k] for k in order[1:]) - sum((pen or {}).get(i, 0.0) for i in line.sections)
+    extra = sum(bonus[k] for k in order[1:])
     return _Position(on, order, line_secs, secs, blocked, counts, degree, thames, extra)
 
 
-def _values(state: State, future: float) -> tuple[list[float], list[float]]:
+def _values(state: State) -> tuple[list[float], list[float]]:
     """Per station (the board's order) what it adds to the game on the current line, and the
-    tourist track's rise for k sites on the line (:func:`.responses._value_bonus`'s prices, plus
-    ``future`` per new station per round to come)."""
+    tourist track's rise for k sites on the line, the sheet's earlier lines fixed
+    (:func:`.responses.value_bonus`'s prices)."""
     ed = state.edition
-    board, book = ed.board, ed.book
-    scores, rules = book.scores, book.rules
-    sheet = state.sheets[state.to_move]
-    on: dict[str, int] = {}
-    for line in sheet.lines[:-1]:
-        for v in set(line.stations):
-            on[v] = on.get(v, 0) + 1
-    most = len(scores.interchange) - 1
-    left = len(state.deal.flips) - state.round - 1
-    visits = _later_lines(state)[1] if VISIT and left else {}
-    bonus = []
-    for s in board.stations:
-        n = on.get(s.id, 0)
-        b = scores.interchange[min(n + 1, most)] - scores.interchange[min(n, most)]
-        # a later line through it makes it an interchange (or a bigger one)
-        ahead = scores.interchange[min(n + 2, most)] - scores.interchange[min(n + 1, most)]
-        bonus.append(b + (future * left if n == 0 else 0.0) + VISIT * ahead * visits.get(s.id, 0.0))
-    cap, track = rules.tourist_marks_max, scores.tourist_track
-    marks = sheet.marks + round(SITES_AHEAD * left)  # the track is steeper further on
-    gain = [float(track[min(cap, marks + k)] - track[min(cap, marks)]) for k in range(cap + 1)]
-    return bonus, gain
-
-
-def _later_lines(state: State) -> tuple[dict[int, float], dict[str, float]]:
-    """How the rounds to come would use the sheet as it is at this round's start: for each later
-    pencil, its best line (the exact round search) in :data:`LATER_SAMPLES` flip orders of its
-    own; per section, the share of those lines drawing it, and per station the share visiting
-    it (each summed over the later pencils). The
-    orders come from a stream seeded by what the table shows (the round, the sheet, the later
-    pencils), so the figures are the same whatever the bot drew before, and blind to the deal."""
-    ed = state.edition
-    board, book = ed.board, ed.book
-    sheet = state.sheets[state.to_move]
-    before = frozenset(i for line in sheet.lines[:-1] for i in line.sections)
-    pencils = state.deal.pencils[state.to_move][state.round + 1:]
-    key = (id(ed), state.round, before, pencils, LATER_SAMPLES)
-    got = _LATER.get(key)
-    if got is not None and got[0] is ed:
-        return got[1]
-    rng = random.Random(repr((state.round, sorted(before), pencils)))
-    used: dict[int, float] = {}
-    visits: dict[str, float] = {}
-    ids = sorted(c.id for c in ed.cards)
-    for pencil in pencils:
-        dep = board.departure(pencil).id
-        for _ in range(LATER_SAMPLES):
-            order = list(ids)
-            rng.shuffle(order)
-            found = best_round(board, book, flip_turns(book, tuple(order)), dep, before, time_limit=GUARD)
-            for _, u, v in found.draws:
-                i = board.section_between[frozenset((u, v))].index
-                used[i] = used.get(i, 0.0) + 1.0 / LATER_SAMPLES
-            for v in found.stations[1:]:
-                visits[v] = visits.get(v, 0.0) + 1.0 / LATER_SAMPLES
-    if len(_LATER) > 64:
-        _LATER.clear()
-    _LATER[key] = (ed, (used, visits))
-    return used, visits
-
-
-_LATER: dict[tuple, tuple[Any, tuple[dict[int, float], dict[str, float]]]] = {}  # a few rounds' figures, by what they depend on
-
-
-def _penalties(state: State) -> dict[int, float]:
-    """Per section, what drawing it costs the rounds to come: :data:`BLOCK` for each later
-    line's section it takes or crosses, in the share of the later pencils' sampled best lines
-    that draw it (:func:`_later_lines`)."""
-    board = state.edition.board
-    pencils = state.deal.pencils[state.to_move][state.round + 1:]
-    pen: dict[int, float] = {}
-    if BLOCK and pencils:
-        used, _ = _later_lines(state)
-        for i, share in used.items():
-            for j in board.crossing[i] | {i}:
-                pen[j] = pen.get(j, 0.0) + BLOCK * share
-    return pen
+    earlier = [line.stations for line in state.sheets[state.to_move].lines[:-1]]
+    bonus, gain = value_bonus(ed.board, ed.book, earlier + [()], len(earlier))
+    return [float(bonus.get(s.id, 0)) for s in ed.board.stations], [float(g) for g in gain]
 
 
 def _candidates(state: State) -> list[tuple[tuple, Line, frozenset[int]]]:
@@ -289,10 +196,8 @@ def _candidates(state: State) -> list[tuple[tuple, Line, frozenset[int]]]:
     return out
 
 
-def plan(state: State, rng: random.Random, samples: int, future: float | None = None,
-         every: bool = False) -> tuple[tuple, list[float | None]]:
-    """(the action, each candidate's mean value) for the seat to move; see the module. ``future``:
-    default :data:`FUTURE`.
+def plan(state: State, rng: random.Random, samples: int, every: bool = False) -> tuple[tuple, list[float | None]]:
+    """(the action, each candidate's mean value) for the seat to move; see the module.
 
     Candidates are searched in the order of their upper bounds (the search's own bound at the
     start of each sample, averaged), and a candidate's search under a sample is given a floor:
@@ -300,14 +205,13 @@ def plan(state: State, rng: random.Random, samples: int, future: float | None = 
     reach the best mean found. A search that finds nothing above its floor ends the candidate:
     its mean is None (it is below the best), and the choice is the one searching every candidate
     in full would make. ``every``: search every candidate in full (all means known)."""
-    future = FUTURE if future is None else future
     ed = state.edition
     board, book = ed.board, ed.book
     cands = _candidates(state)
     if len(cands) == 1:
         return cands[0][0], [None]
     base = _base(board, book)
-    bonus, gain = _values(state, future)
+    bonus, gain = _values(state)
     rng = random.Random(rng.getrandbits(64))  # one draw from the seat's stream a decision
     # the rest of the round, per sample: counted by how it reads (symbol, Switch, last)
     done, _ = turns_so_far(book, state.flipped)
@@ -323,18 +227,14 @@ def plan(state: State, rng: random.Random, samples: int, future: float | None = 
             key = tuple((t.symbol, t.switch) for t in rest)
             got = rests.get(key)
             rests[key] = (rest, 1 + (got[1] if got else 0))
-    pen = _penalties(state)
-    positions = [_position(base, board, line, drawn, bonus, pen) for _, line, drawn in cands]
+    positions = [_position(base, board, line, drawn, bonus) for _, line, drawn in cands]
     dep = base.ids.index(state.sheets[state.to_move].lines[-1].stations[0])
     prices = dict(zip(base.ids, bonus))
-    least = [min((pen.get(i, 0.0) for i in base.incident_sections[k]), default=0.0)  # type: ignore[attr-defined]
-             for k in range(len(base.ids))]
-    net = [b - p for b, p in zip(bonus, least)]
     searches, weights = [], []
     for rest, weight in rests.values():
         s = _Search.over(base, rest)
         s.dep = dep
-        s.price(prices, gain, pen, net)
+        s.value_for_game(prices, gain, {})
         searches.append(s)
         weights.append(weight)
     n = sum(weights)

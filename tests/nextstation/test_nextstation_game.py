@@ -12,7 +12,7 @@ from tubedeck.errors import UsageError
 from tubedeck.games.nextstation.best import best_response
 from tubedeck.games.nextstation.edition import load
 from tubedeck.games.nextstation.play import CHANCE, PASS, Line, legal_sections, new_game
-from tubedeck.games.nextstation.responses import _value_bonus, best_responses, lines_of
+from tubedeck.games.nextstation.responses import best_responses, lines_of, value_bonus
 from tubedeck.games.nextstation.scoring import final_score, line_score
 from tubedeck.solver.nextstation.exhaustive_game import small_games
 from tubedeck.solver.nextstation.game import best_game, best_of
@@ -90,7 +90,7 @@ def test_round_bonuses_are_the_interchange_and_tourist_rises(ed):
     stations, sections = lines_of(ed.board, rounds, draws)
     whole = final_score(ed.board, ed.book, stations, sections)
     for r in range(len(rounds)):
-        bonus, gain = _value_bonus(ed.board, ed.book, rounds, stations, r)
+        bonus, gain = value_bonus(ed.board, ed.book, stations, r)
         others = [s if k != r else (rounds[r][1],) for k, s in enumerate(stations)]
         secs = [s if k != r else () for k, s in enumerate(sections)]
         without = final_score(ed.board, ed.book, others, secs)

@@ -39,8 +39,9 @@ def lines_of(board: Board, rounds: tuple[Round, ...], draws) -> tuple[list[tuple
     return [st for st, _ in lines], [se for _, se in lines]
 
 
-def _value_bonus(board: Board, book: RuleBook, rounds: tuple[Round, ...], lines: list[tuple[str, ...]], r: int):
-    """Round r's station bonuses and tourist gains, the other rounds' lines fixed."""
+def value_bonus(board: Board, book: RuleBook, lines: list[tuple[str, ...]], r: int) -> tuple[dict[str, float], list[float]]:
+    """Round r's station bonuses and tourist gains, the other rounds' lines fixed: per station, the
+    interchange points a line through it adds; per k, the tourist track's rise for k more sites."""
     scores, rules = book.scores, book.rules
     on: dict[str, int] = {}
     marks = 0
@@ -50,10 +51,11 @@ def _value_bonus(board: Board, book: RuleBook, rounds: tuple[Round, ...], lines:
                 on[v] = on.get(v, 0) + 1
             marks += sum(board.by_id[v].tourist for v in set(line))
     most = len(scores.interchange) - 1
-    bonus = {v: scores.interchange[min(n + 1, most)] - scores.interchange[min(n, most)] for v, n in on.items()}
+    bonus: dict[str, float] = {v: scores.interchange[min(n + 1, most)] - scores.interchange[min(n, most)]
+                               for v, n in on.items()}
     cap = rules.tourist_marks_max
     track = scores.tourist_track
-    gain = [track[min(cap, marks + k)] - track[min(cap, marks)] for k in range(rules.tourist_marks_max + 1)]
+    gain: list[float] = [track[min(cap, marks + k)] - track[min(cap, marks)] for k in range(rules.tourist_marks_max + 1)]
     return bonus, gain
 
 
@@ -145,7 +147,7 @@ def _settle(board: Board, book: RuleBook, rounds: tuple[Round, ...], order: tupl
             ts, dep = rounds[r]
             stations, sections = lines_of(board, rounds, draws)
             drawn = frozenset(i for k, secs in enumerate(sections) if k != r for i in secs)
-            bonus, gain = _value_bonus(board, book, rounds, lines, r)
+            bonus, gain = value_bonus(board, book, lines, r)
             _, line = best_response(board, book, ts, dep, drawn, bonus, gain, time_limit=clock.left())
             if line.status != "OPTIMAL":
                 clock.cut = True
