@@ -27,6 +27,7 @@ journey through the earlier slots exists, and the rule that fails there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from .board import Board
@@ -99,8 +100,25 @@ class Ride:
                 "legs": [leg.as_dict() for leg in self.legs]}
 
 
-def _members_on(gmap: Board, station: str, on: set[str]) -> list[str]:
+def _members_on(gmap: Board, station: str, on: frozenset[str]) -> list[str]:
     return [m for m in gmap.stations[station].members if m in on] or list(gmap.stations[station].members)
+
+
+@lru_cache(maxsize=256)
+def _branch_edges(branches: tuple[tuple[str, ...], ...]) -> tuple[frozenset[str], tuple[dict[tuple[str, str], list[int]], ...]]:
+    """A line's dataset branches as :func:`legs` reads them: the stations on any of them, and per
+    branch, for each ordered pair of neighbours (x, y), the direction of each place where they
+    meet, in the branch's order (1 where x comes first). Built once per line (the bots explain
+    every journey they find, so :func:`legs` is on their path)."""
+    on = frozenset(s for b in branches for s in b)
+    pairs: list[dict[tuple[str, str], list[int]]] = []
+    for branch in branches:
+        meet: dict[tuple[str, str], list[int]] = {}
+        for x, y in zip(branch, branch[1:]):
+            meet.setdefault((x, y), []).append(1)
+            meet.setdefault((y, x), []).append(-1)
+        pairs.append(meet)
+    return on, tuple(pairs)
 
 
 def legs(gmap: Board, line: str, stops: Sequence[str]) -> tuple[Leg, ...]:
@@ -116,17 +134,13 @@ def legs(gmap: Board, line: str, stops: Sequence[str]) -> tuple[Leg, ...]:
     branches = gmap.branches.get(line, ())
     if not branches:
         return (Leg(line, gmap.towards(line, step), tuple(stops), tuple(stops)),)
-    on = {s for b in branches for s in b}
+    on, meets = _branch_edges(tuple(branches))
     # edge k, path[k] -> path[k+1]: (branch index, direction on it, member called at each end)
     edges: list[tuple[int, int, str, str]] = []
     for a, b in zip(path, path[1:]):
-        found = []
-        for bi, branch in enumerate(branches):
-            for ma in _members_on(gmap, a, on):
-                for mb in _members_on(gmap, b, on):
-                    for k in range(len(branch) - 1):
-                        if {branch[k], branch[k + 1]} == {ma, mb}:
-                            found.append((bi, 1 if branch[k] == ma else -1, ma, mb))
+        members_a, members_b = _members_on(gmap, a, on), _members_on(gmap, b, on)
+        found = [(bi, d, ma, mb) for bi, meet in enumerate(meets) for ma in members_a for mb in members_b
+                 for d in meet.get((ma, mb), ())]
         if not found:  # the run joins stations no branch joins: cannot happen for a derived map
             raise ValueError(f"{line}: {a} - {b} is on no branch of the dataset")
         if edges:
