@@ -197,7 +197,6 @@ class RoundSearch:
         n = len(visited)
         big = 0
         best = 0
-        rise = r - openable
         dist_mask = self.dist_mask
         for d in visited:
             c = counts[d]
@@ -207,14 +206,8 @@ class RoundSearch:
             cap = caps.get(left)
             if cap is None:
                 cap = self.cap(t, left)
-            if cap:  # it gains a (1..cap) stations, the other turns open districts (_peak, inlined)
-                twice = n + r - c
-                a = rise if twice <= 2 * rise else twice // 2
-                if a < 1:
-                    a = 1
-                elif a > cap:
-                    a = cap
-                value = (n + (r - a if r - a < openable else openable)) * (c + a)
+            if cap:  # it gains a (1..cap) stations, the other turns open districts
+                value = _peak(n, r, openable, c, cap)
                 if value > best:
                     best = value
         value = (n + (r if r < openable else openable)) * big  # the biggest stays the biggest
